@@ -1,0 +1,44 @@
+"""`webbot check`: proves the whole chain works on this machine.
+
+Fixture server, Chromium, an element screenshot, Tesseract reading it: the same path every game
+takes, on the bundled index page.
+"""
+
+from __future__ import annotations
+
+import time
+
+from webbot.browser import chromium_version
+from webbot.debug import Mark
+from webbot.errors import WebbotError
+from webbot.session import RunOptions, game_session
+from webbot.vision.ocr import read_words, tesseract_version
+
+EXPECTED_WORD = "webbot"
+
+
+def run_check(options: RunOptions) -> list[tuple[str, str]]:
+    """Rows of (what, result); raises WebbotError when a link of the chain is broken."""
+    started = time.monotonic()
+    tesseract = tesseract_version()
+    with game_session(options, "index.html") as session:
+        frame = session.screen("body").wait_until_still(label="page")
+        words = read_words(frame.image)
+        session.recorder.annotated(
+            frame, "words", [Mark(w.x, w.y, w.width, w.height, w.text) for w in words]
+        )
+        seen = " ".join(w.text for w in words)
+        if EXPECTED_WORD not in seen.lower().split():
+            raise WebbotError(
+                f"the page at {session.url} does not show the '{EXPECTED_WORD}' heading "
+                f"(Tesseract read: {seen[:60]!r})"
+            )
+        height, width = frame.image.shape[:2]
+        return [
+            ("page", session.url),
+            ("chromium", chromium_version(session.page)),
+            ("frame", f"{width}x{height} px at scale {frame.scale:g}"),
+            ("tesseract", tesseract),
+            ("read", seen[:60]),
+            ("seconds", f"{time.monotonic() - started:.2f}"),
+        ]

@@ -1,0 +1,125 @@
+"""The `webbot` command line."""
+
+from __future__ import annotations
+
+import functools
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from webbot import __version__
+from webbot.browser import BrowserOptions
+from webbot.errors import WebbotError, first_line
+from webbot.session import RunOptions
+
+console = Console()
+
+
+def run_options(command: Callable) -> Callable:
+    """The options every command that drives a browser takes, folded into `options`."""
+
+    @click.option("--url", metavar="URL",
+                  help="Play at this URL instead of the bundled replica on 127.0.0.1.")
+    @click.option("--headed", is_flag=True, help="Show the browser window (needs a display).")
+    @click.option("--slow-mo", type=click.FloatRange(min=0), default=0, metavar="MS",
+                  help="Slow every browser action down by MS milliseconds.")
+    @click.option("--connect", metavar="WS_URL",
+                  help="Use a remote browser: a `playwright run-server` endpoint (ws://...) or "
+                       "a Chromium DevTools endpoint (http://host:port).")
+    @click.option("--debug-dir", type=click.Path(file_okay=False, path_type=Path),
+                  help="Save the frames seen, annotated copies and a Playwright trace here.")
+    @functools.wraps(command)
+    def wrapper(url, headed, slow_mo, connect, debug_dir, **kwargs):
+        browser = BrowserOptions(headed=headed, slow_mo=slow_mo, connect=connect)
+        return command(RunOptions(url=url, browser=browser, debug_dir=debug_dir), **kwargs)
+
+    return wrapper
+
+
+def not_ready(game: str, issue: int) -> None:
+    click.echo(f"webbot {game}: not implemented yet (issue #{issue}); nothing was played",
+               err=True)
+    raise click.exceptions.Exit(2)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="webbot")
+def cli() -> None:
+    """Plays web games through a real browser: it looks at the pixels, thinks, and moves the
+    mouse inside the page. Without --url each game runs against its bundled replica."""
+
+
+@cli.command()
+@run_options
+def puzlogic(options: RunOptions) -> None:
+    """Solve and play Puzlogic levels."""
+    not_ready("puzlogic", 5)
+
+
+@cli.command("daily-set")
+@run_options
+def daily_set(options: RunOptions) -> None:
+    """Find and click the 6 sets of the Daily SET puzzle."""
+    not_ready("daily-set", 6)
+
+
+@cli.command("burrito-bison")
+@run_options
+def burrito_bison(options: RunOptions) -> None:
+    """Play Burrito Bison rounds to grind coins."""
+    not_ready("burrito-bison", 7)
+
+
+@cli.command()
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True)
+def serve(host: str, port: int) -> None:
+    """Serve the bundled games so a person can play them in a browser."""
+    from webbot.server import FixtureServer
+
+    server = FixtureServer(host=host, port=port)
+    click.echo(f"Serving {server.root} at {server.url} (Ctrl-C to stop)")
+    try:
+        server.serve_forever()
+    finally:
+        server.stop()
+
+
+@cli.command()
+@run_options
+def check(options: RunOptions) -> None:
+    """Check that server, Chromium, screenshots and Tesseract all work here."""
+    from webbot.check import run_check
+
+    table = Table("check", "result", title="webbot check: all good")
+    for name, value in run_check(options):
+        table.add_row(name, value)
+    console.print(table)
+
+
+def _fail(message: str, code: int) -> int:
+    print(f"webbot: error: {message}", file=sys.stderr)
+    return code
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        result = cli.main(args=argv, prog_name="webbot", standalone_mode=False)
+    except click.ClickException as exc:
+        exc.show()
+        return exc.exit_code
+    except (click.Abort, KeyboardInterrupt):
+        return _fail("interrupted", 130)
+    except WebbotError as exc:
+        return _fail(first_line(exc), exc.exit_code)
+    except Exception as exc:  # a bug; still one line, never a traceback
+        return _fail(f"unexpected {type(exc).__name__}: {first_line(exc)}", 1)
+    return result if isinstance(result, int) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

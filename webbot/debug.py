@@ -1,0 +1,98 @@
+"""Seeing what the bot saw: frames, annotated copies, a Playwright trace, and failure records."""
+
+from __future__ import annotations
+
+import re
+import tempfile
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+from playwright.sync_api import BrowserContext
+
+from webbot.screen import Frame
+
+
+@dataclass(frozen=True)
+class Mark:
+    """Something recognised in a frame: a box in image coordinates and what it was read as."""
+
+    x: float
+    y: float
+    width: float
+    height: float
+    text: str = ""
+    color: tuple[int, int, int] = (0, 0, 255)  # BGR
+
+
+def annotate(frame: Frame, marks: Iterable[Mark]):
+    """A copy of the frame's picture with the marks drawn on it."""
+    image = frame.image.copy()
+    thickness = max(1, round(frame.scale))
+    for mark in marks:
+        top_left = (round(mark.x), round(mark.y))
+        bottom_right = (round(mark.x + mark.width), round(mark.y + mark.height))
+        cv2.rectangle(image, top_left, bottom_right, mark.color, thickness)
+        if mark.text:
+            origin = (top_left[0], max(12, top_left[1] - 3))
+            cv2.putText(image, mark.text, origin, cv2.FONT_HERSHEY_SIMPLEX,
+                        0.45 * frame.scale, mark.color, thickness, cv2.LINE_AA)
+    return image
+
+
+def _slug(label: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "-", label).strip("-") or "frame"
+
+
+class Recorder:
+    """Keeps the last frame seen; with a debug folder also saves frames and a trace there."""
+
+    def __init__(self, directory: Path | None = None) -> None:
+        self.directory = Path(directory) if directory else None
+        if self.directory:
+            self.directory.mkdir(parents=True, exist_ok=True)
+        self.last_frame: Frame | None = None
+        self._count = 0
+        self._tracing: BrowserContext | None = None
+
+    def _path(self, label: str, suffix: str = "") -> Path:
+        assert self.directory is not None
+        self._count += 1
+        return self.directory / f"{self._count:04d}-{_slug(label)}{suffix}.png"
+
+    def saw(self, frame: Frame) -> None:
+        self.last_frame = frame
+
+    def keep(self, frame: Frame, label: str) -> None:
+        self.last_frame = frame
+        if self.directory:
+            cv2.imwrite(str(self._path(label)), frame.image)
+
+    def annotated(self, frame: Frame, label: str, marks: Iterable[Mark]) -> None:
+        if self.directory:
+            cv2.imwrite(str(self._path(label, "-annotated")), annotate(frame, marks))
+
+    def start_trace(self, context: BrowserContext) -> None:
+        if self.directory:
+            context.tracing.start(screenshots=True, snapshots=True)
+            self._tracing = context
+
+    def stop_trace(self) -> None:
+        if self._tracing and self.directory:
+            self._tracing.tracing.stop(path=self.directory / "trace.zip")
+            self._tracing = None
+
+    def save_failure(self, reason: str, details: str | None = None) -> Path:
+        """Write the last frame and the reason; return the folder holding them."""
+        if self.directory:
+            folder = self.directory / "failure"
+            folder.mkdir(exist_ok=True)
+        else:
+            folder = Path(tempfile.mkdtemp(prefix="webbot-failure-"))
+        (folder / "reason.txt").write_text(reason + "\n")
+        if details:
+            (folder / "details.txt").write_text(details)
+        if self.last_frame is not None:
+            cv2.imwrite(str(folder / "last-frame.png"), self.last_frame.image)
+        return folder

@@ -1,0 +1,60 @@
+"""In-page mouse input with smooth, person-like movement (Playwright's page.mouse)."""
+
+from __future__ import annotations
+
+import math
+
+from playwright.sync_api import Page
+
+Point = tuple[float, float]
+
+
+def _ease(t: float) -> float:
+    return t * t * (3 - 2 * t)  # smoothstep: slow start, slow finish, like a hand
+
+
+def path(start: Point, end: Point, step_px: float = 12, max_steps: int = 40) -> list[Point]:
+    """Points from `start` (excluded) to `end` (included), closer together near both ends."""
+    distance = math.dist(start, end)
+    steps = max(3, min(max_steps, math.ceil(distance / step_px)))
+    (x0, y0), (x1, y1) = start, end
+    return [
+        (x0 + (x1 - x0) * _ease(i / steps), y0 + (y1 - y0) * _ease(i / steps))
+        for i in range(1, steps + 1)
+    ]
+
+
+class Mouse:
+    """Moves, clicks and drags at page (CSS pixel) coordinates.
+
+    `pause_ms` is pacing between intermediate moves, for games that poll input once per
+    animation frame; it is not a way of waiting for the game.
+    """
+
+    def __init__(self, page: Page, *, step_px: float = 12, pause_ms: float = 0) -> None:
+        self.page = page
+        self.step_px = step_px
+        self.pause_ms = pause_ms
+        self.position: Point | None = None
+
+    def move_to(self, x: float, y: float) -> None:
+        if self.position is None:
+            self.page.mouse.move(x, y)
+        else:
+            for px, py in path(self.position, (x, y), self.step_px):
+                self.page.mouse.move(px, py)
+                if self.pause_ms:
+                    self.page.wait_for_timeout(self.pause_ms)
+        self.position = (x, y)
+
+    def click(self, x: float, y: float, button: str = "left") -> None:
+        self.move_to(x, y)
+        self.page.mouse.down(button=button)
+        self.page.mouse.up(button=button)
+
+    def drag(self, start: Point, end: Point) -> None:
+        """Press at `start`, move smoothly to `end`, release there."""
+        self.move_to(*start)
+        self.page.mouse.down()
+        self.move_to(*end)
+        self.page.mouse.up()

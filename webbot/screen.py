@@ -1,0 +1,165 @@
+"""What the bot looks at: element screenshots as numpy pictures, and waiting on them.
+
+A `Frame` is a BGR picture of one page element plus where that element sits on the page, so a
+point found in the picture maps to the page point the mouse must go to, whatever the device
+pixel ratio or zoom.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+from playwright.sync_api import Error, Page
+
+from webbot.errors import WaitTimeout, WebbotError
+
+
+@dataclass(frozen=True)
+class Box:
+    """A rectangle in page (CSS pixel, viewport) coordinates."""
+
+    x: float
+    y: float
+    width: float
+    height: float
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One screenshot of an element.
+
+    `image` is BGR uint8. Image coordinates are continuous: the pixel at column i covers
+    [i, i+1), so its centre is i + 0.5. `scale` is image pixels per CSS pixel: the device pixel
+    ratio (times any page zoom that the element's box does not already show).
+    """
+
+    image: np.ndarray
+    box: Box
+    taken_at: float = field(default_factory=time.monotonic)
+
+    @property
+    def scale(self) -> float:
+        return self.image.shape[1] / self.box.width
+
+    @property
+    def scale_y(self) -> float:
+        return self.image.shape[0] / self.box.height
+
+    def to_page(self, x: float, y: float) -> tuple[float, float]:
+        """Image point -> page point (for the mouse)."""
+        return self.box.x + x / self.scale, self.box.y + y / self.scale_y
+
+    def to_image(self, x: float, y: float) -> tuple[float, float]:
+        """Page point -> image point."""
+        return (x - self.box.x) * self.scale, (y - self.box.y) * self.scale_y
+
+
+def changed_fraction(a: np.ndarray, b: np.ndarray, threshold: int = 8) -> float:
+    """Share of pixels whose colour moved by more than `threshold` in some channel."""
+    if a.shape != b.shape:
+        return 1.0
+    moved = cv2.absdiff(a, b).max(axis=2) > threshold
+    return float(np.count_nonzero(moved)) / moved.size
+
+
+class _NoRecorder:
+    def saw(self, frame: Frame) -> None:
+        pass
+
+    def keep(self, frame: Frame, label: str) -> None:
+        pass
+
+
+class Screen:
+    """One element of a page (a game's canvas, say) that the bot grabs and waits on.
+
+    `recorder` (see webbot.debug) is told of every frame taken, and of the frames handed back
+    to the caller, so a failed run can show what the bot saw last.
+    """
+
+    def __init__(self, page: Page, selector: str, recorder=None, timeout_s: float = 10) -> None:
+        self.page = page
+        self.selector = selector
+        self.locator = page.locator(selector).first
+        self.recorder = recorder or _NoRecorder()
+        self.timeout_s = timeout_s
+
+    def _capture(self) -> Frame:
+        try:
+            png = self.locator.screenshot(
+                timeout=self.timeout_s * 1000, animations="allow", caret="hide"
+            )
+            box = self.locator.bounding_box()
+        except Error as exc:
+            if "Timeout" in str(exc):
+                raise WebbotError(f"no visible '{self.selector}' on {self.page.url}") from None
+            raise
+        if box is None or box["width"] <= 0 or box["height"] <= 0:
+            raise WebbotError(f"'{self.selector}' on {self.page.url} is not displayed")
+        image = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR)
+        frame = Frame(image, Box(box["x"], box["y"], box["width"], box["height"]))
+        self.recorder.saw(frame)
+        return frame
+
+    def grab(self, label: str = "frame") -> Frame:
+        frame = self._capture()
+        self.recorder.keep(frame, label)
+        return frame
+
+    def wait_until(
+        self,
+        condition: Callable[[Frame], bool],
+        *,
+        what: str = "the expected change",
+        timeout_s: float | None = None,
+        poll_s: float = 0.05,
+        label: str = "frame",
+    ) -> Frame:
+        """Grab frames until `condition(frame)` holds; WaitTimeout if it never does."""
+        deadline = time.monotonic() + (timeout_s or self.timeout_s)
+        while True:
+            frame = self._capture()
+            if condition(frame):
+                self.recorder.keep(frame, label)
+                return frame
+            if time.monotonic() >= deadline:
+                raise WaitTimeout(
+                    f"{what} did not appear within {timeout_s or self.timeout_s:g} s", frame
+                )
+            self.page.wait_for_timeout(poll_s * 1000)
+
+    def wait_until_still(
+        self,
+        *,
+        timeout_s: float | None = None,
+        poll_s: float = 0.05,
+        threshold: int = 8,
+        max_changed: float = 0.0,
+        label: str = "still",
+    ) -> Frame:
+        """Grab frames until two consecutive ones agree.
+
+        Two frames agree when at most `max_changed` of their pixels moved by more than
+        `threshold`; a game with a small ambient animation can allow some change.
+        """
+        limit = timeout_s or self.timeout_s
+        deadline = time.monotonic() + limit
+        previous = self._capture()
+        while True:
+            self.page.wait_for_timeout(poll_s * 1000)
+            frame = self._capture()
+            change = changed_fraction(previous.image, frame.image, threshold)
+            if change <= max_changed:
+                self.recorder.keep(frame, label)
+                return frame
+            if time.monotonic() >= deadline:
+                raise WaitTimeout(
+                    f"'{self.selector}' was still changing after {limit:g} s "
+                    f"({change:.1%} of its pixels changed between the last two frames)",
+                    frame,
+                )
+            previous = frame

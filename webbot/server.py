@@ -1,0 +1,78 @@
+"""Serves the bundled game replicas (fixtures/) over HTTP on 127.0.0.1."""
+
+from __future__ import annotations
+
+import functools
+import os
+import threading
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from types import TracebackType
+
+from webbot.errors import WebbotError
+
+
+def fixtures_root() -> Path:
+    """The folder holding the game replicas: $WEBBOT_FIXTURES, the installed copy, or the repo's."""
+    override = os.environ.get("WEBBOT_FIXTURES")
+    candidates = [Path(override)] if override else []
+    here = Path(__file__).resolve().parent
+    candidates += [here / "fixtures", here.parent / "fixtures"]
+    for candidate in candidates:
+        if candidate.is_dir():
+            return candidate
+    raise WebbotError(f"fixtures folder not found (looked in {', '.join(map(str, candidates))})")
+
+
+class _QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - stdlib signature
+        pass
+
+    def end_headers(self) -> None:
+        # The replicas change while they are developed; a stale cached script is a confusing bug.
+        self.send_header("Cache-Control", "no-store")
+        super().end_headers()
+
+
+class FixtureServer:
+    """A real HTTP server for a folder, on a background thread. Use as a context manager."""
+
+    def __init__(self, root: Path | None = None, host: str = "127.0.0.1", port: int = 0) -> None:
+        self.root = Path(root) if root else fixtures_root()
+        if not self.root.is_dir():
+            raise WebbotError(f"cannot serve {self.root}: not a folder")
+        handler = functools.partial(_QuietHandler, directory=str(self.root))
+        try:
+            self._httpd = ThreadingHTTPServer((host, port), handler)
+        except OSError as exc:
+            raise WebbotError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+        self._httpd.daemon_threads = True
+        self._thread: threading.Thread | None = None
+
+    @property
+    def url(self) -> str:
+        host, port = self._httpd.server_address[:2]
+        return f"http://{host}:{port}/"
+
+    def start(self) -> FixtureServer:
+        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
+        self._thread.start()
+        return self
+
+    def serve_forever(self) -> None:
+        self._httpd.serve_forever()
+
+    def stop(self) -> None:
+        if self._thread:
+            self._httpd.shutdown()
+            self._thread.join()
+            self._thread = None
+        self._httpd.server_close()
+
+    def __enter__(self) -> FixtureServer:
+        return self.start()
+
+    def __exit__(
+        self, exc_type: type | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.stop()

@@ -1,0 +1,1 @@
+"""Pixel tools shared by the games."""
