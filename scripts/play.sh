@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Sets up, then runs the main job on the bundled games (served on 127.0.0.1).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+# A self-check of the whole chain (server, Chromium, screenshots, Tesseract). Each game joins
+# this list when its bot lands: `webbot puzlogic`, `webbot daily-set`, `webbot burrito-bison`.
+.venv/bin/webbot check "$@"

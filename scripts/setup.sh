@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Sets up webbot on a Debian machine: system packages (as root, or through sudo), then a
+# virtual environment in .venv with the package and its test tools. Quick when all is there.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# chromium: the browser Playwright drives (never `playwright install`: it downloads one);
+# tesseract-ocr: digit and text reading; fonts-dejavu-core: the replicas' sans-serif font.
+apt_packages=(chromium tesseract-ocr fonts-dejavu-core)
+python3 -c 'import sys; assert sys.version_info >= (3, 11)' 2>/dev/null || apt_packages+=(python3)
+python3 -c 'import ensurepip, venv' 2>/dev/null || apt_packages+=(python3-venv)
+
+missing=()
+for package in "${apt_packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "ok installed" \
+    || missing+=("$package")
+done
+if ((${#missing[@]})); then
+  sudo=""
+  [ "$(id -u)" = 0 ] || sudo="sudo"
+  echo "setup: installing ${missing[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+stamp=.venv/.webbot-installed
+wanted=$(sha256sum pyproject.toml | cut -d' ' -f1)
+if [ ! -x .venv/bin/python ] || [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ]; then
+  echo "setup: installing webbot into .venv"
+  python3 -m venv .venv
+  .venv/bin/python -m pip install -q --upgrade pip
+  .venv/bin/python -m pip install -q -e '.[test]'
+  echo "$wanted" > "$stamp"
+fi

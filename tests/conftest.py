@@ -1,0 +1,45 @@
+"""Shared test set-up: real servers on 127.0.0.1 and Debian's Chromium via pytest-playwright."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from webbot.browser import CHROMIUM_ARGS, find_chromium
+from webbot.server import FixtureServer
+
+PAGES = Path(__file__).parent / "pages"
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    return {**browser_type_launch_args, "executable_path": find_chromium(), "args": CHROMIUM_ARGS}
+
+
+@pytest.fixture(scope="session")
+def pages_url():
+    """Base URL of tests/pages on a real fixture server."""
+    with FixtureServer(PAGES) as server:
+        yield server.url
+
+
+@pytest.fixture(scope="session")
+def fixtures_url():
+    """Base URL of the bundled games (fixtures/) on a real fixture server."""
+    with FixtureServer() as server:
+        yield server.url
+
+
+def run_webbot(*args: str, env: dict | None = None, timeout: float = 120):
+    """Run the real `webbot` command in a child process."""
+    return subprocess.run(
+        [sys.executable, "-m", "webbot.cli", *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env={**os.environ, **(env or {})},
+    )

@@ -1,0 +1,139 @@
+"""The `webbot` command, run as a real child process."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+
+import pytest
+import requests
+
+from tests.conftest import run_webbot
+from webbot import __version__
+
+
+def one_line_error(result) -> str:
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert "Traceback" not in result.stderr
+    return lines[0]
+
+
+def test_help_lists_the_game_commands():
+    result = run_webbot("--help")
+    assert result.returncode == 0
+    for command in ("puzlogic", "daily-set", "burrito-bison", "serve"):
+        assert f"  {command} " in result.stdout
+
+
+def test_version():
+    result = run_webbot("--version")
+    assert result.returncode == 0 and __version__ in result.stdout
+
+
+@pytest.mark.parametrize(("game", "issue"), [("puzlogic", 5), ("daily-set", 6),
+                                             ("burrito-bison", 7)])
+def test_games_not_built_yet_say_so(game, issue):
+    result = run_webbot(game, "--headed")
+    assert result.returncode == 2
+    assert f"not implemented yet (issue #{issue})" in one_line_error(result)
+
+
+def test_bad_option_is_a_usage_error():
+    result = run_webbot("puzlogic", "--slow-mo", "fast")
+    assert result.returncode == 2 and "Invalid value" in result.stderr
+
+
+def test_check_runs_the_whole_chain():
+    result = run_webbot("check")
+    assert result.returncode == 0, result.stderr
+    assert "all good" in result.stdout and "tesseract" in result.stdout
+
+
+def test_debug_dir_keeps_frames_annotations_and_trace(tmp_path):
+    result = run_webbot("check", "--debug-dir", str(tmp_path / "debug"))
+    assert result.returncode == 0, result.stderr
+    saved = sorted(p.name for p in (tmp_path / "debug").iterdir())
+    assert "0001-page.png" in saved and "0002-words-annotated.png" in saved
+    assert "trace.zip" in saved and (tmp_path / "debug" / "trace.zip").stat().st_size > 1000
+
+
+def test_failure_leaves_last_frame_and_reason(pages_url, tmp_path):
+    # A page that is not what the check expects: the run fails and says where it left the frame.
+    result = run_webbot("check", "--url", f"{pages_url}plain.html", env={"TMPDIR": str(tmp_path)})
+    assert result.returncode == 1
+    line = one_line_error(result)
+    assert "does not show the 'webbot' heading" in line
+    [folder] = tmp_path.glob("webbot-failure-*")
+    assert str(folder) in line
+    assert (folder / "last-frame.png").stat().st_size > 0
+    assert "heading" in (folder / "reason.txt").read_text()
+
+
+def test_failure_with_debug_dir_is_kept_there(pages_url, tmp_path):
+    result = run_webbot("check", "--url", f"{pages_url}plain.html", "--debug-dir", str(tmp_path))
+    assert result.returncode == 1
+    assert (tmp_path / "failure" / "last-frame.png").exists()
+    assert (tmp_path / "trace.zip").exists()
+
+
+def closed_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_dead_url():
+    url = f"http://127.0.0.1:{closed_port()}/"
+    result = run_webbot("check", "--url", url)
+    assert result.returncode == 1
+    assert f"cannot open {url}: connection refused" in one_line_error(result)
+
+
+def test_missing_page_is_an_http_error(pages_url):
+    result = run_webbot("check", "--url", f"{pages_url}nope.html")
+    assert "HTTP 404" in one_line_error(result)
+
+
+def test_dead_browser_endpoint():
+    endpoint = f"ws://127.0.0.1:{closed_port()}/"
+    result = run_webbot("check", "--connect", endpoint)
+    assert result.returncode == 1
+    assert f"browser endpoint {endpoint} did not answer" in one_line_error(result)
+
+
+def test_no_chromium():
+    result = run_webbot("check", env={"WEBBOT_CHROMIUM": "/nonexistent/chromium"})
+    assert result.returncode == 1
+    assert "Chromium not found at /nonexistent/chromium" in one_line_error(result)
+
+
+def test_headed_without_display_says_why():
+    result = run_webbot("check", "--headed", env={"DISPLAY": ""})
+    assert result.returncode == 1
+    assert "no display for --headed" in one_line_error(result)
+
+
+def test_serve_serves_the_bundled_games():
+    process = subprocess.Popen(
+        [sys.executable, "-m", "webbot.cli", "serve", "--port", "0"],
+        stdout=subprocess.PIPE, text=True,
+    )
+    try:
+        first = process.stdout.readline()
+        url = first.split(" at ")[1].split()[0]
+        assert requests.get(url + "index.html", timeout=5).status_code == 200
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def test_serve_on_a_busy_port_is_a_clear_error():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        port = s.getsockname()[1]
+        result = run_webbot("serve", "--port", str(port))
+    assert result.returncode == 1
+    assert f"cannot listen on 127.0.0.1:{port}" in one_line_error(result)

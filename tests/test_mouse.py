@@ -1,0 +1,70 @@
+"""In-page mouse events: drags and clicks land where the bot aims."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from webbot.mouse import Mouse, path
+from webbot.screen import Screen
+
+
+def test_path_is_smooth_and_ends_on_target():
+    points = path((0, 0), (300, 40))
+    assert points[-1] == (300, 40)
+    steps = [math.dist(a, b) for a, b in zip([(0, 0), *points], points, strict=False)]
+    assert len(points) >= 10
+    assert steps[0] < steps[len(steps) // 2] > steps[-1]  # slow start and finish
+
+
+def test_short_moves_still_have_intermediate_points():
+    assert len(path((10, 10), (11, 10))) >= 3
+
+
+def events_of(page):
+    return page.evaluate("window.events")
+
+
+def test_drag_delivers_down_moves_up_at_the_right_points(page, pages_url):
+    page.goto(f"{pages_url}events.html")
+    mouse = Mouse(page)
+    # The canvas sits at (50, 40): canvas point (118, 118) is page point (168, 158).
+    mouse.drag((168, 158), (350, 260))
+
+    events = [e for e in events_of(page) if e["type"] != "mousemove" or e["buttons"]]
+    down, *moves, up = events
+    assert (down["type"], down["x"], down["y"]) == ("mousedown", 118, 118)
+    assert (up["type"], up["x"], up["y"]) == ("mouseup", 300, 220)
+    assert len(moves) >= 5 and all(e["type"] == "mousemove" and e["buttons"] == 1 for e in moves)
+    distances = [math.dist((e["x"], e["y"]), (300, 220)) for e in moves]
+    assert distances == sorted(distances, reverse=True)
+
+
+@pytest.mark.parametrize("dpr", [1, 2])
+def test_drag_from_picture_coordinates(browser, pages_url, dpr):
+    context = browser.new_context(device_scale_factor=dpr)
+    page = context.new_page()
+    page.goto(f"{pages_url}events.html")
+    frame = Screen(page, "#board").grab()
+    # The purple piece is drawn at canvas (100..136, 100..136): find it in the picture.
+    image = frame.image
+    ys, xs = ((image[:, :, 2] > 120) & (image[:, :, 0] > 200) & (image[:, :, 1] < 60)).nonzero()
+    piece = frame.to_page(xs.mean() + 0.5, ys.mean() + 0.5)
+    target = frame.to_page(350 * dpr, 250 * dpr)
+
+    Mouse(page).drag(piece, target)
+
+    events = events_of(page)
+    down = next(e for e in events if e["type"] == "mousedown")
+    up = next(e for e in events if e["type"] == "mouseup")
+    assert (down["x"], down["y"]) == (pytest.approx(118, abs=1), pytest.approx(118, abs=1))
+    assert (up["x"], up["y"]) == (350, 250)
+    context.close()
+
+
+def test_right_click(page, pages_url):
+    page.goto(f"{pages_url}events.html")
+    Mouse(page).click(150, 140, button="right")
+    kinds = [(e["type"], e["button"]) for e in events_of(page) if e["type"] != "mousemove"]
+    assert ("mousedown", 2) in kinds and ("contextmenu", 2) in kinds

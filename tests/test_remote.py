@@ -1,0 +1,109 @@
+"""A remote browser: a real `playwright run-server`, and Chromium's own DevTools endpoint."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+import requests
+
+from webbot.browser import CHROMIUM_ARGS, BrowserOptions, find_chromium, open_browser
+from webbot.errors import WebbotError
+from webbot.screen import Screen
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for(condition, what: str, timeout_s: float = 30) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what} within {timeout_s} s")
+        time.sleep(0.1)
+
+
+def port_open(port: int) -> bool:
+    with socket.socket() as s:
+        return s.connect_ex(("127.0.0.1", port)) == 0
+
+
+def answers(url: str) -> bool:
+    try:
+        return requests.get(url, timeout=1).ok
+    except requests.RequestException:
+        return False
+
+
+@pytest.fixture
+def playwright_server():
+    port = free_port()
+    playwright_cli = Path(sys.executable).with_name("playwright")
+    process = subprocess.Popen(
+        [str(playwright_cli), "run-server", "--host", "127.0.0.1", "--port", str(port), "--unsafe"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        wait_for(lambda: port_open(port), "playwright run-server listening")
+        yield f"ws://127.0.0.1:{port}/"
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+@pytest.fixture
+def devtools_chromium():
+    port = free_port()
+    with tempfile.TemporaryDirectory() as profile:
+        process = subprocess.Popen(
+            [find_chromium(), "--headless", f"--remote-debugging-port={port}",
+             f"--user-data-dir={profile}", "--no-sandbox", *CHROMIUM_ARGS, "about:blank"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            url = f"http://127.0.0.1:{port}"
+            wait_for(lambda: answers(f"{url}/json/version"), "Chromium DevTools answering")
+            yield url
+        finally:
+            process.terminate()
+            process.wait(timeout=10)
+
+
+# pytest-playwright already runs Playwright in this process, so the tests use its `playwright`
+# fixture with open_browser; open_page itself is exercised by the CLI tests in child processes.
+def grab_through(playwright, endpoint: str, page_url: str):
+    browser = open_browser(playwright, BrowserOptions(connect=endpoint))
+    try:
+        page = browser.new_page()
+        page.goto(page_url)
+        return Screen(page, "#stage").grab()
+    finally:
+        browser.close()
+
+
+def test_connect_to_playwright_run_server(playwright, playwright_server, pages_url):
+    frame = grab_through(playwright, playwright_server, f"{pages_url}geometry.html")
+    assert frame.image.shape[:2] == (200, 300)
+
+
+def test_connect_over_devtools(playwright, devtools_chromium, pages_url):
+    frame = grab_through(playwright, devtools_chromium, f"{pages_url}geometry.html")
+    assert frame.image.shape[:2] == (200, 300)
+
+
+@pytest.mark.parametrize("scheme", ["ws", "http"])
+def test_dead_endpoint_is_a_one_line_error(playwright, scheme):
+    endpoint = f"{scheme}://127.0.0.1:{free_port()}/"
+    with pytest.raises(WebbotError, match=f"browser endpoint {endpoint} did not answer") as caught:
+        open_browser(playwright, BrowserOptions(connect=endpoint))
+    assert "\n" not in str(caught.value)

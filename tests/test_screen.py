@@ -1,0 +1,103 @@
+"""Element screenshots as arrays, their page geometry, and waiting on the screen."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from webbot.errors import WaitTimeout, WebbotError
+from webbot.mouse import Mouse
+from webbot.screen import Screen, changed_fraction
+
+
+def red_centre(image: np.ndarray) -> tuple[float, float]:
+    b, g, r = image[:, :, 0].astype(int), image[:, :, 1].astype(int), image[:, :, 2].astype(int)
+    ys, xs = np.nonzero((r > 200) & (g < 60) & (b < 60))
+    assert len(xs), "no red pixels in the frame"
+    return xs.mean() + 0.5, ys.mean() + 0.5
+
+
+@pytest.mark.parametrize(("dpr", "zoom"), [(1, 1), (2, 1), (1, 1.5), (2, 1.25)])
+def test_picture_point_maps_to_page_point(browser, pages_url, dpr, zoom):
+    context = browser.new_context(device_scale_factor=dpr)
+    page = context.new_page()
+    page.goto(f"{pages_url}geometry.html?zoom={zoom}")
+
+    frame = Screen(page, "#stage").grab()
+
+    assert frame.image.dtype == np.uint8 and frame.image.shape[2] == 3
+    assert frame.box.x == pytest.approx(37 * zoom, abs=0.5)
+    assert frame.box.width == pytest.approx(300 * zoom, abs=0.5)
+    assert frame.scale == pytest.approx(dpr, rel=0.01)
+    # a fractional box is widened to whole device pixels
+    assert frame.image.shape[1] == pytest.approx(300 * zoom * dpr, abs=2)
+    x, y = frame.to_page(*red_centre(frame.image))
+    assert x == pytest.approx((37 + 125) * zoom, abs=1)
+    assert y == pytest.approx((53 + 85) * zoom, abs=1)
+    assert frame.to_image(x, y) == pytest.approx(red_centre(frame.image))
+
+    Mouse(page).click(x, y)
+    assert page.evaluate("window.hits") == ["marker"]
+    context.close()
+
+
+def test_missing_element_is_a_clear_error(page, pages_url):
+    page.goto(f"{pages_url}geometry.html")
+    with pytest.raises(WebbotError, match="no visible '#nothing'"):
+        Screen(page, "#nothing", timeout_s=1).grab()
+
+
+def test_changed_fraction():
+    a = np.zeros((10, 10, 3), np.uint8)
+    b = a.copy()
+    b[0, :5] = (0, 0, 9)
+    assert changed_fraction(a, a) == 0
+    assert changed_fraction(a, b, threshold=8) == pytest.approx(0.05)
+    assert changed_fraction(a, b, threshold=9) == 0
+    assert changed_fraction(a, np.zeros((5, 5, 3), np.uint8)) == 1
+
+
+def test_wait_until_still_returns_once_the_animation_stops(page, pages_url):
+    page.goto(f"{pages_url}animation.html?run=600")
+    screen = Screen(page, "#scene")
+
+    frame = screen.wait_until_still(timeout_s=10)
+
+    assert page.evaluate("window.stopped")
+    x, _ = red_centre(frame.image)
+    assert x == pytest.approx(320, abs=1)  # the square's resting place, not somewhere mid-slide
+
+
+def test_wait_until_still_times_out_on_an_endless_animation(page, pages_url):
+    page.goto(f"{pages_url}animation.html?run=forever")
+    with pytest.raises(WaitTimeout, match="still changing after 1 s") as caught:
+        Screen(page, "#scene").wait_until_still(timeout_s=1)
+    assert caught.value.last_frame is not None
+
+
+def test_wait_until_still_tolerates_ambient_change_when_asked(page, pages_url):
+    page.goto(f"{pages_url}animation.html?run=0&drift=1")
+    screen = Screen(page, "#scene")
+    with pytest.raises(WaitTimeout):
+        screen.wait_until_still(timeout_s=1, poll_s=0.1)
+    frame = screen.wait_until_still(timeout_s=5, poll_s=0.1, max_changed=0.001)
+    assert red_centre(frame.image)[0] == pytest.approx(320, abs=1)
+
+
+def is_green(frame) -> bool:
+    g = frame.image[:, :, 1].astype(int)
+    return bool(np.count_nonzero((g > 150) & (frame.image[:, :, 2] < 60)) > 100)
+
+
+def test_wait_until_sees_the_expected_change(page, pages_url):
+    page.goto(f"{pages_url}animation.html?green=400")
+    screen = Screen(page, "#scene")
+    assert not is_green(screen.grab())
+    frame = screen.wait_until(is_green, what="a green square", timeout_s=10)
+    assert is_green(frame)
+
+
+def test_wait_until_times_out_naming_what_it_waited_for(page, pages_url):
+    page.goto(f"{pages_url}animation.html")
+    with pytest.raises(WaitTimeout, match="a green square did not appear within 0.5 s"):
+        Screen(page, "#scene").wait_until(is_green, what="a green square", timeout_s=0.5)
