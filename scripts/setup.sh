@@ -5,8 +5,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # chromium: the browser Playwright drives (never `playwright install`: it downloads one);
-# tesseract-ocr: digit and text reading; fonts-dejavu-core: the replicas' sans-serif font.
-apt_packages=(chromium tesseract-ocr fonts-dejavu-core)
+# tesseract-ocr: digit and text reading; fonts-dejavu-core: the replicas' sans-serif font;
+# xvfb: a virtual display, for --headed on a machine without a screen (xvfb-run).
+apt_packages=(chromium tesseract-ocr fonts-dejavu-core xvfb)
 python3 -c 'import sys; assert sys.version_info >= (3, 11)' 2>/dev/null || apt_packages+=(python3)
 python3 -c 'import ensurepip, venv' 2>/dev/null || apt_packages+=(python3-venv)
 

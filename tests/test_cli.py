@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import socket
 import subprocess
 import sys
@@ -84,11 +85,13 @@ def closed_port() -> int:
         return s.getsockname()[1]
 
 
-def test_dead_url():
+def test_dead_url(tmp_path):
     url = f"http://127.0.0.1:{closed_port()}/"
-    result = run_webbot("check", "--url", url)
+    result = run_webbot("check", "--url", url, env={"TMPDIR": str(tmp_path)})
     assert result.returncode == 1
-    assert f"cannot open {url}: connection refused" in one_line_error(result)
+    assert one_line_error(result) == f"webbot: error: cannot open {url}: connection refused " \
+                                     "(is the server running?)"
+    assert not list(tmp_path.iterdir())  # no frame was taken: no failure folder to look at
 
 
 def test_missing_page_is_an_http_error(pages_url):
@@ -113,6 +116,17 @@ def test_headed_without_display_says_why():
     result = run_webbot("check", "--headed", env={"DISPLAY": ""})
     assert result.returncode == 1
     assert "no display for --headed" in one_line_error(result)
+
+
+@pytest.mark.skipif(not shutil.which("xvfb-run"), reason="needs xvfb-run (scripts/setup.sh)")
+def test_headed_under_a_virtual_display():
+    result = subprocess.run(
+        ["xvfb-run", "-a", sys.executable, "-m", "webbot.cli", "check", "--headed",
+         "--slow-mo", "5"],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "all good" in result.stdout
 
 
 def test_serve_serves_the_bundled_games():

@@ -58,8 +58,11 @@ def game_session(options: RunOptions, fixture_path: str) -> Iterator[Session]:
             open_url(page, url)
             yield Session(page, url, recorder, Mouse(page))
     except WebbotError as exc:
-        where = recorder.save_failure(str(exc))
-        exc.args = (f"{exc} (last frame and reason saved in {where})",)
+        # Without a frame or a debug folder there is nothing worth a folder: the line says it all.
+        if recorder.last_frame is not None or options.debug_dir:
+            where = recorder.save_failure(str(exc))
+            kept = "last frame and reason" if recorder.last_frame is not None else "reason"
+            exc.args = (f"{exc} ({kept} saved in {where})",)
         raise
     except Exception as exc:
         reason = f"unexpected {type(exc).__name__}: {first_line(exc)}"
