@@ -14,6 +14,7 @@ from rich.table import Table
 from webbot import __version__
 from webbot.browser import BrowserOptions
 from webbot.errors import WebbotError, first_line
+from webbot.puzlogic.solvers import NAMES as SOLVERS
 from webbot.session import RunOptions
 
 console = Console()
@@ -53,11 +54,28 @@ def cli() -> None:
     mouse inside the page. Without --url each game runs against its bundled replica."""
 
 
-@cli.command()
+@cli.group(invoke_without_command=True)
 @run_options
-def puzlogic(options: RunOptions) -> None:
-    """Solve and play Puzlogic levels."""
-    not_ready("puzlogic", 5)
+@click.pass_context
+def puzlogic(ctx: click.Context, options: RunOptions) -> None:
+    """Solve and play Puzlogic levels (`webbot puzlogic solve` solves a puzzle file)."""
+    if ctx.invoked_subcommand is None:
+        not_ready("puzlogic", 5)
+
+
+@puzlogic.command("solve")
+@click.argument("puzzle_file", metavar="PUZZLE.json", type=click.Path(dir_okay=False))
+@click.option("--solver", type=click.Choice(SOLVERS), default="auto", show_default=True,
+              help="Which backend searches.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON: {\"placements\": [...]}.")
+@click.option("--all", "all_solutions", is_flag=True, help="Print every solution, not one.")
+@click.option("--unique", is_flag=True, help="Also say whether the solution is the only one.")
+def puzlogic_solve(puzzle_file: str, solver: str, as_json: bool, all_solutions: bool,
+                   unique: bool) -> None:
+    """Solve a puzzle given as JSON (the schema of the reference levels file)."""
+    from webbot.puzlogic.cli import solve_command
+
+    solve_command(puzzle_file, solver, as_json, all_solutions, unique)
 
 
 @cli.command("daily-set")
@@ -109,9 +127,11 @@ def _fail(message: str, code: int) -> int:
 def main(argv: list[str] | None = None) -> int:
     try:
         result = cli.main(args=argv, prog_name="webbot", standalone_mode=False)
+    except click.UsageError as exc:
+        path = exc.ctx.command_path if exc.ctx else "webbot"
+        return _fail(f"{exc.format_message()} (see '{path} --help')", exc.exit_code)
     except click.ClickException as exc:
-        exc.show()
-        return exc.exit_code
+        return _fail(exc.format_message(), exc.exit_code)
     except (click.Abort, KeyboardInterrupt):
         return _fail("interrupted", 130)
     except WebbotError as exc:

@@ -1,0 +1,1 @@
+"""Puzlogic: place numbered pieces on a grid so no row or column repeats and sums hit targets."""
