@@ -49,7 +49,8 @@ def solve_command(path: str, solver: str, as_json: bool, all_solutions: bool,
         if all_solutions:
             click.echo(f"solution {n}:")
         click.echo(render(puzzle, solution))
-    summary = f"{len(puzzle.pieces)} pieces placed by the {solver} solver in {seconds * 1000:.1f} ms"
+    ms = seconds * 1000
+    summary = f"{len(puzzle.pieces)} pieces placed by the {solver} solver in {ms:.1f} ms"
     if all_solutions:
         summary += f"; {len(found)} solution{'s' if len(found) != 1 else ''}"
     elif unique:

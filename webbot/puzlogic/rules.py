@@ -39,3 +39,15 @@ def broken_rules(puzzle: Puzzle, placements: tuple[Placement, ...] | list[Placem
         if total != s.target:
             problems.append(f"the {s} adds up to {total}")
     return problems
+
+
+def givens_repeat(puzzle: Puzzle) -> bool:
+    """True when the given numbers already repeat in some row or column (no solution then)."""
+    for axis in (0, 1):
+        seen = set()
+        for cell, value in puzzle.cells.items():
+            if value is not None:
+                if (cell[axis], value) in seen:
+                    return True
+                seen.add((cell[axis], value))
+    return False

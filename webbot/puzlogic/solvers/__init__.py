@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator
 from itertools import islice
 
 from webbot.puzlogic.model import NoSolution, Puzzle, Solution
+from webbot.puzlogic.rules import givens_repeat
 from webbot.puzlogic.solvers import bruteforce, fast
 from webbot.puzlogic.solvers import z3 as z3_solver
 
@@ -34,6 +35,8 @@ def solutions(puzzle: Puzzle, backend: str = "auto", limit: int | None = None
     name = pick_backend(puzzle) if backend == "auto" else backend
     if name not in BACKENDS:
         raise ValueError(f"unknown solver {backend!r}; choose from {', '.join(NAMES)}")
+    if givens_repeat(puzzle):
+        return []
     return [tuple(sorted(s)) for s in islice(BACKENDS[name](puzzle), limit)]
 
 

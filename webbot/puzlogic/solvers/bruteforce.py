@@ -39,6 +39,8 @@ def solutions(puzzle: Puzzle) -> Iterator[Solution]:
                 return False
         return True
 
+    if not all(reachable(key) for key in lines):  # lines with no free cell are checked here
+        return
     free = list(puzzle.free)
     placed: list[Placement] = []
 

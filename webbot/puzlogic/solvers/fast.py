@@ -189,7 +189,8 @@ class _Search:
             raise _Cutoff
         cells = np.flatnonzero(self.open)
         if len(cells) == 0:
-            yield from self._colourings()
+            if self._sum_masks(self._available()) is not None:  # sums on fully given lines
+                yield from self._colourings()
             return
         allowed = self._candidates(cells)
         if allowed is None:

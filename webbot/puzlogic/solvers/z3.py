@@ -56,9 +56,11 @@ def solutions(puzzle: Puzzle, timeout_s: float | None = None) -> Iterator[Soluti
             return
         solver.add(z3.PbEq([(x, 1) for x in options], 1))
     for k, (_, n) in enumerate(kinds):
-        solver.add(z3.PbEq([(x, 1) for (_, ck), x in choice.items() if ck == k] or
-                           [(z3.BoolVal(False), 1)], n))
-    for axis, line in ((0, "row"), (1, "col")):
+        uses = [(x, 1) for (_, ck), x in choice.items() if ck == k]
+        if len(uses) < n:
+            return
+        solver.add(z3.PbEq(uses, n))
+    for axis in (0, 1):
         for index in {cell[axis] for cell in puzzle.cells}:
             members = {i for i, cell in enumerate(puzzle.free) if cell[axis] == index}
             for value in {p.value for p, _ in kinds}:

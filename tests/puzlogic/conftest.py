@@ -1,0 +1,28 @@
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from webbot.puzlogic.model import Placement, Puzzle
+
+LEVELS_FILE = Path(__file__).resolve().parents[3] / "shared" / "reference" / "puzlogic" / "levels.json"
+
+
+def reference_levels() -> list[dict]:
+    if not LEVELS_FILE.exists():
+        return []
+    return json.loads(LEVELS_FILE.read_text())["levels"]
+
+
+needs_reference = pytest.mark.skipif(not LEVELS_FILE.exists(),
+                                     reason="../shared/reference is absent")
+
+
+def known_solution(level: dict) -> tuple[Placement, ...]:
+    return tuple(sorted(Placement(*p) for p in level["solution"]))
+
+
+def level_puzzle(level: dict) -> Puzzle:
+    return Puzzle.from_json(level)
