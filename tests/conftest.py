@@ -13,6 +13,8 @@ from webbot.browser import CHROMIUM_ARGS, find_chromium
 from webbot.server import FixtureServer
 
 PAGES = Path(__file__).parent / "pages"
+# Real third-party material beside the repository; tests that use it skip when it is absent.
+REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference"
 
 
 @pytest.fixture(scope="session")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import signal
 import socket
 import subprocess
 import sys
@@ -43,40 +45,48 @@ def answers(url: str) -> bool:
         return False
 
 
+def start(command: list[str]) -> subprocess.Popen:
+    """A server in a process group of its own, so that stop() also ends its children
+    (`playwright run-server` is a wrapper around a node process)."""
+    return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+
+
+def stop(process: subprocess.Popen) -> None:
+    # SIGKILL to the whole group: on SIGTERM, run-server's node child can hang in its
+    # graceful shutdown after the wrapper has gone.
+    os.killpg(process.pid, signal.SIGKILL)
+    process.wait(timeout=10)
+
+
 @pytest.fixture
 def playwright_server():
     port = free_port()
     playwright_cli = Path(sys.executable).with_name("playwright")
-    process = subprocess.Popen(
-        [str(playwright_cli), "run-server", "--host", "127.0.0.1", "--port", str(port), "--unsafe"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+    process = start(
+        [str(playwright_cli), "run-server", "--host", "127.0.0.1", "--port", str(port), "--unsafe"]
     )
     try:
         wait_for(lambda: port_open(port), "playwright run-server listening")
         yield f"ws://127.0.0.1:{port}/"
     finally:
-        process.terminate()
-        process.wait(timeout=10)
+        stop(process)
 
 
 @pytest.fixture
 def devtools_chromium():
     port = free_port()
     with tempfile.TemporaryDirectory() as profile:
-        process = subprocess.Popen(
+        process = start(
             [find_chromium(), "--headless", f"--remote-debugging-port={port}",
-             f"--user-data-dir={profile}", "--no-sandbox", *CHROMIUM_ARGS, "about:blank"],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
+             f"--user-data-dir={profile}", "--no-sandbox", *CHROMIUM_ARGS, "about:blank"]
         )
         try:
             url = f"http://127.0.0.1:{port}"
             wait_for(lambda: answers(f"{url}/json/version"), "Chromium DevTools answering")
             yield url
         finally:
-            process.terminate()
-            process.wait(timeout=10)
+            stop(process)
 
 
 # pytest-playwright already runs Playwright in this process, so the tests use its `playwright`

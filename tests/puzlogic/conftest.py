@@ -1,13 +1,13 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
+from tests.conftest import REFERENCE
 from webbot.puzlogic.model import Placement, Puzzle
 
-LEVELS_FILE = Path(__file__).resolve().parents[3] / "shared" / "reference" / "puzlogic" / "levels.json"
+LEVELS_FILE = REFERENCE / "puzlogic" / "levels.json"
 
 
 def reference_levels() -> list[dict]:

@@ -42,7 +42,6 @@ class _Search:
     def __init__(self, puzzle: Puzzle, cache: dict, rng: np.random.Generator | None = None,
                  node_limit: float = np.inf) -> None:
         self.numbers = sorted({p.value for p in puzzle.pieces})
-        self.values = np.array(self.numbers, np.int64)
         column = {v: k for k, v in enumerate(self.numbers)}
         rows = sorted({r for r, _ in puzzle.cells})
         cols = sorted({c for _, c in puzzle.cells})
