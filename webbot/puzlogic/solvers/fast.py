@@ -1,17 +1,23 @@
-"""The fast exact solver: propagation over numpy candidate tables, fewest choices first.
+"""The fast exact solver: propagation over numpy candidate tables, narrowest choice first.
 
 At every step the search works out, for each open cell, which pieces it may still take: the
 number is not yet in its row or column, such a piece is still in hand, and the sums on its lines
 can still hit their targets afterwards (an exact per-line subset-sum over the pieces in hand).
 It rejects the state when a cell has no candidate or a number's pieces outnumber the cells,
-rows or columns that could still take it. It branches on whichever is narrower: the cell with
-the fewest candidates, or a row or column bound to hold a number (that number has exactly as
-many pieces left as lines that could take it) with the fewest cells for it. Both branchings are
-exhaustive and disjoint, so the same search enumerates every solution.
+rows or columns that could still take it.
 
 Colour only matters on lines with a blue or white sum. Elsewhere a cell takes a number, and
 the colours of such cells are dealt out at the end from what is left, so the search never
-guesses a colour that no rule asks for (guessing them made it thrash on large boards).
+guesses a colour that no rule asks for. It fills the colour-bound cells first, fewest
+candidates first, taking any forced move on the way (a row or column bound to hold a number,
+because that number has exactly as many pieces left as lines that could take it, with a single
+cell for it); then the rest, branching on the narrowest of a cell and such a bound line. Every
+branching is exhaustive and disjoint, so the same search enumerates every solution.
+
+A few early choices can trap a depth-first search on a large board for a long time while most
+orderings finish at once, so the first solution is sought with restarts: random tie-breaks and
+branch order, and a node budget growing by half each time. A run that ends within its budget
+has searched completely, so "no solution" remains a proof.
 """
 
 from __future__ import annotations
@@ -182,6 +188,42 @@ class _Search:
                      for k, blues in choice for i in blind[k]]
             yield tuple(sorted(fixed + dealt))
 
+    def _branches(self, cells: np.ndarray) -> list[tuple[int, int, int]]:
+        """The moves (cell, colour, number) to try next; none when the state is dead."""
+        allowed = self._candidates(cells)
+        if allowed is None:
+            return []
+        choices = allowed.sum((1, 2))
+        any_color = allowed.any(1)
+        if choices.min() == 0 or (any_color.sum(0) < self.in_hand).any():
+            return []
+        order = choices + 1000 * ~self.colour_matters[cells]  # colour-bound cells first
+        if self.rng is not None:  # break ties between equally narrow cells at random
+            order = order + self.rng.random(len(choices)) * 0.5
+        best = int(np.argmin(order))
+        best_count = choices[best]
+        colour_phase = self.colour_matters[cells[best]]
+        branch = [(int(cells[best]), int(c), int(k))
+                  for c, k in zip(*np.nonzero(allowed[best]), strict=True)]
+        weights = any_color.astype(np.float32)
+        for axis in (0, 1):
+            hits = self.members[axis][:, cells] @ weights  # candidate cells per (line, number)
+            lines_able = (hits > 0).sum(0)
+            if (lines_able < self.in_hand).any():
+                return []
+            bound = np.flatnonzero((lines_able == self.in_hand) & (self.in_hand > 0))
+            if bound.size and best_count > 1:
+                sub = np.where(hits[:, bound] > 0, hits[:, bound], np.inf)
+                line, j = np.unravel_index(int(np.argmin(sub)), sub.shape)
+                if sub[line, j] < best_count and (sub[line, j] == 1 or not colour_phase):
+                    best_count, k = sub[line, j], int(bound[j])
+                    where = (self.cell_line[axis][cells] == line) & any_color[:, k]
+                    branch = [(int(cells[n]), c, k) for n in np.flatnonzero(where)
+                              for c in (0, 1) if allowed[n, c, k]]
+        if self.rng is not None:
+            self.rng.shuffle(branch)
+        return branch
+
     def search(self) -> Iterator[Solution]:
         self.nodes_left -= 1
         if self.nodes_left < 0:
@@ -191,46 +233,14 @@ class _Search:
             if self._sum_masks(self._available()) is not None:  # sums on fully given lines
                 yield from self._colourings()
             return
-        allowed = self._candidates(cells)
-        if allowed is None:
-            return
-        choices = allowed.sum((1, 2))
-        any_color = allowed.any(1)
-        if choices.min() == 0 or (any_color.sum(0) < self.in_hand).any():
-            return
-        weights = any_color.astype(np.float32)
-        if self.rng is not None:  # break ties between equally narrow cells at random
-            choices = choices + self.rng.random(len(choices)) * 0.5
-        best = int(np.argmin(choices))
-        best_count = choices[best]
-        branch = [(int(cells[best]), int(c), int(k))
-                  for c, k in zip(*np.nonzero(allowed[best]), strict=True)]
-        for axis in (0, 1):
-            hits = self.members[axis][:, cells] @ weights  # candidate cells per (line, number)
-            lines_able = (hits > 0).sum(0)
-            if (lines_able < self.in_hand).any():
-                return
-            bound = np.flatnonzero((lines_able == self.in_hand) & (self.in_hand > 0))
-            if bound.size and best_count > 1:
-                sub = np.where(hits[:, bound] > 0, hits[:, bound], np.inf)
-                line, j = np.unravel_index(int(np.argmin(sub)), sub.shape)
-                if sub[line, j] < best_count:
-                    best_count, k = sub[line, j], int(bound[j])
-                    where = (self.cell_line[axis][cells] == line) & any_color[:, k]
-                    branch = [(int(cells[n]), c, k) for n in np.flatnonzero(where)
-                              for c in (0, 1) if allowed[n, c, k]]
-        for i, c, k in branch:
+        for i, c, k in self._branches(cells):
             self._place(i, c, k, +1)
             yield from self.search()
             self._place(i, c, k, -1)
 
 
 def _first_solution(puzzle: Puzzle, cache: dict, budget: float) -> Solution | None:
-    """One solution, or None when there is none, by restarts with random tie-breaks.
-
-    On large boards a few early choices can trap a depth-first search for a long time while
-    most orderings finish quickly, so each run gets a node budget, half as large again as the
-    last one's. A run that ends within its budget has searched completely: None is a proof."""
+    """One solution, or None when there is none, by restarts (see the module's docstring)."""
     for attempt in range(1, 1000):
         budget *= 1.5
         try:
