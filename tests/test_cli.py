@@ -79,6 +79,12 @@ def test_failure_with_debug_dir_is_kept_there(pages_url, tmp_path):
     assert (tmp_path / "trace.zip").exists()
 
 
+def test_unusable_debug_dir():
+    result = run_webbot("check", "--debug-dir", "/proc/webbot")
+    assert result.returncode == 1
+    assert "cannot create the debug folder /proc/webbot" in one_line_error(result)
+
+
 def closed_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

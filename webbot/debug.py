@@ -11,6 +11,7 @@ from pathlib import Path
 import cv2
 from playwright.sync_api import BrowserContext
 
+from webbot.errors import WebbotError
 from webbot.screen import Frame
 
 
@@ -51,7 +52,11 @@ class Recorder:
     def __init__(self, directory: Path | None = None) -> None:
         self.directory = Path(directory) if directory else None
         if self.directory:
-            self.directory.mkdir(parents=True, exist_ok=True)
+            try:
+                self.directory.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise WebbotError(f"cannot create the debug folder {directory}: "
+                                  f"{exc.strerror}") from None
         self.last_frame: Frame | None = None
         self._count = 0
         self._tracing: BrowserContext | None = None
