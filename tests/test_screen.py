@@ -101,3 +101,11 @@ def test_wait_until_times_out_naming_what_it_waited_for(page, pages_url):
     page.goto(f"{pages_url}animation.html")
     with pytest.raises(WaitTimeout, match="a green square did not appear within 0.5 s"):
         Screen(page, "#scene").wait_until(is_green, what="a green square", timeout_s=0.5)
+
+
+def test_element_below_the_fold_is_scrolled_into_view(page, pages_url):
+    page.goto(f"{pages_url}geometry.html?top=2000")
+    frame = Screen(page, "#stage").grab()
+    assert frame.box.y < 800  # within the viewport now
+    Mouse(page).click(*frame.to_page(*red_centre(frame.image)))
+    assert page.evaluate("window.hits") == ["marker"]

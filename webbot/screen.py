@@ -87,19 +87,24 @@ class Screen:
         self.locator = page.locator(selector).first
         self.recorder = recorder or _NoRecorder()
         self.timeout_s = timeout_s
+        self._first = True
 
     def _capture(self) -> Frame:
+        # A page screenshot clipped to the element's box: the same pixels as an element
+        # screenshot at about half the cost (no actionability checks).
         try:
-            png = self.locator.screenshot(
-                timeout=self.timeout_s * 1000, animations="allow", caret="hide"
-            )
-            box = self.locator.bounding_box()
+            if self._first:
+                self.locator.scroll_into_view_if_needed(timeout=self.timeout_s * 1000)
+                self._first = False
+            box = self.locator.bounding_box(timeout=self.timeout_s * 1000)
+            if box is None or box["width"] <= 0 or box["height"] <= 0:
+                raise WebbotError(f"'{self.selector}' on {self.page.url} is not displayed")
+            png = self.page.screenshot(clip=box, animations="allow", caret="hide",
+                                       timeout=self.timeout_s * 1000)
         except Error as exc:
             if "Timeout" in str(exc):
                 raise WebbotError(f"no visible '{self.selector}' on {self.page.url}") from None
             raise
-        if box is None or box["width"] <= 0 or box["height"] <= 0:
-            raise WebbotError(f"'{self.selector}' on {self.page.url} is not displayed")
         image = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR)
         frame = Frame(image, Box(box["x"], box["y"], box["width"], box["height"]))
         self.recorder.saw(frame)
