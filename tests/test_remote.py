@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 import requests
 
+from tests.conftest import run_webbot
 from webbot.browser import CHROMIUM_ARGS, BrowserOptions, find_chromium, open_browser
 from webbot.errors import WebbotError
 from webbot.screen import Screen
@@ -117,3 +118,9 @@ def test_dead_endpoint_is_a_one_line_error(playwright, scheme):
     with pytest.raises(WebbotError, match=f"browser endpoint {endpoint} did not answer") as caught:
         open_browser(playwright, BrowserOptions(connect=endpoint))
     assert "\n" not in str(caught.value)
+
+
+def test_check_command_through_a_remote_browser(playwright_server):
+    result = run_webbot("check", "--connect", playwright_server)
+    assert result.returncode == 0, result.stderr
+    assert "all good" in result.stdout
