@@ -31,6 +31,8 @@ class _QuietHandler(SimpleHTTPRequestHandler):
     def end_headers(self) -> None:
         # The replicas change while they are developed; a stale cached script is a confusing bug.
         self.send_header("Cache-Control", "no-store")
+        # A replica may load a level file from another local server (?levels=URL).
+        self.send_header("Access-Control-Allow-Origin", "*")
         super().end_headers()
 
 

@@ -1,0 +1,318 @@
+"""The bundled Puzlogic replica: its look against the real game's measurements, its rules and
+its input, played with real mouse events in headless Chromium."""
+
+from __future__ import annotations
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.conftest import REFERENCE
+from tests.puzlogic.conftest import needs_reference, reference_levels
+from tests.puzlogic.replica import (
+    CELL,
+    GRID_X,
+    GRID_Y,
+    PITCH,
+    cell_box,
+    centre,
+    click,
+    drag,
+    grab,
+    ink_pixels,
+    layout,
+    level,
+    near,
+    open_game,
+    play_placements,
+    red_pixels,
+    rgb,
+    state,
+    wait_screen,
+)
+from webbot.server import FixtureServer
+
+LEVELS = range(1, 16)
+# Flat background colours measured on the real screenshots (reference README).
+BACKGROUNDS = {1: "#6faeb9", 2: "#6faeb9", 3: "#d39f79", 6: "#d9b79d", 7: "#98aa9e",
+               9: "#c4a28b", 10: "#d8a4a4"}
+# Top-left corner of board cell row 0 / col 0, measured on the real screenshots.
+BOARD_ORIGINS = {1: (354, 182), 2: (306, 182), 3: (258, 86), 6: (306, 134)}
+DARK = "#424242"
+SUM_COLOURS = {"all": DARK, "blue": "#8080ff", "white": "#ffffff"}
+REAL_SCREENS = REFERENCE / "puzlogic"
+
+
+def bundled_levels() -> list[dict]:
+    from webbot.server import fixtures_root
+
+    return json.loads((fixtures_root() / "puzlogic" / "levels.json").read_text())["levels"]
+
+
+def bottom_colour(picture: np.ndarray) -> tuple[int, int, int]:
+    """The background along the bottom edge; the median ignores a leaf drifting there."""
+    b, g, r = np.median(picture[596], axis=0)
+    return int(r), int(g), int(b)
+
+
+def piece_colour(number: int, color: str) -> str:
+    if color == "white":
+        return "#ffffff"
+    return "#941aff" if number <= 6 else "#8181ff"
+
+
+@needs_reference
+def test_bundled_levels_are_the_reference_levels():
+    for ours, real in zip(bundled_levels(), reference_levels(), strict=True):
+        for key in ("cells", "pieces", "sums", "tray_rows"):
+            assert ours[key] == real[key], (ours["level"], key)
+
+
+@pytest.mark.parametrize("number", LEVELS)
+def test_level_renders_with_the_measured_look(page, fixtures_url, number):
+    open_game(page, fixtures_url, f"level={number}")
+    lay, picture, definition = layout(page), grab(page), level(page, number)
+    background = rgb(picture, 4, 596)
+    if number in BACKGROUNDS:
+        assert near(background, BACKGROUNDS[number], 1)
+    if number in BOARD_ORIGINS:
+        x0, y0 = BOARD_ORIGINS[number]
+        for cell in lay["cells"]:
+            assert (cell["x"], cell["y"]) == (x0 + PITCH * cell["col"], y0 + PITCH * cell["row"])
+
+    for cell in lay["cells"]:
+        x, y = cell["x"], cell["y"]
+        assert (x - GRID_X) % PITCH == 0 and (y - GRID_Y) % PITCH == 0
+        assert near(rgb(picture, x, y + 22), DARK) and near(rgb(picture, x + 43, y + 22), DARK)
+        assert near(rgb(picture, x + 22, y), DARK) and near(rgb(picture, x + 22, y + 43), DARK)
+        if cell["value"] is None:
+            assert near(rgb(picture, x + 10, y + 10), background, 2)
+        else:
+            assert ink_pixels(picture, x + 8, y + 8, 28, 28, DARK) > 40
+
+    for slot in lay["slots"]:
+        x, y = slot["x"], slot["y"]
+        colour = "white" if slot["code"].endswith("w") else "blue"
+        assert near(rgb(picture, x + 8, y + 8), piece_colour(number, colour))
+        assert near(rgb(picture, x, y), DARK) and near(rgb(picture, x + 43, y + 43), DARK)
+        assert not near(rgb(picture, x + 22, y), DARK)  # brackets, not a full outline
+
+    for sum_ in lay["sums"]:
+        x, y = sum_["x"], sum_["y"]
+        inner = {"left": (x + PITCH - 5, y + 22), "right": (x + 1, y + 22),
+                 "top": (x + 22, y + PITCH - 5), "bottom": (x + 22, y + 1)}[sum_["side"]]
+        assert near(rgb(picture, *inner), SUM_COLOURS[sum_["counts"]], 12), sum_
+    assert len(lay["sums"]) == len(definition["sums"])
+
+
+@pytest.mark.parametrize("number", LEVELS)
+def test_level_fits_the_screen_without_overlaps(page, fixtures_url, number):
+    open_game(page, fixtures_url, f"level={number}")
+    lay = layout(page)
+    boxes = [(c["x"], c["y"]) for c in lay["cells"]] + [(s["x"], s["y"]) for s in lay["sums"]]
+    assert len(set(boxes)) == len(boxes)
+    slots = [(s["x"], s["y"]) for s in lay["slots"]]
+    assert all(0 <= x <= 800 - CELL and 0 <= y <= 600 - CELL for x, y in boxes)
+    assert max(y for _, y in boxes) + CELL < min(y for _, y in slots)
+    if lay["tip"]:
+        assert max(y for _, y in boxes) + CELL < 398
+
+
+@needs_reference
+def test_level_6_side_by_side_with_the_real_game(page, fixtures_url, output_path):
+    """The replica's level 6 against the real screenshot (leaves left out of the replica)."""
+    real_grab = cv2.imread(str(REAL_SCREENS / "puzlogic-with-sums.png"))
+    real = real_grab[308:908, 391:1191]
+    open_game(page, fixtures_url, "level=6")
+    ours = grab(page)
+    difference = np.abs(real.astype(int) - ours.astype(int)).sum(axis=2)
+    from pathlib import Path
+
+    folder = Path(output_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(folder / "level-06-real-replica-difference.png"),
+                np.hstack([real, ours, cv2.cvtColor(np.clip(difference, 0, 255).astype(np.uint8),
+                                                     cv2.COLOR_GRAY2BGR)]))
+    # What differs: the real screenshot's leaves and the font's anti-aliasing.
+    assert (difference > 60).mean() < 0.02
+    assert difference.mean() < 4
+
+
+@needs_reference
+@pytest.mark.parametrize("number", LEVELS)
+def test_known_solution_dragged_with_the_mouse_completes_the_level(page, fixtures_url, number):
+    open_game(page, fixtures_url, f"level={number}", leaves=9)
+    background = bottom_colour(grab(page))
+    solution = reference_levels()[number - 1]["solution"]
+    play_placements(page, solution)
+    wait_screen(page, "completed")
+    seen = state(page)
+    assert sorted(seen["placed"]) == sorted(solution)
+    assert seen["finished"] == [number]
+    picture = grab(page)
+    # The overlay is #40403f at 89%: over the first levels' blue it is the measured #454c4c.
+    overlay = tuple(round(0.89 * c + 0.11 * b)
+                    for c, b in zip((64, 64, 63), background, strict=True))
+    assert near(bottom_colour(picture), overlay, 3)
+    assert ink_pixels(picture, 290, 30, 220, 40, "#ffffff") > 150  # "Level Completed"
+
+
+def test_a_repeated_number_turns_red(page, fixtures_url):
+    open_game(page, fixtures_url, "level=1")
+    lay = layout(page)
+    given = cell_box(lay, 0, 1)  # holds 1; a 1 below it repeats it in column 1
+    assert red_pixels(grab(page), given["x"], given["y"], CELL, CELL) == 0
+    one = next(s for s in lay["slots"] if s["code"] == "1b")
+    drag(page, centre(one), centre(cell_box(lay, 1, 1)))
+    picture = grab(page)
+    assert red_pixels(picture, given["x"], given["y"], CELL, CELL) > 20
+    placed = cell_box(lay, 1, 1)
+    assert red_pixels(picture, placed["x"], placed["y"], CELL, CELL) > 20
+    assert sorted(state(page)["errorCells"]) == [[0, 1], [1, 1]]
+    assert state(page)["screen"] == "level"
+
+
+def test_a_sum_exceeded_turns_red(page, fixtures_url):
+    open_game(page, fixtures_url, "level=6")
+    lay = layout(page)
+    slots = {s["code"]: s for s in lay["slots"]}
+    row_sum = next(s for s in lay["sums"] if (s["line"], s["index"]) == ("row", 1))
+    assert red_pixels(grab(page), row_sum["x"], row_sum["y"], PITCH, CELL) == 0
+    drag(page, centre(slots["6b"]), centre(cell_box(lay, 1, 1)))  # 2 + 6 = 8, still fine
+    assert red_pixels(grab(page), row_sum["x"], row_sum["y"], PITCH, CELL) == 0
+    drag(page, centre(slots["5b"]), centre(cell_box(lay, 1, 3)))  # 2 + 6 + 5 = 13 > 12
+    assert red_pixels(grab(page), row_sum["x"], row_sum["y"], PITCH, CELL) > 20
+    assert state(page)["errorSums"] == [lay["sums"].index(row_sum)]
+
+
+def test_a_drop_outside_a_free_cell_sends_the_piece_back(page, fixtures_url):
+    open_game(page, fixtures_url, "level=1")
+    lay = layout(page)
+    before = grab(page)
+    one = next(s for s in lay["slots"] if s["code"] == "1b")
+    for target in [(100, 300), centre(cell_box(lay, 0, 1)), (one["x"] + 100, one["y"] - 60)]:
+        drag(page, centre(one), target)  # empty ground, a given's cell, between things
+        assert state(page)["placed"] == []
+        assert np.abs(grab(page).astype(int) - before.astype(int)).max() < 30
+
+
+def test_a_placed_piece_moves_to_another_cell_and_back_to_the_tray(page, fixtures_url):
+    open_game(page, fixtures_url, "level=2")
+    lay = layout(page)
+    three = next(s for s in lay["slots"] if s["code"] == "3b")
+    drag(page, centre(three), centre(cell_box(lay, 0, 1)))
+    assert state(page)["placed"] == [[0, 1, 3, "blue"]]
+    drag(page, centre(cell_box(lay, 0, 1)), centre(cell_box(lay, 1, 1)))
+    assert state(page)["placed"] == [[1, 1, 3, "blue"]]
+    drag(page, centre(cell_box(lay, 1, 1)), (60, 300))
+    assert state(page)["placed"] == []
+    picture = grab(page)
+    assert near(rgb(picture, three["x"] + 8, three["y"] + 8), "#941aff")
+
+
+def test_a_piece_dropped_on_a_taken_cell_sends_the_other_home(page, fixtures_url):
+    open_game(page, fixtures_url, "level=2")
+    lay = layout(page)
+    slots = {s["code"]: s for s in lay["slots"]}
+    drag(page, centre(slots["3b"]), centre(cell_box(lay, 0, 1)))
+    drag(page, centre(slots["4b"]), centre(cell_box(lay, 0, 1)))
+    assert state(page)["placed"] == [[0, 1, 4, "blue"]]
+    assert near(rgb(grab(page), slots["3b"]["x"] + 8, slots["3b"]["y"] + 8), "#941aff")
+
+
+def test_right_click_on_a_sum_hides_it_and_shows_it_again(page, fixtures_url):
+    open_game(page, fixtures_url, "level=6")
+    lay = layout(page)
+    bottom = next(s for s in lay["sums"] if s["side"] == "bottom")
+    area = (bottom["x"], bottom["y"], CELL, CELL)
+    assert ink_pixels(grab(page), *area, DARK) > 30
+    click(page, *centre(bottom), button="right")
+    page.wait_for_function("window.__puzlogicTest.state().hiddenSums.length === 1")
+    assert ink_pixels(grab(page), *area, DARK) == 0
+    click(page, *centre(bottom), button="right")
+    page.wait_for_function("window.__puzlogicTest.state().hiddenSums.length === 0")
+    assert ink_pixels(grab(page), *area, DARK) > 30
+
+
+def test_restart_empties_the_board(page, fixtures_url):
+    open_game(page, fixtures_url, "level=2")
+    lay = layout(page)
+    drag(page, centre(lay["slots"][0]), centre(cell_box(lay, 0, 1)))
+    assert state(page)["placed"]
+    click(page, 720, 24)  # "Restart"
+    page.wait_for_function("window.__puzlogicTest.state().placed.length === 0")
+    assert state(page)["screen"] == "level" and state(page)["level"] == 2
+
+
+def test_quit_goes_to_the_level_select(page, fixtures_url):
+    open_game(page, fixtures_url, "level=2")
+    click(page, 765, 61)  # the box beside "Quit"
+    wait_screen(page, "select")
+
+
+@needs_reference
+def test_menu_next_and_the_level_select_keep_progress(page, fixtures_url):
+    open_game(page, fixtures_url)
+    page.evaluate("localStorage.clear()")
+    open_game(page, fixtures_url)
+    assert state(page)["screen"] == "title"
+    page.keyboard.press("Space")  # "Press any key"
+    wait_screen(page, "select")
+    picture = grab(page)
+    assert near(rgb(picture, 258, 286), "#941aff")  # 01 open
+    assert not near(rgb(picture, 322, 286), "#941aff")  # 02 locked: dashed outline only
+    click(page, 336, 300)  # a locked level does nothing
+    click(page, 400, 204)  # "play": the first unfinished level
+    wait_screen(page, "level")
+    assert state(page)["level"] == 1
+    play_placements(page, reference_levels()[0]["solution"])
+    wait_screen(page, "completed")
+    click(page, 448, 480)  # "Next"
+    page.wait_for_function("window.__puzlogicTest.state().level === 2")
+    wait_screen(page, "level")
+    click(page, 765, 61)  # "Quit"
+    wait_screen(page, "select")
+    page.reload()
+    page.wait_for_function("window.__puzlogicTest && window.__puzlogicTest.state().screen"
+                           " === 'title'")
+    click(page, 400, 300)  # a click also passes the title
+    wait_screen(page, "select")
+    picture = grab(page)
+    assert ink_pixels(picture, 254, 282, 14, 12, "#4cff48", 60) > 5  # the tick on 01
+    assert ink_pixels(picture, 318, 282, 14, 12, "#4cff48", 60) == 0
+    assert near(rgb(picture, 322, 286), "#941aff")  # 02 open now
+    click(page, 336, 300)
+    wait_screen(page, "level")
+    assert state(page)["level"] == 2
+    play_placements(page, reference_levels()[1]["solution"])
+    wait_screen(page, "completed")
+    click(page, 352, 480)  # "Menu"
+    wait_screen(page, "select")
+    assert state(page)["finished"] == [1, 2]
+
+
+def test_levels_parameter_plays_another_level_file(page, fixtures_url, tmp_path):
+    custom = {"levels": [{"cells": [[0, 0, 1], [0, 1, None], [1, 0, None], [1, 1, 1]],
+                          "pieces": [{"value": 2, "color": "white"},
+                                     {"value": 2, "color": "blue"}],
+                          "sums": [{"line": "row", "index": 0, "target": 2, "counts": "white",
+                                    "side": "right"}]}]}
+    (tmp_path / "custom.json").write_text(json.dumps(custom))
+    with FixtureServer(tmp_path) as other:
+        open_game(page, fixtures_url, f"levels={other.url}custom.json")
+        assert state(page)["levelCount"] == 1
+        click(page, 400, 300)
+        click(page, 272, 300)
+        wait_screen(page, "level")
+        lay = layout(page)
+        assert len(lay["cells"]) == 4 and len(lay["slots"]) == 2 and len(lay["sums"]) == 1
+        play_placements(page, [[0, 1, 2, "white"], [1, 0, 2, "blue"]])
+        wait_screen(page, "completed")
+
+
+def test_a_level_file_that_does_not_load_is_reported_on_screen(page, fixtures_url):
+    open_game(page, fixtures_url, "levels=missing.json")
+    assert state(page)["screen"] == "error"
+    assert "404" in state(page)["error"]
