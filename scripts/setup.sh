@@ -5,9 +5,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # chromium: the browser Playwright drives (never `playwright install`: it downloads one);
-# tesseract-ocr: digit and text reading; fonts-dejavu-core: the replicas' sans-serif font;
+# tesseract-ocr: digit and text reading; fonts-dejavu-core and fonts-liberation: the replicas'
+# sans-serif fonts (Liberation Sans has Arial's metrics, the font of the real Puzlogic);
 # xvfb: a virtual display, for --headed on a machine without a screen (xvfb-run).
-apt_packages=(chromium tesseract-ocr fonts-dejavu-core xvfb)
+apt_packages=(chromium tesseract-ocr fonts-dejavu-core fonts-liberation xvfb)
 python3 -c 'import sys; assert sys.version_info >= (3, 11)' 2>/dev/null || apt_packages+=(python3)
 python3 -c 'import ensurepip, venv' 2>/dev/null || apt_packages+=(python3-venv)
 

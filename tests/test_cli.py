@@ -144,6 +144,9 @@ def test_serve_serves_the_bundled_games():
         first = process.stdout.readline()
         url = first.split(" at ")[1].split()[0]
         assert requests.get(url + "index.html", timeout=5).status_code == 200
+        game = process.stdout.readline().split("Puzlogic: ")[1].strip()
+        assert game == url + "puzlogic/index.html"
+        assert "game.js" in requests.get(game, timeout=5).text
     finally:
         process.terminate()
         process.wait(timeout=10)
