@@ -341,3 +341,17 @@ def test_sharp_at_any_device_scale_and_playable_on_a_zoomed_page(browser, fixtur
         wait_screen(page, "completed")
     finally:
         context.close()
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    ("{not json", "JSON"),
+    ('{"levels": []}', "no levels in the file"),
+    ('{"levels": [{"cells": [[0, 0, null]], "pieces": []}]}', "1 free cells but 0 pieces"),
+])
+def test_a_broken_level_file_is_reported_on_screen(page, fixtures_url, tmp_path, content,
+                                                   message):
+    (tmp_path / "broken.json").write_text(content)
+    with FixtureServer(tmp_path) as other:
+        open_game(page, fixtures_url, f"levels={other.url}broken.json")
+        assert state(page)["screen"] == "error"
+        assert message in state(page)["error"]
