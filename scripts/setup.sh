@@ -7,8 +7,10 @@ cd "$(dirname "$0")/.."
 # chromium: the browser Playwright drives (never `playwright install`: it downloads one);
 # tesseract-ocr: digit and text reading; fonts-dejavu-core and fonts-liberation: the replicas'
 # sans-serif fonts (Liberation Sans has Arial's metrics, the font of the real Puzlogic);
-# xvfb: a virtual display, for --headed on a machine without a screen (xvfb-run).
+# xvfb: a virtual display, for --headed on a machine without a screen (xvfb-run);
+# nodejs: the tests run the replica's level generator (fixtures/puzlogic/generator.js) in node.
 apt_packages=(chromium tesseract-ocr fonts-dejavu-core fonts-liberation xvfb)
+command -v node >/dev/null || apt_packages+=(nodejs)
 python3 -c 'import sys; assert sys.version_info >= (3, 11)' 2>/dev/null || apt_packages+=(python3)
 python3 -c 'import ensurepip, venv' 2>/dev/null || apt_packages+=(python3-venv)
 

@@ -32,6 +32,8 @@ from tests.puzlogic.replica import (
     state,
     wait_screen,
 )
+from webbot.puzlogic.model import Puzzle
+from webbot.puzlogic.solvers import is_unique, solve
 from webbot.server import FixtureServer
 
 LEVELS = range(1, 16)
@@ -355,3 +357,34 @@ def test_a_broken_level_file_is_reported_on_screen(page, fixtures_url, tmp_path,
         open_game(page, fixtures_url, f"levels={other.url}broken.json")
         assert state(page)["screen"] == "error"
         assert message in state(page)["error"]
+
+
+@pytest.mark.parametrize(("query", "number", "pieces"), [
+    ("generate=3&size=12", 1, 12),
+    ("generate=40", 9, 12),  # without a size, level k has 4 + (k - 1) % 9 pieces
+    ("generate=41", 1, 4),
+])
+def test_a_generated_level_is_unique_and_plays_to_completion(page, fixtures_url, query, number,
+                                                             pieces):
+    open_game(page, fixtures_url, f"{query}&level={number}", leaves=9)
+    definition = level(page, number)
+    assert state(page)["levelCount"] == 15
+    assert len(definition["pieces"]) == pieces
+    puzzle = Puzzle.from_json(definition)
+    assert is_unique(puzzle)
+    lay = layout(page)
+    assert len(lay["cells"]) == len(definition["cells"])
+    assert len(lay["slots"]) == pieces and len(lay["sums"]) == len(definition["sums"])
+    play_placements(page, [[p.row, p.col, p.value, p.color] for p in solve(puzzle)])
+    wait_screen(page, "completed")
+
+
+def test_the_same_seed_gives_the_same_levels_and_another_seed_others(page, fixtures_url):
+    def levels_of(query: str) -> list[str]:
+        open_game(page, fixtures_url, query)
+        return [json.dumps(level(page, n)) for n in range(1, 16)]
+
+    first = levels_of("generate=9")
+    assert levels_of("generate=9") == first
+    assert len(set(first)) == 15
+    assert not set(levels_of("generate=10")) & set(first)
