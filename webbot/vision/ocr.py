@@ -12,6 +12,10 @@ from webbot.errors import WebbotError
 _MISSING = "Tesseract not found: install Debian's package (apt-get install tesseract-ocr)"
 
 
+def tesseract_missing() -> WebbotError:
+    return WebbotError(_MISSING)
+
+
 @dataclass(frozen=True)
 class Word:
     text: str

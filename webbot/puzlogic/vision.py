@@ -1,0 +1,383 @@
+"""Perceive: what a Puzlogic screen shows, from its pixels alone.
+
+The game is an 800x600 canvas and everything the bot reads sits on the game's 48 px grid
+(columns at x = 18 + 48i, rows at y = 38 + 48j, 44 px boxes; measured on the real game). A
+picture (a canvas screenshot at any scale, or a page grab with the game inside black) is cut to
+the game and scaled to 800x600, then each grid box is classified: a board cell (a full 2 px
+outline: empty, a given digit or a placed piece), a tray slot (corner brackets: a piece or
+nothing), or a sum (bold digits beside a triangle that points away from the board).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from webbot.errors import WebbotError
+from webbot.puzlogic.model import Piece, Puzzle, PuzzleError, Sum
+from webbot.vision.digits import DigitReader
+from webbot.vision.region import Region, find_game
+
+WIDTH, HEIGHT = 800, 600
+GRID, BOX, GRID_X, GRID_Y = 48, 44, 18, 38
+COLUMNS, ROWS = 16, 11
+# Colours (RGB) measured on the real game.
+DARK = (66, 66, 66)
+PIECE_FILLS = {(148, 26, 255): "blue", (129, 129, 255): "blue", (255, 255, 255): "white"}
+SUM_INKS = {(66, 66, 66): "all", (128, 128, 255): "blue", (255, 255, 255): "white",
+            (255, 42, 42): "red"}
+LOGO_PURPLE = (148, 26, 255)
+MIN_CONTRAST = 60  # colour distance below which a box holds no ink (a leaf is ~30)
+
+
+class UnreadableScreen(WebbotError):
+    """The picture is not a Puzlogic screen the bot can read."""
+
+
+@dataclass(frozen=True)
+class Spot:
+    """A box of the game's grid: column i, row j."""
+
+    i: int
+    j: int
+
+    @property
+    def x(self) -> int:
+        return GRID_X + GRID * self.i
+
+    @property
+    def y(self) -> int:
+        return GRID_Y + GRID * self.j
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        return self.x + BOX / 2, self.y + BOX / 2
+
+
+@dataclass(frozen=True)
+class SeenPiece:
+    value: int | None  # None: the digit could not be read
+    color: str
+    spot: Spot
+
+
+@dataclass
+class LevelView:
+    """A level screen as read: board cells by (row, col), tray pieces, sums, errors."""
+
+    cells: dict[tuple[int, int], int | None]  # given digit, or None for a free cell
+    spots: dict[tuple[int, int], Spot]  # where each board cell is
+    placed: dict[tuple[int, int], SeenPiece]  # pieces sitting on board cells
+    tray: list[SeenPiece]  # pieces waiting in tray slots
+    sums: list[Sum]
+    red: bool  # numbers drawn in red: the game sees an error
+    level: int | None  # the number in "Level 0N"
+    doubts: list[str] = field(default_factory=list)  # what could not be read, and where
+
+    def puzzle(self) -> Puzzle:
+        """The puzzle in the reference schema: placed pieces count as pieces, their cells free."""
+        if self.doubts:
+            raise UnreadableScreen("cannot read " + "; ".join(self.doubts))
+        pieces = [Piece(p.value, p.color) for p in [*self.tray, *self.placed.values()]]
+        try:
+            return Puzzle(dict(self.cells), tuple(pieces), tuple(self.sums))
+        except PuzzleError as exc:
+            raise UnreadableScreen(f"the board read does not make a puzzle: {exc}") from None
+
+
+@dataclass(frozen=True)
+class LevelButton:
+    number: int | None
+    spot_centre: tuple[float, float]
+    unlocked: bool
+    finished: bool
+
+
+@dataclass
+class Picture:
+    """A picture cut to the game and scaled to 800x600, and the way back to picture pixels."""
+
+    canvas: np.ndarray  # BGR, 800x600
+    region: Region
+
+    def to_image(self, x: float, y: float) -> tuple[float, float]:
+        return (self.region.x + x * self.region.width / WIDTH,
+                self.region.y + y * self.region.height / HEIGHT)
+
+
+def normalise(image: np.ndarray) -> Picture:
+    region = find_game(image, WIDTH / HEIGHT)
+    game = region.crop(image)
+    if game.shape[:2] != (HEIGHT, WIDTH):
+        shrink = game.shape[1] > WIDTH
+        game = cv2.resize(game, (WIDTH, HEIGHT),
+                          interpolation=cv2.INTER_AREA if shrink else cv2.INTER_LINEAR)
+    return Picture(np.ascontiguousarray(game), region)
+
+
+# ---- colours and ink -------------------------------------------------------------------------
+
+def _bgr(rgb: tuple[int, int, int]) -> np.ndarray:
+    return np.array(rgb[::-1], np.float32)
+
+
+def _near(patch: np.ndarray, rgb: tuple[int, int, int], tolerance: int = 40) -> np.ndarray:
+    """Pixels within `tolerance` of a colour in every channel (a bool mask, or a bool)."""
+    if patch.ndim == 1:
+        return bool(np.abs(patch.astype(np.int16) - np.array(rgb[::-1])).max() <= tolerance)
+    low = np.clip(np.array(rgb[::-1]) - tolerance, 0, 255).astype(np.uint8)
+    high = np.clip(np.array(rgb[::-1]) + tolerance, 0, 255).astype(np.uint8)
+    return cv2.inRange(np.ascontiguousarray(patch), low, high) > 0
+
+
+def _nearest(colour: np.ndarray, palette: dict, limit: float = 80) -> str | None:
+    best = min(palette, key=lambda rgb: float(np.linalg.norm(colour - _bgr(rgb))))
+    return palette[best] if np.linalg.norm(colour - _bgr(best)) <= limit else None
+
+
+def ink(patch: np.ndarray, background: np.ndarray) -> np.ndarray:
+    """How much each pixel is ink rather than background (0..1); zeros when there is no ink."""
+    distance = np.linalg.norm(patch.astype(np.float32) - background, axis=2)
+    top = float(distance.max())
+    if top < MIN_CONTRAST:
+        return np.zeros(distance.shape, np.float32)
+    return np.clip(distance / np.percentile(distance[distance > top / 2], 90), 0, 1)
+
+
+def glyphs(amount: np.ndarray, min_height: int) -> list[tuple[int, np.ndarray]]:
+    """Ink blobs at least `min_height` tall, left to right, as (x, glyph) pairs."""
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(
+        (amount > 0.45).astype(np.uint8), connectivity=8)
+    found = []
+    for k in range(1, count):
+        x, y, w, h, _ = stats[k]
+        if h < min_height:
+            continue
+        part = labels[y:y + h, x:x + w]
+        found.append((int(x), amount[y:y + h, x:x + w] * ((part == k) | (part == 0))))
+    return sorted(found, key=lambda item: item[0])
+
+
+def background_colour(canvas: np.ndarray) -> np.ndarray:
+    """The flat background: the commonest colour (leaves and text are a small share)."""
+    sample = canvas[::7, ::7].reshape(-1, 3).astype(np.int32)
+    packed = (sample[:, 0] << 16) | (sample[:, 1] << 8) | sample[:, 2]
+    colours, counts = np.unique(packed, return_counts=True)
+    top = int(colours[int(np.argmax(counts))])
+    return np.array([top >> 16, (top >> 8) & 255, top & 255], np.float32)
+
+
+# ---- screens ---------------------------------------------------------------------------------
+
+def classify(canvas: np.ndarray) -> str:
+    """title, select, level, completed or unknown."""
+    overlay = canvas[100:440:4, 20:780:4].astype(np.int16)
+    greyish = (overlay.max(axis=2) < 110) & (overlay.max(axis=2) - overlay.min(axis=2) < 25)
+    if greyish.mean() > 0.8 and _near(canvas[35:70, 290:510], (255, 255, 255), 60).sum() > 150:
+        return "completed"
+    logo = [canvas[48, 200], canvas[48, 280], canvas[120, 440], canvas[48, 680]]
+    if all(_near(p, LOGO_PURPLE, 45) for p in logo):
+        play_box = _near(canvas[182:184, 384:416], DARK, 40).mean() > 0.8
+        return "select" if play_box else "title"
+    background = background_colour(canvas)
+    hud_left = ink(canvas[10:36, 30:115], background)
+    hud_right = ink(canvas[10:36, 690:780], background)
+    if (hud_left > 0.5).sum() > 60 and (hud_right > 0.5).sum() > 60:
+        return "level"
+    return "unknown"
+
+
+def _outline_sides(dark: np.ndarray, x: int, y: int) -> list[float]:
+    return [dark[y:y + 2, x + 4:x + 40].mean(), dark[y + 42:y + 44, x + 4:x + 40].mean(),
+            dark[y + 4:y + 40, x:x + 2].mean(), dark[y + 4:y + 40, x + 42:x + 44].mean()]
+
+
+def _bracket_arms(dark: np.ndarray, x: int, y: int) -> tuple[float, float]:
+    """(share of the eight bracket arms present, share of the four side middles dark)."""
+    arms = [dark[y:y + 2, x + 3:x + 12], dark[y:y + 2, x + 32:x + 41],
+            dark[y + 42:y + 44, x + 3:x + 12], dark[y + 42:y + 44, x + 32:x + 41],
+            dark[y + 3:y + 12, x:x + 2], dark[y + 32:y + 41, x:x + 2],
+            dark[y + 3:y + 12, x + 42:x + 44], dark[y + 32:y + 41, x + 42:x + 44]]
+    middles = [dark[y:y + 2, x + 18:x + 26], dark[y + 42:y + 44, x + 18:x + 26],
+               dark[y + 18:y + 26, x:x + 2], dark[y + 18:y + 26, x + 42:x + 44]]
+    return (float(np.mean([a.mean() > 0.7 for a in arms])),
+            float(np.mean([m.mean() > 0.7 for m in middles])))
+
+
+def _piece_colour(canvas: np.ndarray, x: int, y: int) -> str | None:
+    strips = np.concatenate([canvas[y + 6:y + 38, x + 6:x + 11].reshape(-1, 3),
+                             canvas[y + 6:y + 38, x + 34:x + 39].reshape(-1, 3)])
+    return _nearest(np.median(strips, axis=0).astype(np.float32), PIECE_FILLS, 45)
+
+
+# Where a sum's triangle sits in the 48x48 square around its box (from x-2, y-2), and where
+# its digits are, by the side of the board the sum is on.
+TRIANGLES = {"left": (slice(17, 32), slice(41, 48)), "right": (slice(17, 32), slice(0, 7)),
+             "top": (slice(41, 48), slice(17, 32)), "bottom": (slice(0, 7), slice(17, 32))}
+SUM_DIGITS = {"left": (slice(4, 44), slice(0, 40)), "right": (slice(4, 44), slice(8, 48)),
+              "top": (slice(0, 40), slice(4, 44)), "bottom": (slice(8, 48), slice(4, 44))}
+
+
+def _triangle_side(amount: np.ndarray) -> str | None:
+    filled = {side: int((amount[window] > 0.5).sum()) for side, window in TRIANGLES.items()}
+    sides = [side for side, count in filled.items() if 20 <= count <= 80]
+    if len(sides) != 1 or sum(filled.values()) - filled[sides[0]] > 6:
+        return None
+    side = sides[0]
+    shape = (amount[TRIANGLES[side]] > 0.5).astype(np.float32)
+    along = shape.sum(axis=0) if side in ("left", "right") else shape.sum(axis=1)
+    third = max(1, len(along) // 3)
+    tip_end, base_end = along[:third].sum(), along[-third:].sum()
+    points_outward = tip_end < base_end if side in ("left", "top") else tip_end > base_end
+    return side if points_outward else None
+
+
+class Reader:
+    """Reads Puzlogic screens; keeps the digit reader (and its learned templates) between frames."""
+
+    def __init__(self, digits: DigitReader | None = None) -> None:
+        self.digits = digits or DigitReader()
+
+    def _number(self, amount: np.ndarray, style: str, min_height: int, where: str,
+                doubts: list[str], count: int | None = None) -> int | None:
+        blobs = glyphs(amount, min_height)
+        if not blobs or (count is not None and len(blobs) != count):
+            doubts.append(f"{where}: {len(blobs)} digit shapes")
+            return None
+        digits = [self.digits.read(glyph, style).digit for _, glyph in blobs]
+        if None in digits:
+            doubts.append(f"{where}: an unreadable digit")
+            return None
+        return int("".join(map(str, digits)))
+
+    def read_level(self, picture: Picture) -> LevelView:
+        canvas = picture.canvas
+        background = background_colour(canvas)
+        dark = _near(canvas, DARK, 40)
+        # Pixels clearly off the background (a leaf is not): boxes without any hold nothing.
+        busy = ~_near(canvas, tuple(int(v) for v in background[::-1]), 45)
+        doubts: list[str] = []
+        board: dict[Spot, int | None | SeenPiece] = {}
+        tray: list[SeenPiece] = []
+        others: list[Spot] = []
+        for j in range(ROWS):
+            for i in range(COLUMNS):
+                spot = Spot(i, j)
+                x, y = spot.x, spot.y
+                if min(_outline_sides(dark, x, y)) > 0.8:
+                    board[spot] = self._cell(canvas, spot, background, doubts)
+                    continue
+                if not busy[y - 2:y + 46, x - 2:x + 46].any():
+                    continue
+                arms, middles = _bracket_arms(dark, x, y)
+                if arms >= 0.75 and middles <= 0.25:
+                    colour = _piece_colour(canvas, x, y)
+                    if colour:
+                        tray.append(self._piece(canvas, spot, colour, doubts))
+                    continue
+                others.append(spot)
+        if not board:
+            raise UnreadableScreen("no board cells on the level screen")
+        top = min(s.j for s in board)
+        left = min(s.i for s in board)
+        cells: dict[tuple[int, int], int | None] = {}
+        spots: dict[tuple[int, int], Spot] = {}
+        placed: dict[tuple[int, int], SeenPiece] = {}
+        for spot, content in board.items():
+            key = (spot.j - top, spot.i - left)
+            spots[key] = spot
+            if isinstance(content, SeenPiece):
+                placed[key] = content
+                cells[key] = None
+            else:
+                cells[key] = content
+        sums = [s for spot in others
+                if (s := self._sum(canvas, spot, background, top, left, doubts)) is not None]
+        red = int(_near(canvas[GRID_Y:HEIGHT - 20], (255, 42, 42), 50).sum()) > 15
+        level = self._level_number(canvas, background)
+        return LevelView(cells, spots, placed, tray, sums, red, level, doubts)
+
+    def _level_number(self, canvas: np.ndarray, background: np.ndarray) -> int | None:
+        """The last two glyphs of "Level 0N" in the top-left corner."""
+        blobs = glyphs(ink(canvas[8:38, 28:130], background), 10)[-2:]
+        digits = [self.digits.read(glyph, "regular").digit for _, glyph in blobs]
+        return None if len(digits) != 2 or None in digits else 10 * digits[0] + digits[1]
+
+    def _cell(self, canvas: np.ndarray, spot: Spot, background: np.ndarray,
+              doubts: list[str]) -> int | None | SeenPiece:
+        colour = _piece_colour(canvas, spot.x, spot.y)
+        if colour:
+            return self._piece(canvas, spot, colour, doubts)
+        amount = ink(canvas[spot.y + 5:spot.y + 39, spot.x + 5:spot.x + 39], background)
+        if not (amount > 0.5).any():
+            return None
+        return self._number(amount, "regular", 12, f"the cell at grid {spot.i},{spot.j}", doubts)
+
+    def _piece(self, canvas: np.ndarray, spot: Spot, colour: str,
+               doubts: list[str]) -> SeenPiece:
+        patch = canvas[spot.y + 6:spot.y + 38, spot.x + 6:spot.x + 38]
+        fill = np.median(canvas[spot.y + 6:spot.y + 38, spot.x + 6:spot.x + 11].reshape(-1, 3),
+                         axis=0).astype(np.float32)
+        value = self._number(ink(patch, fill), "regular", 12,
+                             f"the {colour} piece at grid {spot.i},{spot.j}", doubts)
+        return SeenPiece(value, colour, spot)
+
+    def _sum(self, canvas: np.ndarray, spot: Spot, background: np.ndarray, top: int, left: int,
+             doubts: list[str]) -> Sum | None:
+        square = canvas[spot.y - 2:spot.y + 46, spot.x - 2:spot.x + 46]
+        if square.shape[:2] != (48, 48):
+            return None
+        amount = ink(square, background)
+        side = _triangle_side(amount)
+        if side is None:
+            return None
+        strong = square[amount > 0.8]
+        kind = _nearest(np.median(strong, axis=0).astype(np.float32), SUM_INKS) if len(
+            strong) else None
+        where = f"the sum at grid {spot.i},{spot.j}"
+        if kind is None or kind == "red":
+            doubts.append(f"{where}: its colour ({'red: an error hides its kind' if kind else '?'})")
+            return None
+        target = self._number(amount[SUM_DIGITS[side]], "bold", 9, where, doubts, 2)
+        if target is None:
+            return None
+        line = "row" if side in ("left", "right") else "col"
+        index = spot.j - top if line == "row" else spot.i - left
+        return Sum(line, index, target, kind, side)
+
+    def read_select(self, picture: Picture) -> list[LevelButton]:
+        """The level buttons: 5 a row from (250, 278) on a 64 px pitch, as many as are drawn."""
+        canvas = picture.canvas
+        background = background_colour(canvas)
+        buttons = []
+        for n in range(20):
+            x, y = 250 + 64 * (n % 5), 278 + 64 * (n // 5)
+            if y + BOX > HEIGHT - 40:
+                break
+            dark = _near(canvas[y:y + BOX, x:x + BOX], (128, 128, 128), 40) | _near(
+                canvas[y:y + BOX, x:x + BOX], DARK, 40)
+            corners = dark[0:2, 0:12].mean() + dark[0:12, 0:2].mean()
+            if corners < 1.2:
+                break
+            unlocked = bool(_near(canvas[y + 26:y + 38, x + 6:x + 38], LOGO_PURPLE, 45).mean()
+                            > 0.5)
+            finished = unlocked and int(_near(canvas[y + 3:y + 16, x + 4:x + 20], (76, 255, 72),
+                                              70).sum()) > 5
+            fill = _bgr(LOGO_PURPLE) if unlocked else background
+            patch = canvas[y + 10:y + 34, x + 6:x + 38]
+            number = self._number(ink(patch, fill), "regular", 10, f"level button {n + 1}", [],
+                                  2)
+            buttons.append(LevelButton(number, (x + BOX / 2, y + BOX / 2), unlocked, finished))
+        return buttons
+
+
+def completed_buttons(canvas: np.ndarray) -> dict[str, tuple[float, float]]:
+    """Centres of the white words on the completed overlay's button row: Menu, then Next."""
+    white = _near(canvas[455:505, 250:550], (255, 255, 255), 60).astype(np.uint8)
+    white = cv2.dilate(white, np.ones((3, 9), np.uint8))
+    count, _, stats, centroids = cv2.connectedComponentsWithStats(white)
+    words = sorted((centroids[k][0] + 250, centroids[k][1] + 455)
+                   for k in range(1, count) if stats[k][4] > 60)
+    return dict(zip(("menu", "next"), words, strict=False)) if len(words) == 2 else {}
