@@ -338,7 +338,8 @@ class Reader:
             strong) else None
         where = f"the sum at grid {spot.i},{spot.j}"
         if kind is None or kind == "red":
-            doubts.append(f"{where}: its colour ({'red: an error hides its kind' if kind else '?'})")
+            why = "red, an error hides its kind" if kind else "not a sum colour"
+            doubts.append(f"{where}: its colour ({why})")
             return None
         target = self._number(amount[SUM_DIGITS[side]], "bold", 9, where, doubts, 2)
         if target is None:
