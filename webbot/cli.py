@@ -56,11 +56,38 @@ def cli() -> None:
 
 @cli.group(invoke_without_command=True)
 @run_options
+@click.option("--levels", "level_spec", default="1-15", show_default=True, metavar="SPEC",
+              help="Which levels to play: 1-15, 3, 2,5-7 ...")
+@click.option("--solver", type=click.Choice(SOLVERS), default="auto", show_default=True,
+              help="Which solver backend decides.")
 @click.pass_context
-def puzlogic(ctx: click.Context, options: RunOptions) -> None:
-    """Solve and play Puzlogic levels (`webbot puzlogic solve` solves a puzzle file)."""
-    if ctx.invoked_subcommand is None:
-        not_ready("puzlogic", 5)
+def puzlogic(ctx: click.Context, options: RunOptions, level_spec: str, solver: str) -> None:
+    """Play Puzlogic levels through the screen and the mouse (from the title screen on).
+
+    `webbot puzlogic read IMAGE` reads a screenshot; `webbot puzlogic solve FILE` solves a
+    puzzle file."""
+    if ctx.invoked_subcommand is not None:
+        return
+    from webbot.puzlogic.cli import levels_from_spec, play_command
+
+    try:
+        levels = levels_from_spec(level_spec)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--levels") from None
+    raise click.exceptions.Exit(play_command(options, levels, solver, console))
+
+
+@puzlogic.command("read")
+@click.argument("image", metavar="IMAGE", type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the puzzle as JSON in the schema of levels.json.")
+@click.option("--annotated", type=click.Path(dir_okay=False), metavar="OUT.png",
+              help="Also save the picture with what was recognised drawn on it.")
+def puzlogic_read(image: str, as_json: bool, annotated: str | None) -> None:
+    """Read the puzzle in a screenshot (a canvas grab, or a page with the game inside black)."""
+    from webbot.puzlogic.cli import read_command
+
+    read_command(image, as_json, annotated)
 
 
 @puzlogic.command("solve")

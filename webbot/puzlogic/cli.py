@@ -1,18 +1,101 @@
-"""`webbot puzlogic solve`: the solver on a puzzle file."""
+"""`webbot puzlogic` (play), `webbot puzlogic read` (a screenshot) and `webbot puzlogic solve`
+(a puzzle file)."""
 
 from __future__ import annotations
 
 import json
+import re
 import time
+from pathlib import Path
 
 import click
+import cv2
+from rich.console import Console
+from rich.table import Table
 
+from webbot.debug import annotate
+from webbot.errors import WebbotError
 from webbot.puzlogic.model import NoSolution, Puzzle, Solution, placements_json
 from webbot.puzlogic.solvers import solutions
+from webbot.puzlogic.vision import Reader, UnreadableScreen, classify, marks, normalise
+from webbot.screen import Box, Frame
+from webbot.session import RunOptions, game_session
+
+LEVEL_COUNT = 15
+
+
+def levels_from_spec(spec: str) -> list[int]:
+    """"1-15", "3", "2,5-7" -> sorted level numbers; ValueError when malformed."""
+    levels: set[int] = set()
+    for part in spec.split(","):
+        match = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?", part)
+        if not match:
+            raise ValueError(f"{spec!r} is not a list of levels like 1-15 or 2,5-7")
+        low, high = int(match[1]), int(match[2] or match[1])
+        if not 1 <= low <= high <= LEVEL_COUNT:
+            raise ValueError(f"{part.strip()!r}: levels go from 1 to {LEVEL_COUNT}")
+        levels.update(range(low, high + 1))
+    return sorted(levels)
+
+
+def play_command(options: RunOptions, levels: list[int], solver: str, console: Console) -> int:
+    from webbot.puzlogic.bot import PuzlogicBot
+
+    started = time.perf_counter()
+    with game_session(options, "puzlogic/index.html") as session:
+        bot = PuzlogicBot(session, solver=solver, report=console.print)
+        try:
+            bot.play(levels)
+        finally:
+            console.print(results_table(bot.results, time.perf_counter() - started))
+    missing = [n for n in levels if not any(r.level == n and r.completed for r in bot.results)]
+    if missing:
+        raise WebbotError(f"levels {missing} were not completed")
+    return 0
+
+
+def results_table(results: list, seconds: float) -> Table:
+    done = sum(r.completed for r in results)
+    table = Table("level", "pieces", "perception ms", "solve ms", "level s", "result",
+                  title=f"Puzlogic: {done} of {len(results)} levels completed in {seconds:.1f} s")
+    for r in results:
+        table.add_row(f"{r.level:02d}" + (" (unlock)" if r.unlocking else ""), str(r.pieces),
+                      f"{r.median_perception_ms:.1f}", f"{r.solve_ms:.1f}", f"{r.seconds:.1f}",
+                      r.result + (f" ({r.restarts} restarts)" if r.restarts else ""))
+    return table
+
+
+def read_command(path: str, as_json: bool, annotated: str | None) -> None:
+    image = cv2.imread(path, cv2.IMREAD_COLOR)
+    if image is None:
+        raise WebbotError(f"cannot read {path} as a picture")
+    started = time.perf_counter()
+    picture = normalise(image)
+    screen = classify(picture.canvas)
+    if screen != "level":
+        raise UnreadableScreen(f"{path} shows the {screen} screen, not a level"
+                               if screen != "unknown" else f"{path} shows no Puzlogic level")
+    view = Reader().read_level(picture)
+    if annotated:
+        frame = Frame(image, Box(0, 0, image.shape[1], image.shape[0]))
+        cv2.imwrite(str(Path(annotated)), annotate(frame, marks(view, picture)))
+    puzzle = view.puzzle()
+    ms = (time.perf_counter() - started) * 1000
+    if as_json:
+        click.echo(json.dumps(puzzle.to_json()))
+        return
+    level = f"level {view.level:02d}" if view.level else "a level"
+    click.echo(f"{path}: {level}, {len(puzzle.cells)} cells, {len(puzzle.pieces)} pieces "
+               f"({len(view.placed)} on the board), {len(puzzle.sums)} sums"
+               + (", numbers in red (an error)" if view.red else "") + f"; read in {ms:.0f} ms")
+    click.echo(render(puzzle, ()))
+    click.echo("pieces: " + " ".join(f"{p.value}{p.color[0]}" for p in puzzle.pieces))
+    for s in puzzle.sums:
+        click.echo(f"sum: {s.line} {s.index} = {s.target} ({s.counts}, {s.side})")
 
 
 def render(puzzle: Puzzle, solution: Solution) -> str:
-    """The solved board as text: given numbers plain, placed pieces marked b/w, gaps '.'."""
+    """The board as text: given numbers plain, placed pieces marked b/w, free cells _, gaps ."""
     placed = {p.cell: f"{p.value}{p.color[0]}" for p in solution}
     rows = range(min(r for r, _ in puzzle.cells), max(r for r, _ in puzzle.cells) + 1)
     cols = range(min(c for _, c in puzzle.cells), max(c for _, c in puzzle.cells) + 1)
@@ -22,7 +105,7 @@ def render(puzzle: Puzzle, solution: Solution) -> str:
         marks = []
         for c in cols:
             given = puzzle.cells.get((r, c), ".")
-            marks.append(placed.get((r, c), "." if given is None else str(given)).rjust(width))
+            marks.append(placed.get((r, c), "_" if given is None else str(given)).rjust(width))
         lines.append("".join(marks))
     return "\n".join(lines)
 

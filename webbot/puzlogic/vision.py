@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from webbot.debug import Mark
 from webbot.errors import WebbotError
 from webbot.puzlogic.model import Piece, Puzzle, PuzzleError, Sum
 from webbot.vision.digits import DigitReader
@@ -75,6 +76,13 @@ class LevelView:
     red: bool  # numbers drawn in red: the game sees an error
     level: int | None  # the number in "Level 0N"
     doubts: list[str] = field(default_factory=list)  # what could not be read, and where
+    # every number read: (where, value, how well its glyphs matched their templates)
+    readings: list[tuple[str, int, float]] = field(default_factory=list)
+
+    def weakest(self, count: int = 3) -> list[str]:
+        """The numbers read with the least certainty, as "where: value (score)"."""
+        ranked = sorted(self.readings, key=lambda item: item[2])[:count]
+        return [f"{where} read as {value} (match {score:.2f})" for where, value, score in ranked]
 
     def puzzle(self) -> Puzzle:
         """The puzzle in the reference schema: placed pieces count as pieces, their cells free."""
@@ -239,6 +247,7 @@ class Reader:
 
     def __init__(self, digits: DigitReader | None = None) -> None:
         self.digits = digits or DigitReader()
+        self._readings: list[tuple[str, int, float]] = []
 
     def _number(self, amount: np.ndarray, style: str, min_height: int, where: str,
                 doubts: list[str], count: int | None = None) -> int | None:
@@ -246,14 +255,17 @@ class Reader:
         if not blobs or (count is not None and len(blobs) != count):
             doubts.append(f"{where}: {len(blobs)} digit shapes")
             return None
-        digits = [self.digits.read(glyph, style).digit for _, glyph in blobs]
-        if None in digits:
+        reads = [self.digits.read(glyph, style) for _, glyph in blobs]
+        if any(r.digit is None for r in reads):
             doubts.append(f"{where}: an unreadable digit")
             return None
-        return int("".join(map(str, digits)))
+        value = int("".join(str(r.digit) for r in reads))
+        self._readings.append((where, value, min(r.score for r in reads)))
+        return value
 
     def read_level(self, picture: Picture) -> LevelView:
         canvas = picture.canvas
+        self._readings = []
         background = background_colour(canvas)
         dark = _near(canvas, DARK, 40)
         # Pixels clearly off the background (a leaf is not): boxes without any hold nothing.
@@ -297,7 +309,7 @@ class Reader:
                 if (s := self._sum(canvas, spot, background, top, left, doubts)) is not None]
         red = int(_near(canvas[GRID_Y:HEIGHT - 20], (255, 42, 42), 50).sum()) > 15
         level = self._level_number(canvas, background)
-        return LevelView(cells, spots, placed, tray, sums, red, level, doubts)
+        return LevelView(cells, spots, placed, tray, sums, red, level, doubts, self._readings)
 
     def _level_number(self, canvas: np.ndarray, background: np.ndarray) -> int | None:
         """The last two glyphs of "Level 0N" in the top-left corner."""
@@ -367,7 +379,7 @@ class Reader:
             finished = unlocked and int(_near(canvas[y + 3:y + 16, x + 4:x + 20], (76, 255, 72),
                                               70).sum()) > 5
             fill = _bgr(LOGO_PURPLE) if unlocked else background
-            patch = canvas[y + 10:y + 34, x + 6:x + 38]
+            patch = canvas[y + 14:y + 34, x + 6:x + 38]  # below a tick
             number = self._number(ink(patch, fill), "regular", 10, f"level button {n + 1}", [],
                                   2)
             buttons.append(LevelButton(number, (x + BOX / 2, y + BOX / 2), unlocked, finished))
@@ -382,3 +394,47 @@ def completed_buttons(canvas: np.ndarray) -> dict[str, tuple[float, float]]:
     words = sorted((centroids[k][0] + 250, centroids[k][1] + 455)
                    for k in range(1, count) if stats[k][4] > 60)
     return dict(zip(("menu", "next"), words, strict=False)) if len(words) == 2 else {}
+
+
+def hud_button(canvas: np.ndarray, line: int) -> tuple[float, float] | None:
+    """Centre of "Restart □" (line 0) or "Quit □" (line 1) at the top right: word and box."""
+    top = 10 + 36 * line
+    ys, xs = np.nonzero(ink(canvas[top:top + 28, 640:790], background_colour(canvas)) > 0.5)
+    if len(xs) < 30:
+        return None
+    return float((xs.min() + xs.max()) / 2 + 640), float((ys.min() + ys.max()) / 2 + top)
+
+
+def marks(view: LevelView, picture: Picture) -> list[Mark]:
+    """What was read, as boxes in the picture's pixels (for annotated debug pictures)."""
+    scale = picture.region.width / WIDTH
+    found = []
+
+    def box(spot: Spot, text: str, colour: tuple[int, int, int]) -> None:
+        x, y = picture.to_image(spot.x, spot.y)
+        found.append(Mark(x, y, BOX * scale, BOX * scale, text, colour))
+
+    for cell, spot in view.spots.items():
+        piece = view.placed.get(cell)
+        if piece:
+            box(spot, f"{piece.value}{piece.color[0]}", (255, 0, 255))
+        else:
+            given = view.cells[cell]
+            box(spot, "" if given is None else str(given), (0, 160, 0))
+    for piece in view.tray:
+        box(piece.spot, f"{piece.value}{piece.color[0]}", (255, 0, 0))
+    for s in view.sums:
+        spot = Spot(*_sum_spot(view, s))
+        box(spot, f"{s.target}{s.counts[0]}", (0, 0, 255))
+    return found
+
+
+def _sum_spot(view: LevelView, s: Sum) -> tuple[int, int]:
+    """The grid box (i, j) a sum was read in, from the board's cells and its side."""
+    axis = 0 if s.line == "row" else 1
+    line = [spot for cell, spot in view.spots.items() if cell[axis] == s.index]
+    if s.line == "row":
+        i = min(p.i for p in line) - 1 if s.side == "left" else max(p.i for p in line) + 1
+        return i, line[0].j
+    j = min(p.j for p in line) - 1 if s.side == "top" else max(p.j for p in line) + 1
+    return line[0].i, j

@@ -1,0 +1,320 @@
+"""`webbot puzlogic`: plays levels unattended, through the screen and the mouse only.
+
+From whatever screen the game shows it reaches the level select, opens each wanted level (first
+finishing the levels that unlock it), reads the board, solves it, drags every piece to its cell
+and re-reads the screen to see that it landed, retries a drag or restarts the level when the
+board is not as planned, waits for "Level Completed", and goes on with Next or the menu.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from webbot.errors import WaitTimeout, WebbotError
+from webbot.puzlogic.act import Hands, Seen
+from webbot.puzlogic.model import Placement, Puzzle, Solution
+from webbot.puzlogic.solvers import solutions
+from webbot.puzlogic.vision import (
+    LevelButton,
+    LevelView,
+    Reader,
+    UnreadableScreen,
+    classify,
+    completed_buttons,
+    hud_button,
+    normalise,
+)
+from webbot.screen import Frame, Screen
+from webbot.session import Session
+from webbot.vision.region import GameNotFound
+
+READ_TRIES = 5  # frames to try when a reading has doubts (a drifting leaf, say)
+DROP_TRIES = 2  # drags of one piece before the level is restarted
+RESTARTS = 2  # restarts of one level before the run fails
+SCREENS = ("title", "select", "level", "completed")
+
+
+class LevelFailed(WebbotError):
+    """A level could not be completed; the run stops there."""
+
+
+@dataclass
+class LevelResult:
+    level: int
+    pieces: int = 0
+    perception_ms: list[float] = field(default_factory=list)
+    solve_ms: float = 0.0
+    seconds: float = 0.0
+    result: str = "not played"
+    unlocking: bool = False  # played only to open a later wanted level
+    restarts: int = 0
+
+    @property
+    def completed(self) -> bool:
+        return self.result == "completed"
+
+    @property
+    def median_perception_ms(self) -> float:
+        return statistics.median(self.perception_ms) if self.perception_ms else 0.0
+
+
+@dataclass
+class Look:
+    """One frame, what screen it is, and (on a level) what the board holds."""
+
+    seen: Seen
+    screen: str
+    view: LevelView | None = None
+    ms: float = 0.0
+
+
+class PuzlogicBot:
+    def __init__(self, session: Session, *, solver: str = "auto", reader: Reader | None = None,
+                 report: Callable[[str], None] = print) -> None:
+        self.session = session
+        self.screen: Screen = session.screen("canvas", timeout_s=15)
+        self.hands = Hands(session.mouse)
+        self.reader = reader or Reader()
+        self.solver = solver
+        self.report = report
+        self.results: list[LevelResult] = []
+        self._current: LevelResult | None = None
+
+    # ---- looking ---------------------------------------------------------------------------
+
+    def look(self, frame: Frame | None = None, label: str = "frame") -> Look:
+        frame = frame or self.screen.grab(label)
+        started = time.perf_counter()
+        picture = normalise(frame.image)
+        screen = classify(picture.canvas)
+        view = self.reader.read_level(picture) if screen == "level" else None
+        ms = (time.perf_counter() - started) * 1000
+        if self._current is not None:
+            self._current.perception_ms.append(ms)
+        return Look(Seen(frame, picture), screen, view, ms)
+
+    def wait_for(self, test: Callable[[Look], bool], what: str, timeout_s: float = 10,
+                 label: str = "frame") -> Look:
+        """Look again and again until `test` holds (no fixed sleeps)."""
+        found: list[Look] = []
+
+        def condition(frame: Frame) -> bool:
+            try:
+                look = self.look(frame)
+            except (GameNotFound, UnreadableScreen):
+                return False
+            if test(look):
+                found.append(look)
+                return True
+            return False
+
+        self.screen.wait_until(condition, what=what, timeout_s=timeout_s, label=label)
+        return found[-1]
+
+    def wait_for_screen(self, *screens: str, timeout_s: float = 10) -> Look:
+        return self.wait_for(lambda look: look.screen in screens,
+                             f"the {' or '.join(screens)} screen", timeout_s, screens[0])
+
+    def read_level(self) -> tuple[Look, Puzzle]:
+        """A level screen read twice alike and without doubts: its puzzle."""
+        previous: Puzzle | None = None
+        doubts: list[str] = []
+        for _ in range(READ_TRIES * 2):
+            look = self.wait_for_screen("level")
+            assert look.view is not None
+            if look.view.doubts:
+                doubts = look.view.doubts
+                continue
+            puzzle = look.view.puzzle()
+            if puzzle == previous:
+                return look, puzzle
+            previous = puzzle
+        raise UnreadableScreen("cannot read the level: " + "; ".join(doubts or ["it kept "
+                                                                                 "changing"]))
+
+    # ---- the run ---------------------------------------------------------------------------
+
+    def play(self, wanted: list[int]) -> list[LevelResult]:
+        """Play the wanted levels in order; stops at the first level that fails."""
+        look = self.wait_for(lambda look: look.screen in SCREENS,
+                             "a Puzlogic screen (title, level select, level)", 20, "start")
+        for number in wanted:
+            look = self.to_level(look, number)
+            look = self.play_level(look, number, unlocking=False)
+        return self.results
+
+    def to_level(self, look: Look, number: int) -> Look:
+        """From any screen, into level `number` (finishing the levels that unlock it)."""
+        while True:
+            if look.screen == "level" and look.view and look.view.level == number:
+                return look
+            if look.screen == "completed":
+                look = self.press_completed(look, "next" if self._last_played == number - 1
+                                            else "menu")
+                continue
+            if look.screen == "title":
+                self.hands.click(look.seen, (400, 300))
+                look = self.wait_for_screen("select", "level")
+                continue
+            if look.screen == "level":
+                quit_at = hud_button(look.seen.picture.canvas, 1)
+                if quit_at is None:
+                    raise WebbotError("cannot find Quit on the level screen")
+                self.hands.click(look.seen, quit_at)
+                look = self.wait_for_screen("select")
+                continue
+            buttons = self.reader.read_select(look.seen.picture)
+            button = self.button(buttons, number)
+            if button.unlocked:
+                self.hands.click(look.seen, button.spot_centre)
+                return self.wait_for(lambda seen: seen.screen == "level" and seen.view is not None
+                                     and seen.view.level == number, f"level {number}")
+            opened = [b.number for b in buttons if b.unlocked and b.number and b.number < number]
+            if not opened:
+                raise WebbotError(f"level {number} is locked and no earlier level is open")
+            before = self.button(buttons, max(opened))
+            self.hands.click(look.seen, before.spot_centre)
+            look = self.wait_for(lambda seen: seen.screen == "level", f"level {max(opened)}")
+            look = self.play_level(look, max(opened), unlocking=True)
+
+    @property
+    def _last_played(self) -> int | None:
+        return self.results[-1].level if self.results else None
+
+    @staticmethod
+    def button(buttons: list[LevelButton], number: int) -> LevelButton:
+        for button in buttons:
+            if button.number == number:
+                return button
+        read = [b.number for b in buttons]
+        raise WebbotError(f"no button for level {number} on the level select (read {read})")
+
+    def press_completed(self, look: Look, which: str) -> Look:
+        """Press Menu or Next on the completed screen until the screen changes."""
+        for _ in range(5):
+            buttons = completed_buttons(look.seen.picture.canvas)
+            if which not in buttons:
+                raise WebbotError(f"cannot find '{which.title()}' on the completed screen")
+            self.hands.click(look.seen, buttons[which])
+            try:
+                return self.wait_for(lambda seen: seen.screen in ("select", "level"),
+                                     "the screen after Level Completed", 2)
+            except WaitTimeout:  # the overlay was still fading in: clicks are ignored then
+                look = self.look()
+        raise WebbotError(f"'{which.title()}' on the completed screen does nothing")
+
+    # ---- one level -------------------------------------------------------------------------
+
+    def play_level(self, look: Look, number: int, *, unlocking: bool) -> Look:
+        result = LevelResult(number, unlocking=unlocking)
+        self._current = result
+        self.results.append(result)
+        started = time.perf_counter()
+        try:
+            look = self._play_level(result)
+        except WebbotError as exc:
+            result.result = f"failed: {exc}"
+            raise LevelFailed(f"level {number}: {exc}") from None
+        finally:
+            result.seconds = time.perf_counter() - started
+            self._current = None
+            self.report(self.progress_line(result))
+        return look
+
+    def _play_level(self, result: LevelResult) -> Look:
+        look, puzzle = self.read_level()
+        result.pieces = len(puzzle.pieces)
+        solution = self.solve(puzzle, result)
+        for attempt in range(RESTARTS + 1):
+            if attempt or (look.view and look.view.placed):  # start from an empty board
+                look = self.restart(look)
+                result.restarts += attempt > 0
+            if self.place_all(look, solution):
+                look = self.wait_for_screen("completed", timeout_s=5)
+                result.result = "completed"
+                return look
+            look = self.wait_for_screen("level")
+        raise WebbotError(f"the board kept going wrong after {RESTARTS} restarts")
+
+    def solve(self, puzzle: Puzzle, result: LevelResult) -> Solution:
+        started = time.perf_counter()
+        found = solutions(puzzle, self.solver, limit=2)
+        result.solve_ms = (time.perf_counter() - started) * 1000
+        if not found:
+            # Most likely a misread: one more reading from fresh frames, then give up.
+            look, again = self.read_level()
+            found = solutions(again, self.solver, limit=2) if again != puzzle else []
+            if not found:
+                assert look.view is not None
+                raise UnreadableScreen("the board as read has no solution, so something was "
+                                       "misread; least certain: "
+                                       + "; ".join(look.view.weakest()))
+        return found[0]
+
+    def restart(self, look: Look) -> Look:
+        where = hud_button(look.seen.picture.canvas, 0) if look.screen == "level" else None
+        if where is None:
+            raise WebbotError("cannot find Restart on the level screen")
+        self.hands.click(look.seen, where)
+        return self.wait_for(lambda seen: seen.screen == "level" and seen.view is not None
+                             and not seen.view.placed, "the restarted level")
+
+    def place_all(self, look: Look, solution: Solution) -> bool:
+        """Drag every piece to its cell; False when the board went wrong (restart it)."""
+        for n, placement in enumerate(solution, 1):
+            for _ in range(DROP_TRIES):
+                look = self.drop(look, placement)
+                if look.screen != "level":  # the last piece ends the level
+                    return n == len(solution)
+                view = look.view
+                assert view is not None
+                if self._holds(view, placement):
+                    break
+                if view.red or self._misplaced(view, solution):
+                    return False
+            else:
+                return False
+        return True
+
+    @staticmethod
+    def _holds(view: LevelView, placement: Placement) -> bool:
+        piece = view.placed.get(placement.cell)
+        return piece is not None and (piece.value, piece.color) == (placement.value,
+                                                                    placement.color)
+
+    @staticmethod
+    def _misplaced(view: LevelView, solution: Solution) -> bool:
+        planned = {p.cell: (p.value, p.color) for p in solution}
+        return any(planned.get(cell) != (p.value, p.color) for cell, p in view.placed.items())
+
+    def drop(self, look: Look, placement: Placement) -> Look:
+        """Drag a tray piece of the placement's value and colour onto its cell, and look."""
+        view = look.view
+        assert view is not None
+        piece = next((p for p in view.tray
+                      if (p.value, p.color) == (placement.value, placement.color)), None)
+        if piece is None:
+            raise WebbotError(f"no {placement.color} {placement.value} left in the tray")
+        target = view.spots[placement.cell]
+        self.hands.drag(look.seen, piece.spot.centre, target.centre)
+        try:
+            return self.wait_for(
+                lambda seen: seen.screen != "level" or (
+                    seen.view is not None and self._holds(seen.view, placement)
+                    and not any(p.spot == piece.spot for p in seen.view.tray)),
+                f"the {placement.color} {placement.value} on cell {placement.cell}", 2, "drop")
+        except WaitTimeout:
+            return self.wait_for_screen("level", "completed")
+
+    # ---- reporting -------------------------------------------------------------------------
+
+    @staticmethod
+    def progress_line(result: LevelResult) -> str:
+        tag = " (to unlock)" if result.unlocking else ""
+        restarts = f", {result.restarts} restart(s)" if result.restarts else ""
+        return (f"level {result.level:02d}{tag}: {result.pieces} pieces, perception "
+                f"{result.median_perception_ms:.0f} ms/frame, solved in {result.solve_ms:.1f} ms,"
+                f" {result.seconds:.1f} s{restarts}: {result.result}")
