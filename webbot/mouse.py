@@ -37,11 +37,11 @@ class Mouse:
         self.pause_ms = pause_ms
         self.position: Point | None = None
 
-    def move_to(self, x: float, y: float) -> None:
+    def move_to(self, x: float, y: float, step_px: float | None = None) -> None:
         if self.position is None:
             self.page.mouse.move(x, y)
         else:
-            for px, py in path(self.position, (x, y), self.step_px):
+            for px, py in path(self.position, (x, y), step_px or self.step_px):
                 self.page.mouse.move(px, py)
                 if self.pause_ms:
                     self.page.wait_for_timeout(self.pause_ms)
@@ -52,9 +52,12 @@ class Mouse:
         self.page.mouse.down(button=button)
         self.page.mouse.up(button=button)
 
-    def drag(self, start: Point, end: Point) -> None:
-        """Press at `start`, move smoothly to `end`, release there."""
-        self.move_to(*start)
+    def drag(self, start: Point, end: Point, step_px: float | None = None) -> None:
+        """Press at `start`, move smoothly to `end`, release there.
+
+        Each intermediate move costs about a frame of the page (~30 ms headless), so a game
+        that only needs the path's ends can take longer steps."""
+        self.move_to(*start, step_px)
         self.page.mouse.down()
-        self.move_to(*end)
+        self.move_to(*end, step_px)
         self.page.mouse.up()
