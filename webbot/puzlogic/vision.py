@@ -145,11 +145,12 @@ def _nearest(colour: np.ndarray, palette: dict, limit: float = 80) -> str | None
     return palette[best] if np.linalg.norm(colour - _bgr(best)) <= limit else None
 
 
-def ink(patch: np.ndarray, background: np.ndarray) -> np.ndarray:
+def ink(patch: np.ndarray, background: np.ndarray, min_contrast: float = MIN_CONTRAST
+        ) -> np.ndarray:
     """How much each pixel is ink rather than background (0..1); zeros when there is no ink."""
     distance = np.linalg.norm(patch.astype(np.float32) - background, axis=2)
     top = float(distance.max())
-    if top < MIN_CONTRAST:
+    if top < min_contrast:
         return np.zeros(distance.shape, np.float32)
     return np.clip(distance / np.percentile(distance[distance > top / 2], 90), 0, 1)
 
@@ -380,8 +381,9 @@ class Reader:
                                               70).sum()) > 5
             fill = _bgr(LOGO_PURPLE) if unlocked else background
             patch = canvas[y + 14:y + 34, x + 6:x + 38]  # below a tick
-            number = self._number(ink(patch, fill), "regular", 10, f"level button {n + 1}", [],
-                                  2)
+            faint = 60 if unlocked else 25  # locked labels are grey on green
+            number = self._number(ink(patch, fill, faint), "regular", 10,
+                                  f"level button {n + 1}", [], 2)
             buttons.append(LevelButton(number, (x + BOX / 2, y + BOX / 2), unlocked, finished))
         return buttons
 

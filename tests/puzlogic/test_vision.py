@@ -1,0 +1,168 @@
+"""Puzlogic perception on real pixels: the real game's screenshots and the replica's frames at
+several device scales, zooms and leaf counts, read against the known levels."""
+
+from __future__ import annotations
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.conftest import REFERENCE
+from tests.puzlogic.conftest import needs_reference, reference_levels
+from tests.puzlogic.replica import cell_box, centre, drag, layout, open_game, state
+from webbot.puzlogic.vision import Reader, UnreadableScreen, classify, normalise
+from webbot.server import fixtures_root
+from webbot.vision.digits import DigitReader
+from webbot.vision.region import GameNotFound
+
+REAL = REFERENCE / "puzlogic"
+REAL_LEVELS = {"puzlogic-map-1.png": 1, "puzlogic-map-2.png": 2, "puzlogic-map-3.png": 3,
+               "puzlogic-with-sums.png": 6}
+REAL_SCREENS = {"puzlogic-start.png": "title", "puzlogic-start-map.png": "select",
+                "puzlogic-level-completed.png": "completed", **dict.fromkeys(REAL_LEVELS,
+                                                                             "level")}
+
+
+def bundled_levels() -> list[dict]:
+    return json.loads((fixtures_root() / "puzlogic" / "levels.json").read_text())["levels"]
+
+
+def comparable(level: dict) -> tuple:
+    """A level without layout details: cells, the multiset of pieces, sums with their kinds."""
+    return (sorted(tuple(c) for c in level["cells"]),
+            sorted((p["value"], p["color"]) for p in level["pieces"]),
+            sorted((s["line"], s["index"], s["target"], s["counts"]) for s in level["sums"]))
+
+
+@pytest.fixture(scope="module")
+def reader(tmp_path_factory) -> Reader:
+    """One reader for the module, learning into a fresh cache (so Tesseract teaches it here)."""
+    return Reader(DigitReader(tmp_path_factory.mktemp("glyphs")))
+
+
+def grab_page(page) -> np.ndarray:
+    return cv2.imdecode(np.frombuffer(page.screenshot(), np.uint8), cv2.IMREAD_COLOR)
+
+
+@needs_reference
+@pytest.mark.parametrize("name", sorted(REAL_SCREENS))
+def test_real_screens_are_told_apart(name):
+    picture = normalise(cv2.imread(str(REAL / name)))
+    assert picture.region.width == 800 and picture.region.height == 600
+    assert classify(picture.canvas) == REAL_SCREENS[name]
+
+
+@needs_reference
+@pytest.mark.parametrize("name", sorted(REAL_LEVELS))
+def test_real_screenshots_read_exactly(reader, name):
+    number = REAL_LEVELS[name]
+    view = reader.read_level(normalise(cv2.imread(str(REAL / name))))
+    assert view.doubts == []
+    assert view.level == number
+    assert not view.red and not view.placed
+    assert comparable(view.puzzle().to_json()) == comparable(reference_levels()[number - 1])
+    sides = {(s.line, s.index): s.side for s in view.sums}
+    assert sides == {(s["line"], s["index"]): s["side"]
+                     for s in reference_levels()[number - 1]["sums"]}
+
+
+@pytest.mark.parametrize("dpr", [1, 2])
+def test_every_replica_level_reads_exactly_with_leaves_over_the_board(browser, fixtures_url,
+                                                                      reader, dpr):
+    context = browser.new_context(device_scale_factor=dpr,
+                                  viewport={"width": 1100, "height": 760})
+    page = context.new_page()
+    try:
+        for number, level in enumerate(bundled_levels(), 1):
+            open_game(page, fixtures_url, f"level={number}", leaves=40)
+            image = grab_page(page)  # the whole page: the game sits inside black
+            picture = normalise(image)
+            assert picture.region.width == 800 * dpr
+            assert classify(picture.canvas) == "level"
+            view = reader.read_level(picture)
+            assert view.doubts == [], number
+            assert view.level == number
+            assert comparable(view.puzzle().to_json()) == comparable(level), number
+    finally:
+        context.close()
+
+
+def test_a_zoomed_page_reads_the_same(browser, fixtures_url, reader):
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    try:
+        open_game(page, fixtures_url, "level=15")
+        page.evaluate("document.body.style.zoom = '1.3'")
+        picture = normalise(grab_page(page))
+        assert picture.region.width == pytest.approx(1040, abs=2)
+        view = reader.read_level(picture)
+        assert comparable(view.puzzle().to_json()) == comparable(bundled_levels()[14])
+    finally:
+        page.close()
+
+
+def test_placed_pieces_and_red_numbers_are_seen(page, fixtures_url, reader):
+    open_game(page, fixtures_url, "level=1", leaves=9)
+    lay = layout(page)
+    one = next(s for s in lay["slots"] if s["code"] == "1b")
+    drag(page, centre(one), centre(cell_box(lay, 1, 1)))  # a 1 under the given 1: an error
+    assert state(page)["errorCells"]
+    view = reader.read_level(normalise(grab_page(page)))
+    assert view.red
+    assert {cell: (p.value, p.color) for cell, p in view.placed.items()} == {(1, 1): (1, "blue")}
+    assert [(p.value, p.color) for p in view.tray] == [(2, "blue")]
+    assert view.cells[(1, 1)] is None  # a placed piece's cell is a free cell of the puzzle
+    assert len(view.puzzle().pieces) == 2
+
+
+def test_the_level_select_buttons_are_read(page, fixtures_url, reader):
+    open_game(page, fixtures_url)
+    page.evaluate("localStorage.setItem('puzlogic.progress.bundled', '[1, 2, 3]')")
+    open_game(page, fixtures_url)
+    page.mouse.click(640, 360)  # past the title
+    page.wait_for_function("window.__puzlogicTest.state().screen === 'select'")
+    picture = normalise(grab_page(page))
+    assert classify(picture.canvas) == "select"
+    buttons = reader.read_select(picture)
+    assert [b.number for b in buttons] == list(range(1, 16))
+    assert [b.number for b in buttons if b.unlocked] == [1, 2, 3, 4]
+    assert [b.number for b in buttons if b.finished] == [1, 2, 3]
+
+
+def test_the_digit_reader_learns_once_then_reads_from_templates(fixtures_url, browser,
+                                                                 tmp_path):
+    page = browser.new_page()
+    try:
+        open_game(page, fixtures_url, "level=13")
+        picture = normalise(grab_page(page))
+    finally:
+        page.close()
+    first = Reader(DigitReader(tmp_path))
+    view = first.read_level(picture)
+    assert first.digits.tesseract_calls > 0
+    learned = sorted(p.name[0] for p in tmp_path.rglob("*.png"))
+    assert set(learned) >= {str(p.value) for p in view.puzzle().pieces}
+    again = Reader(DigitReader(tmp_path))  # a new run: the templates come from disk
+    assert again.read_level(picture).puzzle() == view.puzzle()
+    assert again.digits.tesseract_calls == 0
+
+
+def test_a_picture_without_the_game_is_a_clear_error(tmp_path):
+    noise = np.random.default_rng(1).integers(0, 255, (300, 500, 3), np.uint8)
+    with pytest.raises(GameNotFound, match="no 1.33:1 game area"):
+        normalise(noise)
+    black = np.zeros((700, 1000, 3), np.uint8)
+    black[50:650, 100:900] = (130, 169, 106)  # a flat 800x600 block: a game, but no level
+    picture = normalise(black)
+    assert classify(picture.canvas) == "unknown"
+    with pytest.raises(UnreadableScreen, match="no board cells"):
+        Reader(DigitReader(tmp_path)).read_level(picture)
+
+
+@needs_reference
+def test_the_real_level_select_is_read(reader):
+    buttons = reader.read_select(normalise(cv2.imread(str(REAL / "puzlogic-start-map.png"))))
+    assert [b.number for b in buttons] == list(range(1, 16))
+    assert [b.number for b in buttons if b.finished] == list(range(1, 9))
+    assert [b.number for b in buttons if b.unlocked] == list(range(1, 10))
