@@ -166,3 +166,31 @@ def test_the_real_level_select_is_read(reader):
     assert [b.number for b in buttons] == list(range(1, 16))
     assert [b.number for b in buttons if b.finished] == list(range(1, 9))
     assert [b.number for b in buttons if b.unlocked] == list(range(1, 10))
+
+
+@needs_reference
+def test_read_command_prints_the_real_level_as_json(tmp_path):
+    from tests.conftest import run_webbot
+
+    result = run_webbot("puzlogic", "read", str(REAL / "puzlogic-with-sums.png"), "--json",
+                        "--annotated", str(tmp_path / "seen.png"),
+                        env={"WEBBOT_CACHE_DIR": str(tmp_path / "cache")})
+    assert result.returncode == 0, result.stderr
+    assert comparable(json.loads(result.stdout)) == comparable(reference_levels()[5])
+    assert cv2.imread(str(tmp_path / "seen.png")).shape == (1080, 1920, 3)
+
+
+def test_read_command_errors_are_one_line(tmp_path):
+    from tests.conftest import run_webbot
+
+    missing = run_webbot("puzlogic", "read", str(tmp_path / "nope.png"))
+    assert missing.returncode == 1 and "cannot read" in missing.stderr
+    black = tmp_path / "black.png"
+    cv2.imwrite(str(black), np.zeros((600, 800, 3), np.uint8))
+    result = run_webbot("puzlogic", "read", str(black))
+    assert result.returncode == 1
+    assert result.stderr.strip().splitlines() == [
+        "webbot: error: no 1.33:1 game area framed by black in the 800x600 picture"]
+    if (REAL / "puzlogic-start-map.png").exists():
+        select = run_webbot("puzlogic", "read", str(REAL / "puzlogic-start-map.png"))
+        assert select.returncode == 1 and "shows the select screen, not a level" in select.stderr

@@ -1,0 +1,156 @@
+"""The Puzlogic bot end to end: a real fixture server, a real Chromium, the bot seeing only the
+canvas's pixels and moving the mouse. Outcomes are checked through the replica's test hook."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.conftest import run_webbot
+from tests.puzlogic.replica import HOOK, cell_box, centre, to_page
+from tests.test_cli import closed_port
+from webbot.errors import WebbotError
+from webbot.puzlogic.bot import PuzlogicBot
+from webbot.puzlogic.vision import Reader
+from webbot.server import FixtureServer
+from webbot.session import RunOptions, game_session
+from webbot.vision.digits import DigitReader
+
+GAME = "puzlogic/index.html"
+
+
+@pytest.fixture(scope="module")
+def reader(tmp_path_factory) -> Reader:
+    return Reader(DigitReader(tmp_path_factory.mktemp("glyphs")))
+
+
+def play(url: str | None, levels: list[int], reader: Reader, before=None):
+    """Run the bot in this process; return its results and the game's own view of the run."""
+    with game_session(RunOptions(url=url), GAME) as session:
+        if before:
+            before(session.page)
+        bot = PuzlogicBot(session, reader=reader, report=lambda line: None)
+        bot.play(levels)
+        return bot.results, session.page.evaluate(f"{HOOK}.state()")
+
+
+def test_all_fifteen_bundled_levels_are_played_unattended(reader):
+    results, game = play(None, list(range(1, 16)), reader)
+    assert [(r.level, r.result) for r in results] == [(n, "completed") for n in range(1, 16)]
+    assert game["finished"] == list(range(1, 16))
+    assert game["screen"] in ("completed", "completing")
+    assert all(r.solve_ms > 0 and r.perception_ms for r in results)
+
+
+def test_generated_puzzles_are_played(fixtures_url, reader):
+    results, game = play(f"{fixtures_url}{GAME}?generate=7", [1, 2, 3], reader)
+    assert [r.result for r in results] == ["completed"] * 3
+    assert [r.pieces for r in results] == [4, 5, 6]
+    assert game["finished"] == [1, 2, 3]
+    results, game = play(f"{fixtures_url}{GAME}?generate=21&size=12", [1], reader)
+    assert results[0].completed and results[0].pieces == 12
+    assert game["finished"] == [1]
+
+
+def test_a_custom_level_file_is_played(fixtures_url, reader, tmp_path):
+    custom = {"levels": [
+        {"cells": [[0, 0, 1], [0, 1, None], [1, 0, None], [1, 1, 1]],
+         "pieces": [{"value": 2, "color": "white"}, {"value": 2, "color": "blue"}],
+         "sums": [{"line": "row", "index": 0, "target": 2, "counts": "white", "side": "right"}]},
+        {"cells": [[0, 0, None], [0, 1, None], [0, 2, None], [1, 1, 3]],
+         "pieces": [{"value": 1, "color": "blue"}, {"value": 2, "color": "blue"},
+                    {"value": 3, "color": "blue"}],
+         "sums": [{"line": "col", "index": 0, "target": 2, "counts": "all", "side": "top"}]},
+    ]}
+    (tmp_path / "custom.json").write_text(json.dumps(custom))
+    with FixtureServer(tmp_path) as other:
+        results, game = play(f"{fixtures_url}{GAME}?levels={other.url}custom.json", [1, 2],
+                             reader)
+    assert [r.result for r in results] == ["completed", "completed"]
+    assert sorted(game["placed"]) == [[0, 0, 2, "blue"], [0, 1, 1, "blue"], [0, 2, 3, "blue"]]
+
+
+def test_a_locked_level_is_reached_by_finishing_the_ones_before(reader):
+    results, game = play(None, [3], reader)
+    assert [(r.level, r.unlocking, r.result) for r in results] == [
+        (1, True, "completed"), (2, True, "completed"), (3, False, "completed")]
+    assert game["finished"] == [1, 2, 3]
+
+
+def test_a_board_left_wrong_is_restarted_and_then_solved(fixtures_url, reader):
+    def spoil(page):
+        page.wait_for_function(f"{HOOK} && {HOOK}.state().screen === 'level'")
+        lay = page.evaluate(f"{HOOK}.layout()")
+        six = next(s for s in lay["slots"] if s["code"] == "6b")
+        page.mouse.move(*to_page(page, *centre(six)))
+        page.mouse.down()
+        page.mouse.move(*to_page(page, *centre(cell_box(lay, 1, 1))), steps=4)
+        page.mouse.up()  # a 6 where the 3 belongs
+        page.wait_for_function(f"{HOOK}.state().placed.length === 1")
+
+    results, game = play(f"{fixtures_url}{GAME}?level=6", [6], reader, before=spoil)
+    assert results[0].completed
+    assert game["finished"] == [6]
+
+
+def test_a_board_with_no_solution_is_reported_with_the_least_certain_readings(fixtures_url,
+                                                                             tmp_path):
+    impossible = {"levels": [{"cells": [[0, 0, 1], [0, 1, None], [1, 0, None], [1, 1, 1]],
+                              "pieces": [{"value": 1, "color": "blue"},
+                                         {"value": 1, "color": "blue"}]}]}
+    (tmp_path / "impossible.json").write_text(json.dumps(impossible))
+    with FixtureServer(tmp_path) as other:
+        url = f"{fixtures_url}{GAME}?levels={other.url}impossible.json"
+        result = run_webbot("puzlogic", "--url", url, "--levels", "1", "--debug-dir",
+                            str(tmp_path / "debug"))
+    assert result.returncode == 1
+    error = result.stderr.strip()
+    assert len(error.splitlines()) == 1 and "Traceback" not in error
+    assert "the board as read has no solution" in error and "least certain" in error
+    assert (tmp_path / "debug" / "failure" / "last-frame.png").exists()
+    assert "0 of 1 levels completed" in result.stdout
+
+
+def test_the_command_plays_and_prints_a_table():
+    result = run_webbot("puzlogic", "--levels", "1-2")
+    assert result.returncode == 0, result.stderr
+    assert "level 01: 2 pieces" in result.stdout and "level 02: 4 pieces" in result.stdout
+    assert "2 of 2 levels completed" in result.stdout
+
+
+@pytest.mark.parametrize("spec", ["0-3", "16", "1-x", "5-2"])
+def test_a_bad_level_list_is_a_usage_error(spec):
+    result = run_webbot("puzlogic", "--levels", spec)
+    assert result.returncode == 2
+    assert "--levels" in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_a_page_without_the_game_is_a_clear_error(fixtures_url):
+    result = run_webbot("puzlogic", "--url", fixtures_url + "index.html")
+    assert result.returncode == 1
+    assert "no visible 'canvas'" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_dead_url_is_a_clear_error():
+    url = f"http://127.0.0.1:{closed_port()}/"
+    result = run_webbot("puzlogic", "--url", url)
+    assert result.returncode == 1
+    assert f"cannot open {url}: connection refused" in result.stderr
+
+
+def test_the_bot_never_touches_the_test_hook():
+    from pathlib import Path
+
+    import webbot
+
+    for source in Path(webbot.__file__).parent.rglob("*.py"):
+        assert "__puzlogicTest" not in source.read_text(), source
+
+
+def test_errors_inside_play_keep_the_results_so_far(reader):
+    with game_session(RunOptions(), GAME) as session:
+        bot = PuzlogicBot(session, reader=reader, report=lambda line: None)
+        with pytest.raises(WebbotError, match="no button for level 16"):
+            bot.play([1, 16])
+        assert [r.result for r in bot.results] == ["completed"]
