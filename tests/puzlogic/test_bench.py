@@ -17,3 +17,14 @@ def test_bench_solvers_prints_a_table():
     assert result.returncode == 0, result.stderr
     table = [line for line in result.stdout.splitlines() if line.startswith("| 5x5")]
     assert len(table) == 1 and "WRONG" not in table[0] and "x faster" in table[0]
+
+
+def test_bench_puzlogic_prints_a_table():
+    script = SCRIPT.with_name("bench_puzlogic.py")
+    result = subprocess.run([sys.executable, str(script), "--quick", "--frames", "1", "--no-run"],
+                            capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr
+    row = next(line for line in result.stdout.splitlines() if line.startswith("| replica dpr 1"))
+    cells = [cell.strip() for cell in row.strip("|").split("|")]
+    right, total = map(int, cells[5].split("/"))
+    assert right == total > 0 and cells[-1].endswith("x faster")
