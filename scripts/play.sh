@@ -3,6 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-# A self-check of the whole chain (server, Chromium, screenshots, Tesseract). Each game joins
-# this list when its bot lands: `webbot puzlogic`, `webbot daily-set`, `webbot burrito-bison`.
+# A self-check of the whole chain (server, Chromium, screenshots, Tesseract), then each game whose
+# bot has landed (`webbot daily-set` and `webbot burrito-bison` join when theirs do).
 .venv/bin/webbot check "$@"
+.venv/bin/webbot puzlogic "$@"

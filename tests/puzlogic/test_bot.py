@@ -10,6 +10,7 @@ import pytest
 from tests.conftest import run_webbot
 from tests.puzlogic.replica import HOOK, cell_box, centre, to_page
 from tests.test_cli import closed_port
+from webbot.browser import BrowserOptions
 from webbot.errors import WebbotError
 from webbot.puzlogic.bot import PuzlogicBot
 from webbot.puzlogic.vision import Reader
@@ -25,9 +26,10 @@ def reader(tmp_path_factory) -> Reader:
     return Reader(DigitReader(tmp_path_factory.mktemp("glyphs")))
 
 
-def play(url: str | None, levels: list[int], reader: Reader, before=None):
+def play(url: str | None, levels: list[int], reader: Reader, before=None, dpr: float = 1):
     """Run the bot in this process; return its results and the game's own view of the run."""
-    with game_session(RunOptions(url=url), GAME) as session:
+    options = RunOptions(url=url, browser=BrowserOptions(device_scale_factor=dpr))
+    with game_session(options, GAME) as session:
         if before:
             before(session.page)
         bot = PuzlogicBot(session, reader=reader, report=lambda line: None)
@@ -94,6 +96,16 @@ def test_a_board_left_wrong_is_restarted_and_then_solved(fixtures_url, reader):
     assert game["finished"] == [6]
 
 
+def test_played_at_device_scale_2_on_a_zoomed_page(fixtures_url, reader):
+    def zoom(page):
+        page.wait_for_function(f"{HOOK} && {HOOK}.state().screen === 'level'")
+        page.evaluate("document.body.style.zoom = '1.25'")
+
+    results, game = play(f"{fixtures_url}{GAME}?level=15", [15], reader, before=zoom, dpr=2)
+    assert results[0].completed
+    assert game["finished"] == [15]
+
+
 def test_a_board_with_no_solution_is_reported_with_the_least_certain_readings(fixtures_url,
                                                                              tmp_path):
     impossible = {"levels": [{"cells": [[0, 0, 1], [0, 1, None], [1, 0, None], [1, 1, 1]],
@@ -110,6 +122,20 @@ def test_a_board_with_no_solution_is_reported_with_the_least_certain_readings(fi
     assert "the board as read has no solution" in error and "least certain" in error
     assert (tmp_path / "debug" / "failure" / "last-frame.png").exists()
     assert "0 of 1 levels completed" in result.stdout
+
+
+def test_an_unreadable_board_is_reported_with_what_could_not_be_read(fixtures_url, tmp_path):
+    odd = {"levels": [{"cells": [[0, 0, None], [0, 1, None]],
+                       "pieces": [{"value": 50, "color": "blue"}, {"value": 60, "color": "blue"}],
+                       "sums": [{"line": "row", "index": 0, "target": 110, "counts": "all",
+                                 "side": "left"}]}]}
+    (tmp_path / "odd.json").write_text(json.dumps(odd))
+    with FixtureServer(tmp_path) as other:
+        url = f"{fixtures_url}{GAME}?levels={other.url}odd.json"
+        result = run_webbot("puzlogic", "--url", url, "--levels", "1")
+    assert result.returncode == 1
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert "cannot read the level: the sum at grid 6,5: 3 digit shapes" in result.stderr
 
 
 def test_the_command_plays_and_prints_a_table():

@@ -194,3 +194,13 @@ def test_read_command_errors_are_one_line(tmp_path):
     if (REAL / "puzlogic-start-map.png").exists():
         select = run_webbot("puzlogic", "read", str(REAL / "puzlogic-start-map.png"))
         assert select.returncode == 1 and "shows the select screen, not a level" in select.stderr
+
+
+@needs_reference
+def test_menu_and_next_are_found_on_the_real_completed_screen():
+    from webbot.puzlogic.vision import completed_buttons
+
+    buttons = completed_buttons(normalise(cv2.imread(str(REAL / "puzlogic-level-completed.png")))
+                                .canvas)
+    assert buttons["menu"] == pytest.approx((352, 480), abs=4)
+    assert buttons["next"] == pytest.approx((448, 480), abs=4)
