@@ -119,13 +119,13 @@ def measure(reader: Reader, frames: list, truth: list[dict]) -> dict:
             "tesseract": reader.digits.tesseract_calls - glyphs_before}
 
 
-def full_run() -> tuple[float, int]:
+def full_run(reader: Reader) -> tuple[float, int]:
     from webbot.puzlogic.bot import PuzlogicBot
     from webbot.session import RunOptions, game_session
 
     started = time.perf_counter()
     with game_session(RunOptions(), "puzlogic/index.html") as session:
-        bot = PuzlogicBot(session, report=lambda line: None)
+        bot = PuzlogicBot(session, reader=reader, report=lambda line: None)
         bot.play(list(range(1, 16)))
     return time.perf_counter() - started, sum(r.completed for r in bot.results)
 
@@ -160,6 +160,7 @@ def main() -> int:
             if mine["tesseract"]:  # a look the templates had not seen: once more, learned
                 rows.append((f"{label}, read again", len(chosen), measure(ours, chosen, truth),
                              base))
+        run = None if args.no_run else full_run(ours)
 
     lines = ["| frames | count | bot: median | p90 | max | numbers right | Tesseract calls "
              "| plain Tesseract: median | numbers right | bot vs Tesseract |",
@@ -176,8 +177,8 @@ def main() -> int:
               f"learned its templates from {len(teaching)} frames of generated puzzles with "
               f"{learned} Tesseract calls (a first run pays that once; the templates stay on "
               "disk); Tesseract calls in the table are glyphs it still had to learn."]
-    if not args.no_run:
-        seconds, completed = full_run()
+    if run:
+        seconds, completed = run
         lines += ["", "| run | levels completed | seconds | target | vs target |",
                   "|---|---|---|---|---|",
                   f"| `webbot puzlogic`, 15 bundled levels, headless | {completed}/15 | "

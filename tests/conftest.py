@@ -17,6 +17,20 @@ PAGES = Path(__file__).parent / "pages"
 REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference"
 
 
+@pytest.fixture(scope="session", autouse=True)
+def glyph_cache(tmp_path_factory):
+    """Learned digit templates go to a fresh folder, for this process and the webbot children
+    it starts, never to the user's cache: tests must not depend on earlier runs."""
+    folder = tmp_path_factory.mktemp("webbot-cache")
+    before = os.environ.get("WEBBOT_CACHE_DIR")
+    os.environ["WEBBOT_CACHE_DIR"] = str(folder)
+    yield folder
+    if before is None:
+        del os.environ["WEBBOT_CACHE_DIR"]
+    else:
+        os.environ["WEBBOT_CACHE_DIR"] = before
+
+
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
     return {**browser_type_launch_args, "executable_path": find_chromium(), "args": CHROMIUM_ARGS}

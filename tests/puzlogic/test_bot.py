@@ -96,6 +96,38 @@ def test_a_board_left_wrong_is_restarted_and_then_solved(fixtures_url, reader):
     assert game["finished"] == [6]
 
 
+def test_a_board_with_a_red_sum_is_restarted_and_then_solved(fixtures_url, reader):
+    def spoil(page):
+        page.wait_for_function(f"{HOOK} && {HOOK}.state().screen === 'level'")
+        lay = page.evaluate(f"{HOOK}.layout()")
+        slots = {s["code"]: s for s in lay["slots"]}
+        for code, cell in (("6b", (1, 1)), ("5b", (1, 3))):  # 2 + 6 + 5 > 12: a red sum
+            page.mouse.move(*to_page(page, *centre(slots[code])))
+            page.mouse.down()
+            page.mouse.move(*to_page(page, *centre(cell_box(lay, *cell))), steps=4)
+            page.mouse.up()
+            page.wait_for_function(f"!{HOOK}.state().moving")
+        page.wait_for_function(f"{HOOK}.state().errorSums.length === 1")
+
+    results, game = play(f"{fixtures_url}{GAME}?level=6", [6], reader, before=spoil)
+    assert results[0].completed
+    assert game["finished"] == [6]
+
+
+def test_a_hidden_sum_is_shown_again_before_the_bot_trusts_its_reading(fixtures_url, reader):
+    def hide(page):
+        page.wait_for_function(f"{HOOK} && {HOOK}.state().screen === 'level'")
+        lay = page.evaluate(f"{HOOK}.layout()")
+        row_sum = next(s for s in lay["sums"] if (s["line"], s["index"]) == ("row", 2))
+        page.mouse.click(*to_page(page, *centre(row_sum)), button="right")
+        page.wait_for_function(f"{HOOK}.state().hiddenSums.length === 1")
+
+    # Without the sum on row 2, level 6 has three solutions; the bot must not guess.
+    results, game = play(f"{fixtures_url}{GAME}?level=6", [6], reader, before=hide)
+    assert results[0].completed
+    assert game["finished"] == [6] and game["hiddenSums"] == []
+
+
 def test_played_at_device_scale_2_on_a_zoomed_page(fixtures_url, reader):
     def zoom(page):
         page.wait_for_function(f"{HOOK} && {HOOK}.state().screen === 'level'")

@@ -75,16 +75,21 @@ def test_every_replica_level_reads_exactly_with_leaves_over_the_board(browser, f
                                   viewport={"width": 1100, "height": 760})
     page = context.new_page()
     try:
+        doubtful = 0
         for number, level in enumerate(bundled_levels(), 1):
             open_game(page, fixtures_url, f"level={number}", leaves=40)
-            image = grab_page(page)  # the whole page: the game sits inside black
-            picture = normalise(image)
-            assert picture.region.width == 800 * dpr
-            assert classify(picture.canvas) == "level"
-            view = reader.read_level(picture)
+            for _ in range(3):  # a frame with doubts is read again, as the bot does
+                picture = normalise(grab_page(page))  # the whole page: the game inside black
+                assert picture.region.width == 800 * dpr
+                assert classify(picture.canvas) == "level"
+                view = reader.read_level(picture)
+                if not view.doubts:
+                    break
+                doubtful += 1
             assert view.doubts == [], number
             assert view.level == number
-            assert comparable(view.puzzle().to_json()) == comparable(level), number
+            assert comparable(view.puzzle().to_json()) == comparable(level), number  # never wrong
+        assert doubtful <= 3
     finally:
         context.close()
 

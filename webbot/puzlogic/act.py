@@ -32,8 +32,6 @@ class Hands:
 
     def drag(self, seen: Seen, start: Point, end: Point) -> None:
         """A quick hand: about a step per 80 game pixels (a piece follows the pointer)."""
-        scale = seen.frame.box.width / 800
-        self.mouse.drag(seen.page_point(start), seen.page_point(end), step_px=80 * scale)
-
-    def key(self, key: str = "Space") -> None:
-        self.mouse.page.keyboard.press(key)
+        page_px_per_game_px = seen.picture.region.width / seen.frame.scale / 800
+        self.mouse.drag(seen.page_point(start), seen.page_point(end),
+                        step_px=80 * page_px_per_game_px)

@@ -68,7 +68,6 @@ class Look:
     seen: Seen
     screen: str
     view: LevelView | None = None
-    ms: float = 0.0
 
 
 class PuzlogicBot:
@@ -91,10 +90,9 @@ class PuzlogicBot:
         picture = normalise(frame.image)
         screen = classify(picture.canvas)
         view = self.reader.read_level(picture) if screen == "level" else None
-        ms = (time.perf_counter() - started) * 1000
         if self._current is not None:
-            self._current.perception_ms.append(ms)
-        return Look(Seen(frame, picture), screen, view, ms)
+            self._current.perception_ms.append((time.perf_counter() - started) * 1000)
+        return Look(Seen(frame, picture), screen, view)
 
     def wait_for(self, test: Callable[[Look], bool], what: str, timeout_s: float = 10,
                  label: str = "frame") -> Look:
@@ -118,6 +116,10 @@ class PuzlogicBot:
         return self.wait_for(lambda look: look.screen in screens,
                              f"the {' or '.join(screens)} screen", timeout_s, screens[0])
 
+    def wait_for_level(self, number: int) -> Look:
+        return self.wait_for(lambda seen: seen.screen == "level" and seen.view is not None
+                             and seen.view.level == number, f"level {number}")
+
     def read_level(self) -> tuple[Look, Puzzle]:
         """A level screen read twice alike and without doubts: its puzzle."""
         previous: Puzzle | None = None
@@ -125,10 +127,14 @@ class PuzlogicBot:
         for _ in range(READ_TRIES * 2):
             look = self.wait_for_screen("level")
             assert look.view is not None
-            if look.view.doubts:
+            if look.view.doubts:  # a leaf over a digit, say: look again
                 doubts = look.view.doubts
                 continue
-            puzzle = look.view.puzzle()
+            try:
+                puzzle = look.view.puzzle()
+            except UnreadableScreen as exc:  # pieces that do not fit the cells (one between
+                doubts = [str(exc)]  # two places, say): look again
+                continue
             if puzzle == previous:
                 return look, puzzle
             previous = puzzle
@@ -143,7 +149,7 @@ class PuzlogicBot:
                              "a Puzlogic screen (title, level select, level)", 20, "start")
         for number in wanted:
             look = self.to_level(look, number)
-            look = self.play_level(look, number, unlocking=False)
+            look = self.play_level(number, unlocking=False)
         return self.results
 
     def to_level(self, look: Look, number: int) -> Look:
@@ -170,15 +176,17 @@ class PuzlogicBot:
             button = self.button(buttons, number)
             if button.unlocked:
                 self.hands.click(look.seen, button.spot_centre)
-                return self.wait_for(lambda seen: seen.screen == "level" and seen.view is not None
-                                     and seen.view.level == number, f"level {number}")
+                return self.wait_for_level(number)
             opened = [b.number for b in buttons if b.unlocked and b.number and b.number < number]
             if not opened:
                 raise WebbotError(f"level {number} is locked and no earlier level is open")
-            before = self.button(buttons, max(opened))
-            self.hands.click(look.seen, before.spot_centre)
-            look = self.wait_for(lambda seen: seen.screen == "level", f"level {max(opened)}")
-            look = self.play_level(look, max(opened), unlocking=True)
+            before = max(opened)
+            if any(r.level == before and r.completed for r in self.results):
+                raise WebbotError(f"level {number} is still locked after level {before} was "
+                                  "completed")
+            self.hands.click(look.seen, self.button(buttons, before).spot_centre)
+            self.wait_for_level(before)
+            look = self.play_level(before, unlocking=True)
 
     @property
     def _last_played(self) -> int | None:
@@ -204,11 +212,13 @@ class PuzlogicBot:
                                      "the screen after Level Completed", 2)
             except WaitTimeout:  # the overlay was still fading in: clicks are ignored then
                 look = self.look()
+                if look.screen != "completed":
+                    return self.wait_for_screen("select", "level")
         raise WebbotError(f"'{which.title()}' on the completed screen does nothing")
 
     # ---- one level -------------------------------------------------------------------------
 
-    def play_level(self, look: Look, number: int, *, unlocking: bool) -> Look:
+    def play_level(self, number: int, *, unlocking: bool) -> Look:
         result = LevelResult(number, unlocking=unlocking)
         self._current = result
         self.results.append(result)
@@ -225,13 +235,15 @@ class PuzlogicBot:
         return look
 
     def _play_level(self, result: LevelResult) -> Look:
-        look, puzzle = self.read_level()
-        result.pieces = len(puzzle.pieces)
-        solution = self.solve(puzzle, result)
+        look = self.wait_for_screen("level")
+        assert look.view is not None
+        if look.view.placed or look.view.red:  # left half done, or wrong: start afresh
+            look = self.restart(look)
+        look, puzzle, solution = self.decide(result)
         for attempt in range(RESTARTS + 1):
-            if attempt or (look.view and look.view.placed):  # start from an empty board
+            if attempt:
                 look = self.restart(look)
-                result.restarts += attempt > 0
+                result.restarts += 1
             if self.place_all(look, solution):
                 look = self.wait_for_screen("completed", timeout_s=5)
                 result.result = "completed"
@@ -239,20 +251,33 @@ class PuzlogicBot:
             look = self.wait_for_screen("level")
         raise WebbotError(f"the board kept going wrong after {RESTARTS} restarts")
 
-    def solve(self, puzzle: Puzzle, result: LevelResult) -> Solution:
+    def decide(self, result: LevelResult) -> tuple[Look, Puzzle, Solution]:
+        """Read the level and solve it. No solution, or several (a sum hidden by a right
+        click, say), means the reading is not to be trusted: restart, read again, and give up
+        only if there is still no solution."""
+        look, puzzle = self.read_level()
+        found = self.solve(puzzle, result)
+        if len(found) != 1:
+            look, again = self.read_level() if not found else self.read_level_afresh(look)
+            if again != puzzle:
+                puzzle, found = again, self.solve(again, result)
+        if not found:
+            assert look.view is not None
+            raise UnreadableScreen("the board as read has no solution, so something was "
+                                   "misread; least certain: " + "; ".join(look.view.weakest()))
+        result.pieces = len(puzzle.pieces)
+        return look, puzzle, found[0]
+
+    def read_level_afresh(self, look: Look) -> tuple[Look, Puzzle]:
+        """Restart (which shows hidden sums again) and read the level."""
+        self.restart(look)
+        return self.read_level()
+
+    def solve(self, puzzle: Puzzle, result: LevelResult) -> list[Solution]:
         started = time.perf_counter()
         found = solutions(puzzle, self.solver, limit=2)
-        result.solve_ms = (time.perf_counter() - started) * 1000
-        if not found:
-            # Most likely a misread: one more reading from fresh frames, then give up.
-            look, again = self.read_level()
-            found = solutions(again, self.solver, limit=2) if again != puzzle else []
-            if not found:
-                assert look.view is not None
-                raise UnreadableScreen("the board as read has no solution, so something was "
-                                       "misread; least certain: "
-                                       + "; ".join(look.view.weakest()))
-        return found[0]
+        result.solve_ms += (time.perf_counter() - started) * 1000
+        return found
 
     def restart(self, look: Look) -> Look:
         where = hud_button(look.seen.picture.canvas, 0) if look.screen == "level" else None
@@ -265,10 +290,11 @@ class PuzlogicBot:
     def place_all(self, look: Look, solution: Solution) -> bool:
         """Drag every piece to its cell; False when the board went wrong (restart it)."""
         for n, placement in enumerate(solution, 1):
+            last = n == len(solution)
             for _ in range(DROP_TRIES):
-                look = self.drop(look, placement)
+                look = self.drop(look, placement, last)
                 if look.screen != "level":  # the last piece ends the level
-                    return n == len(solution)
+                    return last
                 view = look.view
                 assert view is not None
                 if self._holds(view, placement):
@@ -290,8 +316,9 @@ class PuzlogicBot:
         planned = {p.cell: (p.value, p.color) for p in solution}
         return any(planned.get(cell) != (p.value, p.color) for cell, p in view.placed.items())
 
-    def drop(self, look: Look, placement: Placement) -> Look:
-        """Drag a tray piece of the placement's value and colour onto its cell, and look."""
+    def drop(self, look: Look, placement: Placement, last: bool) -> Look:
+        """Drag a tray piece of the placement's value and colour onto its cell, and look.
+        After the last piece the level may be over: the board gives way to the overlay."""
         view = look.view
         assert view is not None
         piece = next((p for p in view.tray
@@ -302,7 +329,7 @@ class PuzlogicBot:
         self.hands.drag(look.seen, piece.spot.centre, target.centre)
         try:
             return self.wait_for(
-                lambda seen: seen.screen != "level" or (
+                lambda seen: (last and seen.screen in ("completed", "unknown")) or (
                     seen.view is not None and self._holds(seen.view, placement)
                     and not any(p.spot == piece.spot for p in seen.view.tray)),
                 f"the {placement.color} {placement.value} on cell {placement.cell}", 2, "drop")

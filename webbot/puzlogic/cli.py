@@ -15,7 +15,7 @@ from rich.table import Table
 
 from webbot.debug import annotate
 from webbot.errors import WebbotError
-from webbot.puzlogic.model import NoSolution, Puzzle, Solution, placements_json
+from webbot.puzlogic.model import NoSolution, Placement, Puzzle, Solution, placements_json
 from webbot.puzlogic.solvers import solutions
 from webbot.puzlogic.vision import Reader, UnreadableScreen, classify, marks, normalise
 from webbot.screen import Box, Frame
@@ -78,7 +78,7 @@ def read_command(path: str, as_json: bool, annotated: str | None) -> None:
     view = Reader().read_level(picture)
     if annotated:
         frame = Frame(image, Box(0, 0, image.shape[1], image.shape[0]))
-        cv2.imwrite(str(Path(annotated)), annotate(frame, marks(view, picture)))
+        save_picture(Path(annotated), annotate(frame, marks(view, picture)))
     puzzle = view.puzzle()
     ms = (time.perf_counter() - started) * 1000
     if as_json:
@@ -88,10 +88,18 @@ def read_command(path: str, as_json: bool, annotated: str | None) -> None:
     click.echo(f"{path}: {level}, {len(puzzle.cells)} cells, {len(puzzle.pieces)} pieces "
                f"({len(view.placed)} on the board), {len(puzzle.sums)} sums"
                + (", numbers in red (an error)" if view.red else "") + f"; read in {ms:.0f} ms")
-    click.echo(render(puzzle, ()))
+    on_board = tuple(Placement(r, c, p.value, p.color) for (r, c), p in view.placed.items())
+    click.echo(render(puzzle, on_board))
     click.echo("pieces: " + " ".join(f"{p.value}{p.color[0]}" for p in puzzle.pieces))
     for s in puzzle.sums:
         click.echo(f"sum: {s.line} {s.index} = {s.target} ({s.counts}, {s.side})")
+
+
+def save_picture(path: Path, image) -> None:
+    if path.suffix.lower() not in (".png", ".jpg", ".jpeg", ".bmp"):
+        raise WebbotError(f"{path}: name a .png (or .jpg) file for the annotated picture")
+    if not cv2.imwrite(str(path), image):
+        raise WebbotError(f"cannot write {path} (does its folder exist?)")
 
 
 def render(puzzle: Puzzle, solution: Solution) -> str:
@@ -99,7 +107,8 @@ def render(puzzle: Puzzle, solution: Solution) -> str:
     placed = {p.cell: f"{p.value}{p.color[0]}" for p in solution}
     rows = range(min(r for r, _ in puzzle.cells), max(r for r, _ in puzzle.cells) + 1)
     cols = range(min(c for _, c in puzzle.cells), max(c for _, c in puzzle.cells) + 1)
-    width = max(len(str(v)) for v in [*puzzle.cells.values(), *placed.values()] if v) + 1
+    shown = [*puzzle.cells.values(), *placed.values()]
+    width = max((len(str(v)) for v in shown if v is not None), default=1) + 1
     lines = []
     for r in rows:
         marks = []

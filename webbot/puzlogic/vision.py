@@ -364,6 +364,7 @@ class Reader:
     def read_select(self, picture: Picture) -> list[LevelButton]:
         """The level buttons: 5 a row from (250, 278) on a 64 px pitch, as many as are drawn."""
         canvas = picture.canvas
+        self._readings = []
         background = background_colour(canvas)
         buttons = []
         for n in range(20):

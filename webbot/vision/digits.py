@@ -26,6 +26,8 @@ from webbot.vision.ocr import tesseract_missing
 
 GLYPH_HEIGHT, GLYPH_WIDTH = 24, 20
 ACCEPT = 0.92  # correlation with the best template needed to take its digit
+CONFLICT = 0.88  # a template this close must agree with what Tesseract teaches (other
+# digits of the game correlate up to 0.85: 8 and 6 in bold, 8 and 3 in regular)
 MAX_TEMPLATES = 8  # per digit and style; more would only slow matching
 # Tesseract modes and glyph heights asked in turn: at any one of them it now and then reads
 # nothing or another digit (measured on the game's digits: --psm 10 misses bold 0s, --psm 8
@@ -114,11 +116,24 @@ class DigitReader:
         if found.digit is not None:
             return found
         digit = self.tesseract(glyph)
-        if digit is None:
-            return found
+        closest = self._closest(glyph, style, CONFLICT)
+        if digit is None or closest not in (None, digit):
+            # Tesseract unsure, or a close template of another digit: better no answer than a
+            # wrong template that would misread this glyph on every later run.
+            return DigitRead(None, found.score, "none")
         if self.learn:
             self._add(style, digit, glyph)
-        return DigitRead(digit, 1.0, "tesseract")
+        return DigitRead(digit, found.score, "tesseract")
+
+    def _closest(self, glyph: np.ndarray, style: str, at_least: float) -> int | None:
+        """The digit of the nearest template when it scores `at_least`; else None."""
+        self._load(style)
+        box = normalise(glyph)
+        if box is None or not self._labels[style]:
+            return None
+        scores = self._vectors[style] @ _unit(box)
+        best = int(np.argmax(scores))
+        return self._labels[style][best] if scores[best] >= at_least else None
 
     def tesseract(self, glyph: np.ndarray) -> int | None:
         """Tesseract's reading of one glyph, a padded black-on-white crop with a digit whitelist:
