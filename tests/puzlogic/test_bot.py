@@ -8,7 +8,7 @@ import json
 import pytest
 
 from tests.conftest import run_webbot
-from tests.puzlogic.replica import HOOK, cell_box, centre, to_page
+from tests.puzlogic.replica import HOOK, cell_box, centre, drag, to_page
 from tests.test_cli import closed_port
 from webbot.browser import BrowserOptions
 from webbot.errors import WebbotError
@@ -80,35 +80,29 @@ def test_a_locked_level_is_reached_by_finishing_the_ones_before(reader):
     assert game["finished"] == [1, 2, 3]
 
 
-def test_a_board_left_wrong_is_restarted_and_then_solved(fixtures_url, reader):
+def spoiler(*moves: tuple[str, tuple[int, int]], then: str = "true"):
+    """Before the bot starts: drag tray pieces (by code, "6b") onto cells, as a player might,
+    and wait until the game's state meets `then`."""
     def spoil(page):
         page.wait_for_function(f"{HOOK} && {HOOK}.state().screen === 'level'")
         lay = page.evaluate(f"{HOOK}.layout()")
-        six = next(s for s in lay["slots"] if s["code"] == "6b")
-        page.mouse.move(*to_page(page, *centre(six)))
-        page.mouse.down()
-        page.mouse.move(*to_page(page, *centre(cell_box(lay, 1, 1))), steps=4)
-        page.mouse.up()  # a 6 where the 3 belongs
-        page.wait_for_function(f"{HOOK}.state().placed.length === 1")
+        slots = {s["code"]: s for s in lay["slots"]}
+        for code, cell in moves:
+            drag(page, centre(slots[code]), centre(cell_box(lay, *cell)))
+        page.wait_for_function(f"(s => {then})({HOOK}.state())")
+    return spoil
 
+
+def test_a_board_left_wrong_is_restarted_and_then_solved(fixtures_url, reader):
+    spoil = spoiler(("6b", (1, 1)), then="s.placed.length === 1")  # a 6 where the 3 belongs
     results, game = play(f"{fixtures_url}{GAME}?level=6", [6], reader, before=spoil)
     assert results[0].completed
     assert game["finished"] == [6]
 
 
 def test_a_board_with_a_red_sum_is_restarted_and_then_solved(fixtures_url, reader):
-    def spoil(page):
-        page.wait_for_function(f"{HOOK} && {HOOK}.state().screen === 'level'")
-        lay = page.evaluate(f"{HOOK}.layout()")
-        slots = {s["code"]: s for s in lay["slots"]}
-        for code, cell in (("6b", (1, 1)), ("5b", (1, 3))):  # 2 + 6 + 5 > 12: a red sum
-            page.mouse.move(*to_page(page, *centre(slots[code])))
-            page.mouse.down()
-            page.mouse.move(*to_page(page, *centre(cell_box(lay, *cell))), steps=4)
-            page.mouse.up()
-            page.wait_for_function(f"!{HOOK}.state().moving")
-        page.wait_for_function(f"{HOOK}.state().errorSums.length === 1")
-
+    spoil = spoiler(("6b", (1, 1)), ("5b", (1, 3)),  # 2 + 6 + 5 > 12: the sum turns red
+                    then="s.errorSums.length === 1")
     results, game = play(f"{fixtures_url}{GAME}?level=6", [6], reader, before=spoil)
     assert results[0].completed
     assert game["finished"] == [6]
