@@ -27,13 +27,13 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-import pytesseract
 from playwright.sync_api import sync_playwright
 
 from webbot.browser import CHROMIUM_ARGS, find_chromium
 from webbot.puzlogic.vision import LevelView, Reader, classify, normalise
 from webbot.server import FixtureServer
-from webbot.vision.digits import WHITELIST, DigitRead, DigitReader
+from webbot.vision.digits import WHITELIST, DigitRead, DigitReader, padded_page
+from webbot.vision.ocr import read_text
 
 ROOT = Path(__file__).resolve().parents[1]
 REAL = ROOT.parent / "shared" / "reference" / "puzlogic"
@@ -47,16 +47,11 @@ class PlainTesseract(DigitReader):
     """The baseline: one Tesseract call per glyph, nothing learned."""
 
     def read(self, glyph: np.ndarray, style: str) -> DigitRead:
-        ys, xs = np.nonzero(glyph > 0.25)
-        if len(ys) < 4:
+        page = padded_page(glyph, 32)
+        if page is None:
             return DigitRead(None, 0.0, "none")
-        ink = glyph[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
-        scale = 32 / ink.shape[0]
-        big = cv2.resize(ink.astype(np.float32), (max(1, round(ink.shape[1] * scale)), 32))
-        page = np.full((72, big.shape[1] + 40), 255, np.uint8)
-        page[20:52, 20:20 + big.shape[1]] = 255 - np.clip(big * 255, 0, 255)
         self.tesseract_calls += 1
-        text = pytesseract.image_to_string(page, config=f"--psm 10 {WHITELIST}").strip()
+        text = read_text(page, f"--psm 10 {WHITELIST}")
         ok = len(text) == 1 and text.isdigit()
         return DigitRead(int(text) if ok else None, 1.0, "tesseract")
 
@@ -109,7 +104,7 @@ def measure(reader: Reader, frames: list, truth: list[dict]) -> dict:
     for _, number, image in frames:
         started = time.perf_counter()
         picture = normalise(image)
-        assert classify(picture.canvas) == "level"
+        assert classify(picture) == "level"
         view = reader.read_level(picture)
         times.append((time.perf_counter() - started) * 1000)
         got, out_of = score(view, truth[number - 1])

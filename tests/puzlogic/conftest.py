@@ -10,6 +10,13 @@ from webbot.puzlogic.model import Placement, Puzzle
 LEVELS_FILE = REFERENCE / "puzlogic" / "levels.json"
 
 
+def bundled_levels() -> list[dict]:
+    """The replica's own level file (fixtures/puzlogic/levels.json)."""
+    from webbot.server import fixtures_root
+
+    return json.loads((fixtures_root() / "puzlogic" / "levels.json").read_text())["levels"]
+
+
 def reference_levels() -> list[dict]:
     if not LEVELS_FILE.exists():
         return []

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from tests.conftest import REFERENCE
-from tests.puzlogic.conftest import needs_reference, reference_levels
+from tests.puzlogic.conftest import bundled_levels, needs_reference, reference_levels
 from tests.puzlogic.replica import (
     CELL,
     GRID_X,
@@ -45,12 +45,6 @@ BOARD_ORIGINS = {1: (354, 182), 2: (306, 182), 3: (258, 86), 6: (306, 134)}
 DARK = "#424242"
 SUM_COLOURS = {"all": DARK, "blue": "#8080ff", "white": "#ffffff"}
 REAL_SCREENS = REFERENCE / "puzlogic"
-
-
-def bundled_levels() -> list[dict]:
-    from webbot.server import fixtures_root
-
-    return json.loads((fixtures_root() / "puzlogic" / "levels.json").read_text())["levels"]
 
 
 def bottom_colour(picture: np.ndarray) -> tuple[int, int, int]:

@@ -10,10 +10,9 @@ import numpy as np
 import pytest
 
 from tests.conftest import REFERENCE
-from tests.puzlogic.conftest import needs_reference, reference_levels
+from tests.puzlogic.conftest import bundled_levels, needs_reference, reference_levels
 from tests.puzlogic.replica import cell_box, centre, drag, layout, open_game, state
 from webbot.puzlogic.vision import Reader, UnreadableScreen, classify, normalise
-from webbot.server import fixtures_root
 from webbot.vision.digits import DigitReader
 from webbot.vision.region import GameNotFound
 
@@ -23,10 +22,6 @@ REAL_LEVELS = {"puzlogic-map-1.png": 1, "puzlogic-map-2.png": 2, "puzlogic-map-3
 REAL_SCREENS = {"puzlogic-start.png": "title", "puzlogic-start-map.png": "select",
                 "puzlogic-level-completed.png": "completed", **dict.fromkeys(REAL_LEVELS,
                                                                              "level")}
-
-
-def bundled_levels() -> list[dict]:
-    return json.loads((fixtures_root() / "puzlogic" / "levels.json").read_text())["levels"]
 
 
 def comparable(level: dict) -> tuple:
@@ -51,7 +46,7 @@ def grab_page(page) -> np.ndarray:
 def test_real_screens_are_told_apart(name):
     picture = normalise(cv2.imread(str(REAL / name)))
     assert picture.region.width == 800 and picture.region.height == 600
-    assert classify(picture.canvas) == REAL_SCREENS[name]
+    assert classify(picture) == REAL_SCREENS[name]
 
 
 @needs_reference
@@ -81,7 +76,7 @@ def test_every_replica_level_reads_exactly_with_leaves_over_the_board(browser, f
             for _ in range(3):  # a frame with doubts is read again, as the bot does
                 picture = normalise(grab_page(page))  # the whole page: the game inside black
                 assert picture.region.width == 800 * dpr
-                assert classify(picture.canvas) == "level"
+                assert classify(picture) == "level"
                 view = reader.read_level(picture)
                 if not view.doubts:
                     break
@@ -128,7 +123,7 @@ def test_the_level_select_buttons_are_read(page, fixtures_url, reader):
     page.mouse.click(640, 360)  # past the title
     page.wait_for_function("window.__puzlogicTest.state().screen === 'select'")
     picture = normalise(grab_page(page))
-    assert classify(picture.canvas) == "select"
+    assert classify(picture) == "select"
     buttons = reader.read_select(picture)
     assert [b.number for b in buttons] == list(range(1, 16))
     assert [b.number for b in buttons if b.unlocked] == [1, 2, 3, 4]
@@ -160,7 +155,7 @@ def test_a_picture_without_the_game_is_a_clear_error(tmp_path):
     black = np.zeros((700, 1000, 3), np.uint8)
     black[50:650, 100:900] = (130, 169, 106)  # a flat 800x600 block: a game, but no level
     picture = normalise(black)
-    assert classify(picture.canvas) == "unknown"
+    assert classify(picture) == "unknown"
     with pytest.raises(UnreadableScreen, match="no board cells"):
         Reader(DigitReader(tmp_path)).read_level(picture)
 
@@ -205,7 +200,6 @@ def test_read_command_errors_are_one_line(tmp_path):
 def test_menu_and_next_are_found_on_the_real_completed_screen():
     from webbot.puzlogic.vision import completed_buttons
 
-    buttons = completed_buttons(normalise(cv2.imread(str(REAL / "puzlogic-level-completed.png")))
-                                .canvas)
+    buttons = completed_buttons(normalise(cv2.imread(str(REAL / "puzlogic-level-completed.png"))))
     assert buttons["menu"] == pytest.approx((352, 480), abs=4)
     assert buttons["next"] == pytest.approx((448, 480), abs=4)

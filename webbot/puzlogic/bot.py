@@ -88,7 +88,7 @@ class PuzlogicBot:
         frame = frame or self.screen.grab(label)
         started = time.perf_counter()
         picture = normalise(frame.image)
-        screen = classify(picture.canvas)
+        screen = classify(picture)
         view = self.reader.read_level(picture) if screen == "level" else None
         if self._current is not None:
             self._current.perception_ms.append((time.perf_counter() - started) * 1000)
@@ -166,7 +166,7 @@ class PuzlogicBot:
                 look = self.wait_for_screen("select", "level")
                 continue
             if look.screen == "level":
-                quit_at = hud_button(look.seen.picture.canvas, 1)
+                quit_at = hud_button(look.seen.picture, 1)
                 if quit_at is None:
                     raise WebbotError("cannot find Quit on the level screen")
                 self.hands.click(look.seen, quit_at)
@@ -203,7 +203,7 @@ class PuzlogicBot:
     def press_completed(self, look: Look, which: str) -> Look:
         """Press Menu or Next on the completed screen until the screen changes."""
         for _ in range(5):
-            buttons = completed_buttons(look.seen.picture.canvas)
+            buttons = completed_buttons(look.seen.picture)
             if which not in buttons:
                 raise WebbotError(f"cannot find '{which.title()}' on the completed screen")
             self.hands.click(look.seen, buttons[which])
@@ -280,7 +280,7 @@ class PuzlogicBot:
         return found
 
     def restart(self, look: Look) -> Look:
-        where = hud_button(look.seen.picture.canvas, 0) if look.screen == "level" else None
+        where = hud_button(look.seen.picture, 0) if look.screen == "level" else None
         if where is None:
             raise WebbotError("cannot find Restart on the level screen")
         self.hands.click(look.seen, where)

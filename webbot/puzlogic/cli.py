@@ -71,7 +71,7 @@ def read_command(path: str, as_json: bool, annotated: str | None) -> None:
         raise WebbotError(f"cannot read {path} as a picture")
     started = time.perf_counter()
     picture = normalise(image)
-    screen = classify(picture.canvas)
+    screen = classify(picture)
     if screen != "level":
         raise UnreadableScreen(f"{path} shows the {screen} screen, not a level"
                                if screen != "unknown" else f"{path} shows no Puzlogic level")

@@ -11,6 +11,7 @@ nothing), or a sum (bold digits beside a triangle that points away from the boar
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import cv2
 import numpy as np
@@ -114,6 +115,11 @@ class Picture:
         return (self.region.x + x * self.region.width / WIDTH,
                 self.region.y + y * self.region.height / HEIGHT)
 
+    @cached_property
+    def background(self) -> np.ndarray:
+        """The flat background (BGR floats), worked out once per picture."""
+        return background_colour(self.canvas)
+
 
 def normalise(image: np.ndarray) -> Picture:
     region = find_game(image, WIDTH / HEIGHT)
@@ -180,8 +186,9 @@ def background_colour(canvas: np.ndarray) -> np.ndarray:
 
 # ---- screens ---------------------------------------------------------------------------------
 
-def classify(canvas: np.ndarray) -> str:
+def classify(picture: Picture) -> str:
     """title, select, level, completed or unknown."""
+    canvas = picture.canvas
     overlay = canvas[100:440:4, 20:780:4].astype(np.int16)
     greyish = (overlay.max(axis=2) < 110) & (overlay.max(axis=2) - overlay.min(axis=2) < 25)
     if greyish.mean() > 0.8 and _near(canvas[35:70, 290:510], (255, 255, 255), 60).sum() > 150:
@@ -190,9 +197,8 @@ def classify(canvas: np.ndarray) -> str:
     if all(_near(p, LOGO_PURPLE, 45) for p in logo):
         play_box = _near(canvas[182:184, 384:416], DARK, 40).mean() > 0.8
         return "select" if play_box else "title"
-    background = background_colour(canvas)
-    hud_left = ink(canvas[10:36, 30:115], background)
-    hud_right = ink(canvas[10:36, 690:780], background)
+    hud_left = ink(canvas[10:36, 30:115], picture.background)
+    hud_right = ink(canvas[10:36, 690:780], picture.background)
     if (hud_left > 0.5).sum() > 60 and (hud_right > 0.5).sum() > 60:
         return "level"
     return "unknown"
@@ -267,7 +273,7 @@ class Reader:
     def read_level(self, picture: Picture) -> LevelView:
         canvas = picture.canvas
         self._readings = []
-        background = background_colour(canvas)
+        background = picture.background
         dark = _near(canvas, DARK, 40)
         # Pixels clearly off the background (a leaf is not): boxes without any hold nothing.
         busy = ~_near(canvas, tuple(int(v) for v in background[::-1]), 45)
@@ -365,7 +371,7 @@ class Reader:
         """The level buttons: 5 a row from (250, 278) on a 64 px pitch, as many as are drawn."""
         canvas = picture.canvas
         self._readings = []
-        background = background_colour(canvas)
+        background = picture.background
         buttons = []
         for n in range(20):
             x, y = 250 + 64 * (n % 5), 278 + 64 * (n // 5)
@@ -389,9 +395,9 @@ class Reader:
         return buttons
 
 
-def completed_buttons(canvas: np.ndarray) -> dict[str, tuple[float, float]]:
+def completed_buttons(picture: Picture) -> dict[str, tuple[float, float]]:
     """Centres of the white words on the completed overlay's button row: Menu, then Next."""
-    white = _near(canvas[455:505, 250:550], (255, 255, 255), 60).astype(np.uint8)
+    white = _near(picture.canvas[455:505, 250:550], (255, 255, 255), 60).astype(np.uint8)
     white = cv2.dilate(white, np.ones((3, 9), np.uint8))
     count, _, stats, centroids = cv2.connectedComponentsWithStats(white)
     words = sorted((centroids[k][0] + 250, centroids[k][1] + 455)
@@ -399,10 +405,11 @@ def completed_buttons(canvas: np.ndarray) -> dict[str, tuple[float, float]]:
     return dict(zip(("menu", "next"), words, strict=False)) if len(words) == 2 else {}
 
 
-def hud_button(canvas: np.ndarray, line: int) -> tuple[float, float] | None:
+def hud_button(picture: Picture, line: int) -> tuple[float, float] | None:
     """Centre of "Restart □" (line 0) or "Quit □" (line 1) at the top right: word and box."""
     top = 10 + 36 * line
-    ys, xs = np.nonzero(ink(canvas[top:top + 28, 640:790], background_colour(canvas)) > 0.5)
+    patch = picture.canvas[top:top + 28, 640:790]
+    ys, xs = np.nonzero(ink(patch, picture.background) > 0.5)
     if len(xs) < 30:
         return None
     return float((xs.min() + xs.max()) / 2 + 640), float((ys.min() + ys.max()) / 2 + top)

@@ -20,9 +20,8 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-import pytesseract
 
-from webbot.vision.ocr import tesseract_missing
+from webbot.vision.ocr import read_text
 
 GLYPH_HEIGHT, GLYPH_WIDTH = 24, 20
 ACCEPT = 0.92  # correlation with the best template needed to take its digit
@@ -46,7 +45,7 @@ def default_cache_dir() -> Path:
 @dataclass(frozen=True)
 class DigitRead:
     digit: int | None  # None: unreadable
-    score: float  # correlation with the template used (1.0 for a fresh Tesseract reading)
+    score: float  # correlation with the nearest template (0 when there is none yet)
     source: str  # "template", "tesseract" or "none"
 
 
@@ -63,6 +62,19 @@ def normalise(glyph: np.ndarray) -> np.ndarray | None:
     left = (GLYPH_WIDTH - new_width) // 2
     box[:, left:left + new_width] = scaled
     return box
+
+
+def padded_page(glyph: np.ndarray, height: int) -> np.ndarray | None:
+    """The glyph as Tesseract likes it: black on white, `height` px tall, a 20 px margin."""
+    ys, xs = np.nonzero(glyph > 0.25)
+    if len(ys) < 4:
+        return None
+    ink = glyph[ys.min():ys.max() + 1, xs.min():xs.max() + 1].astype(np.float32)
+    width = max(1, round(ink.shape[1] * height / ink.shape[0]))
+    big = cv2.resize(ink, (width, height), interpolation=cv2.INTER_CUBIC)
+    page = np.full((height + 40, width + 40), 255, np.uint8)
+    page[20:20 + height, 20:20 + width] = 255 - np.clip(big * 255, 0, 255)
+    return page
 
 
 def _unit(box: np.ndarray) -> np.ndarray:
@@ -94,69 +106,43 @@ class DigitReader:
         size = GLYPH_HEIGHT * GLYPH_WIDTH
         self._vectors[style] = np.array(vectors, np.float32).reshape(len(vectors), size)
 
-    def templates(self, style: str) -> int:
-        self._load(style)
-        return len(self._labels[style])
-
-    def match(self, glyph: np.ndarray, style: str) -> DigitRead:
-        """The best template's digit if it matches well enough; no Tesseract."""
+    def nearest(self, glyph: np.ndarray, style: str) -> tuple[int | None, float]:
+        """The nearest template's digit and its correlation ((None, 0) without templates)."""
         self._load(style)
         box = normalise(glyph)
         if box is None or not self._labels[style]:
-            return DigitRead(None, 0.0, "none")
+            return None, 0.0
         scores = self._vectors[style] @ _unit(box)
         best = int(np.argmax(scores))
-        score = float(scores[best])
-        digit = self._labels[style][best] if score >= ACCEPT else None
-        return DigitRead(digit, score, "template" if digit is not None else "none")
+        return self._labels[style][best], float(scores[best])
 
     def read(self, glyph: np.ndarray, style: str) -> DigitRead:
         """Template first; Tesseract (and learning) when no template matches well enough."""
-        found = self.match(glyph, style)
-        if found.digit is not None:
-            return found
+        closest, score = self.nearest(glyph, style)
+        if score >= ACCEPT:
+            return DigitRead(closest, score, "template")
         digit = self.tesseract(glyph)
-        closest = self._closest(glyph, style, CONFLICT)
-        if digit is None or closest not in (None, digit):
+        if digit is None or (score >= CONFLICT and closest != digit):
             # Tesseract unsure, or a close template of another digit: better no answer than a
             # wrong template that would misread this glyph on every later run.
-            return DigitRead(None, found.score, "none")
+            return DigitRead(None, score, "none")
         if self.learn:
             self._add(style, digit, glyph)
-        return DigitRead(digit, found.score, "tesseract")
-
-    def _closest(self, glyph: np.ndarray, style: str, at_least: float) -> int | None:
-        """The digit of the nearest template when it scores `at_least`; else None."""
-        self._load(style)
-        box = normalise(glyph)
-        if box is None or not self._labels[style]:
-            return None
-        scores = self._vectors[style] @ _unit(box)
-        best = int(np.argmax(scores))
-        return self._labels[style][best] if scores[best] >= at_least else None
+        return DigitRead(digit, score, "tesseract")
 
     def tesseract(self, glyph: np.ndarray) -> int | None:
         """Tesseract's reading of one glyph, a padded black-on-white crop with a digit whitelist:
         the digit at least three of five tries (modes and sizes) give, unless another digit
         comes up twice; else None."""
-        ys, xs = np.nonzero(glyph > 0.25)
-        if len(ys) < 4:
-            return None
-        ink = glyph[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
         votes: Counter[str] = Counter()
         for tried, (psm, height) in enumerate(TESSERACT_TRIES, 1):
-            scale = height / ink.shape[0]
-            size = (max(1, round(ink.shape[1] * scale)), height)
-            big = cv2.resize(ink.astype(np.float32), size, interpolation=cv2.INTER_CUBIC)
-            page = np.full((height + 40, size[0] + 40), 255, np.uint8)
-            page[20:20 + height, 20:20 + size[0]] = 255 - np.clip(big * 255, 0, 255)
+            page = padded_page(glyph, height)
+            if page is None:
+                return None
             self.tesseract_calls += 1
-            try:
-                text = pytesseract.image_to_string(page, config=f"--psm {psm} {WHITELIST}")
-            except pytesseract.TesseractNotFoundError:
-                raise tesseract_missing() from None
-            if text.strip():
-                votes[text.strip()] += 1
+            text = read_text(page, f"--psm {psm} {WHITELIST}")
+            if text:
+                votes[text] += 1
             if tried == 3 and len(votes) == 1 and max(votes.values()) == 3:
                 break  # three out of three: no need to ask more
         ranked = votes.most_common(2)

@@ -12,8 +12,6 @@ from webbot.errors import WebbotError
 _MISSING = "Tesseract not found: install Debian's package (apt-get install tesseract-ocr)"
 
 
-def tesseract_missing() -> WebbotError:
-    return WebbotError(_MISSING)
 
 
 @dataclass(frozen=True)
@@ -49,3 +47,12 @@ def read_words(image: np.ndarray, config: str = "--psm 3") -> list[Word]:
         )
         if text.strip()
     ]
+
+
+def read_text(image: np.ndarray, config: str) -> str:
+    """What Tesseract reads in a picture (grey, or BGR), stripped."""
+    picture = image if image.ndim == 2 else image[:, :, ::-1]
+    try:
+        return pytesseract.image_to_string(picture, config=config).strip()
+    except pytesseract.TesseractNotFoundError:
+        raise WebbotError(_MISSING) from None
