@@ -15,24 +15,14 @@ from typing import Any
 
 import pytest
 
+from tests.daily_set.conftest import attributes
+
 GENERATOR = (Path(__file__).resolve().parents[2] / "fixtures" / "daily-set" / "javascript"
              / "PuzzleGenerator.js")
 NODE = shutil.which("node")
 pytestmark = pytest.mark.skipif(NODE is None, reason="node is not on PATH")
 
 SEEDS = range(301)
-# The real site's image numbering (reference README): n = number - 1.
-FILLS = ("solid", "striped", "empty")
-SHAPES = ("squiggle", "diamond", "oval")
-COLORS = ("red", "purple", "green")
-
-
-def attributes(number: int) -> tuple[int, str, str, str]:
-    """count, colour, shape and fill of the card with this image number."""
-    n = number - 1
-    return n % 3 + 1, COLORS[n // 3 % 3], SHAPES[n // 9 % 3], FILLS[n // 27]
-
-
 def is_set(cards: tuple[int, ...]) -> bool:
     features = zip(*(attributes(card) for card in cards), strict=True)
     return all(len(set(values)) in (1, 3) for values in features)

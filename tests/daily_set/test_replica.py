@@ -5,7 +5,6 @@ saved page of the old site running unchanged against the replica's scripts."""
 from __future__ import annotations
 
 import re
-import shutil
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -13,14 +12,19 @@ from itertools import combinations
 from pathlib import Path
 from urllib.parse import urlsplit
 
-import pytest
 from playwright.sync_api import Dialog, Page, Response, Route, expect
 
-from tests.conftest import REFERENCE
-from tests.daily_set.test_generator_js import attributes, is_set, sets_among
+from tests.daily_set.conftest import (
+    REAL_CARDS,
+    REAL_PAGE,
+    REAL_SETS,
+    attributes,
+    needs_reference,
+    real_site,
+)
+from tests.daily_set.test_generator_js import is_set, sets_among
 from webbot.server import FixtureServer
 
-FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "daily-set"
 OLD = "daily-set/puzzle/set.htm"
 NEW = "daily-set/set/puzzle/index.html"
 COMPLETED = re.compile(r".*/daily-set/you_completed_todays_puzzle\.htm\?time=\d+$")
@@ -28,13 +32,7 @@ COMPLETED = re.compile(r".*/daily-set/you_completed_todays_puzzle\.htm\?time=\d+
 OLD_CARDS = [32, 33, 18, 29, 34, 64, 41, 24, 26, 59, 31, 68]
 NEW_CARDS = [60, 15, 38, 78, 51, 1, 73, 44, 75, 58, 53, 71]
 
-REAL = REFERENCE / "daily-set"
-REAL_PAGE = "daily_set_16_70.htm"
-REAL_CARDS = [16, 5, 10, 9, 57, 79, 7, 77, 37, 39, 43, 70]
-REAL_SETS = [[1, 11, 12], [2, 6, 10], [4, 8, 9], [5, 8, 12], [6, 7, 11], [7, 8, 10]]
 REAL_DONE = re.compile(r"http://www\.setgame\.com/you_completed_todays_puzzle\?time=\d+$")
-needs_reference = pytest.mark.skipif(not (REAL / REAL_PAGE).is_file(),
-                                     reason="../shared/reference/daily-set is absent")
 
 READY = """() => {
   const hook = window.__dailySetTest, state = hook && hook.state();
@@ -348,20 +346,6 @@ def test_completion_page_shows_seconds(page: Page, fixtures_url: str):
 
 
 # --- the real saved page against the replica's scripts ---------------------------------------
-
-def real_site(root: Path) -> Path:
-    """The real page in puzzle/, our javascript/ and images/, the real cards over ours."""
-    (root / "puzzle").mkdir()
-    shutil.copy(REAL / REAL_PAGE, root / "puzzle" / REAL_PAGE)
-    shutil.copytree(FIXTURES / "javascript", root / "javascript")
-    small = root / "images" / "setcards" / "small"
-    if (FIXTURES / "images").is_dir():
-        shutil.copytree(FIXTURES / "images", root / "images")
-    small.mkdir(parents=True, exist_ok=True)
-    for gif in (REAL / "cards").glob("*.gif"):
-        shutil.copy(gif, small / gif.name)
-    return root
-
 
 ALT = re.compile(r"([123]) (Red|Green|Purple) (Diamond|Oval|Squiggle)s (Solid|Striped|Empty) s?")
 

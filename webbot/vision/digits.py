@@ -21,6 +21,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from webbot.cache import default_cache_dir
 from webbot.vision.ocr import read_text
 
 GLYPH_HEIGHT, GLYPH_WIDTH = 24, 20
@@ -33,13 +34,6 @@ MAX_TEMPLATES = 8  # per digit and style; more would only slow matching
 # the 4s, one size in seven took a 5 for a 3), so the answer is a vote.
 TESSERACT_TRIES = ((6, 28), (6, 36), (10, 32), (6, 32), (10, 28))
 WHITELIST = "-c tessedit_char_whitelist=0123456789"
-
-
-def default_cache_dir() -> Path:
-    if os.environ.get("WEBBOT_CACHE_DIR"):
-        return Path(os.environ["WEBBOT_CACHE_DIR"])
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "webbot"
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,183 @@
+"""Reads a SET card's count, shape, colour and fill from its pixels.
+
+The card is scaled to a standard height first, so the small 95x62 GIFs, the larger PNGs and
+rescaled copies are read the same way. Everything hangs on chroma (max - min channel): white,
+greys and the drop shadows have none, and a colour mixed with white by antialiasing or by
+stripes keeps a share of the ink's chroma equal to its coverage, whatever the colour.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from webbot.daily_set.model import Card
+from webbot.errors import WebbotError
+
+STANDARD_HEIGHT = 124  # twice the small card: stripes 4 px apart, a median filter keeps them
+MIN_INK_CHROMA = 60  # below this the card holds no coloured shape
+HUES = {"red": 0.0, "green": 61.0, "purple": 141.0}  # OpenCV hue (0-180) of the real inks
+# Interior ink share: solid ~1, striped ~0.5, empty ~0 (measured on real and rendered cards).
+SOLID_ABOVE, EMPTY_BELOW = 0.7, 0.24
+# Silhouette extent (area / bounding box): diamond ~0.53, squiggle ~0.8, oval ~0.9. Squiggle
+# and oval differ also in solidity (area / convex hull): ~0.9 dented against ~0.99 convex, so
+# both vote: (value - split) / spread, summed; the squiggle scores below 0.
+DIAMOND_BELOW = 0.68
+EXTENT_SPLIT, EXTENT_SPREAD = 0.843, 0.04
+SOLIDITY_SPLIT, SOLIDITY_SPREAD = 0.943, 0.03
+TYPICAL_SCORE = 3.0
+
+
+class CardError(WebbotError):
+    """A picture that cannot be read as a SET card."""
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A card as read, with how close the least certain attribute came to another value."""
+
+    card: Card
+    doubt: float  # 0 = every attribute far from a boundary; 1 = on a boundary
+    doubtful: str  # the attribute behind `doubt`
+
+    def __str__(self) -> str:
+        return str(self.card)
+
+
+def decode(data: bytes, name: str = "image") -> np.ndarray:
+    """Image bytes (GIF, PNG, JPEG...) to BGR; transparency is laid on white, as a page shows it."""
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_UNCHANGED)
+    if image is None or image.size == 0:
+        raise CardError(f"{name}: not an image OpenCV can decode")
+    if image.ndim == 2:
+        return cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    if image.shape[2] == 4:
+        alpha = image[..., 3:4].astype(np.float32) / 255
+        flat = image[..., :3].astype(np.float32) * alpha + 255 * (1 - alpha)
+        return np.round(flat).astype(np.uint8)
+    return image[..., :3]
+
+
+def load(path: str | Path) -> np.ndarray:
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise CardError(f"{path}: {exc.strerror or exc}") from None
+    return decode(data, str(path))
+
+
+def classify(image: np.ndarray) -> Reading:
+    """Reads one card picture (BGR)."""
+    picture = _standard(image)
+    chroma = picture.max(axis=2).astype(np.float32) - picture.min(axis=2)
+    ink_chroma = float(np.percentile(chroma, 99.5))
+    if ink_chroma < MIN_INK_CHROMA:
+        raise CardError("no coloured shape on the card")
+    coverage = np.clip(chroma / ink_chroma, 0, 1)  # how much of each pixel is ink
+    shapes, fragments = _silhouettes(coverage >= 0.5)
+    if not 1 <= len(shapes) <= 3:
+        raise CardError(f"{len(shapes)} shapes found on the card (a card has 1 to 3)")
+    color, color_doubt = _color(picture, coverage)
+    fill, fill_doubt = _fill(coverage, shapes)
+    shape, shape_doubt = _shape(shapes)
+    count_doubt = _count_doubt(shapes, fragments)
+    doubts = {"count": count_doubt, "shape": shape_doubt, "color": color_doubt,
+              "fill": fill_doubt}
+    doubtful = max(doubts, key=doubts.__getitem__)
+    return Reading(Card(len(shapes), shape, color, fill), round(doubts[doubtful], 3), doubtful)
+
+
+def _standard(image: np.ndarray) -> np.ndarray:
+    if image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < 8:
+        raise CardError("a card picture must be a colour image at least 8 px across")
+    scale = STANDARD_HEIGHT / image.shape[0]
+    interpolation = cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC
+    resized = cv2.resize(image, None, fx=scale, fy=scale, interpolation=interpolation)
+    return cv2.medianBlur(resized, 3)  # speckle noise out, 4 px stripes kept
+
+
+def _silhouettes(ink: np.ndarray) -> tuple[list[np.ndarray], int]:
+    """Filled outlines of the shapes, one mask each, left to right, and how many pieces of
+    ink too small to be shapes were left out (a shape cut off or smudged; specks don't count)."""
+    contours, _ = cv2.findContours(ink.astype(np.uint8), cv2.RETR_EXTERNAL,
+                                   cv2.CHAIN_APPROX_NONE)
+    tall = [c for c in contours if cv2.boundingRect(c)[3] >= 0.35 * ink.shape[0]]
+    if not tall:
+        return [], 0
+    biggest = max(cv2.contourArea(c) for c in tall)
+    kept = sorted((c for c in tall if cv2.contourArea(c) >= 0.3 * biggest),
+                  key=lambda c: cv2.boundingRect(c)[0])
+    pieces = sum(cv2.contourArea(c) >= 0.05 * biggest for c in contours)
+    masks = []
+    for contour in kept:
+        mask = np.zeros(ink.shape, np.uint8)
+        cv2.drawContours(mask, [contour], -1, 255, cv2.FILLED)
+        masks.append(mask)
+    return masks, pieces - len(kept)
+
+
+def _count_doubt(shapes: list[np.ndarray], fragments: int) -> float:
+    """Shapes on a card are copies: sizes far apart, or a piece of one left over, mean a
+    blot or a broken shape."""
+    if fragments:
+        return 1.0
+    areas = [int(np.count_nonzero(m)) for m in shapes]
+    return float(np.clip((1 - min(areas) / max(areas)) / 0.5, 0, 1))
+
+
+def _color(picture: np.ndarray, coverage: np.ndarray) -> tuple[str, float]:
+    hsv = cv2.cvtColor(picture, cv2.COLOR_BGR2HSV)
+    hues = hsv[..., 0][coverage >= 0.7].astype(np.float32) * (np.pi / 90)  # to radians
+    mean = float(np.degrees(np.arctan2(np.sin(hues).mean(), np.cos(hues).mean())) / 2) % 180
+    distances = {name: min(abs(mean - hue), 180 - abs(mean - hue)) for name, hue in HUES.items()}
+    ranked = sorted(distances, key=distances.__getitem__)
+    best, second = distances[ranked[0]], distances[ranked[1]]
+    return ranked[0], best / (best + second)  # 0.5 when halfway between two inks
+
+
+def _fill(coverage: np.ndarray, shapes: list[np.ndarray]) -> tuple[str, float]:
+    """Ink share in the middle of the shapes, away from their outlines."""
+    inside = np.zeros(coverage.shape, bool)
+    for mask in shapes:
+        distance = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
+        inside |= distance > 0.6 * distance.max()
+    share = float(coverage[inside].mean())
+    if share >= SOLID_ABOVE:
+        return "solid", _boundary_doubt(share, SOLID_ABOVE, 1.0)
+    if share < EMPTY_BELOW:
+        return "empty", _boundary_doubt(share, EMPTY_BELOW, 0.0)
+    middle = (SOLID_ABOVE + EMPTY_BELOW) / 2
+    edge = SOLID_ABOVE if share > middle else EMPTY_BELOW
+    return "striped", _boundary_doubt(share, edge, middle)
+
+
+def _shape(shapes: list[np.ndarray]) -> tuple[str, float]:
+    extents, solidities = [], []
+    for mask in shapes:
+        contour = max(cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0],
+                      key=cv2.contourArea)
+        area = float(np.count_nonzero(mask))
+        _, _, w, h = cv2.boundingRect(contour)
+        hull = cv2.contourArea(cv2.convexHull(contour)) + cv2.arcLength(contour, True) / 2
+        extents.append(area / (w * h))
+        solidities.append(area / hull)
+    extent, solidity = float(np.median(extents)), float(np.median(solidities))
+    if extent < DIAMOND_BELOW:
+        return "diamond", _boundary_doubt(extent, DIAMOND_BELOW, 0.53)
+    doubt_diamond = _boundary_doubt(extent, DIAMOND_BELOW, 0.8)
+    score = ((extent - EXTENT_SPLIT) / EXTENT_SPREAD
+             + (solidity - SOLIDITY_SPLIT) / SOLIDITY_SPREAD)
+    shape = "oval" if score > 0 else "squiggle"
+    return shape, max(doubt_diamond, _boundary_doubt(score, 0, TYPICAL_SCORE))
+
+
+def _boundary_doubt(value: float, boundary: float, typical: float) -> float:
+    """1 on the boundary, 0 at the typical value of the class (or beyond)."""
+    return float(np.clip(1 - abs(value - boundary) / abs(typical - boundary), 0, 1))
+
+
+def read_file(path: str | Path) -> Reading:
+    return classify(load(path))
