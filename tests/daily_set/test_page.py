@@ -1,0 +1,256 @@
+"""The Daily SET scraper: cards and click targets in both layouts and the real saved page, broken
+pages, and image downloads against real local HTTP servers (timeouts, retries, size cap,
+same-origin rule, cache)."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import run_webbot
+from tests.daily_set.conftest import FIXTURES, REAL, REAL_CARDS, REAL_PAGE, needs_reference
+from tests.test_cli import closed_port
+from webbot.daily_set.page import (
+    MAX_IMAGE_BYTES,
+    ImageFetcher,
+    PageError,
+    fetch_page,
+    parse_board,
+)
+from webbot.server import FixtureServer
+
+BASE = "http://127.0.0.1:8000/daily-set/"
+OLD_CARDS = [32, 33, 18, 29, 34, 64, 41, 24, 26, 59, 31, 68]
+OLD_SETS = [[1, 2, 11], [2, 4, 5], [2, 6, 9], [3, 6, 7], [4, 9, 12], [8, 11, 12]]
+NEW_CARDS = [60, 15, 38, 78, 51, 1, 73, 44, 75, 58, 53, 71]
+
+
+def test_old_layout():
+    html = (FIXTURES / "puzzle" / "set.htm").read_text()
+    board = parse_board(html, BASE + "puzzle/set.htm")
+    assert board.layout == "old"
+    assert [s.position for s in board.slots] == list(range(1, 13))
+    assert [s.image_url for s in board.slots] == [
+        f"{BASE}images/setcards/small/{n:02d}.gif" for n in OLD_CARDS]
+    assert board.slots[6].target == 'a[href="javascript:board.cardClicked(7)"]'
+
+
+def test_new_layout():
+    html = (FIXTURES / "set" / "puzzle" / "index.html").read_text()
+    board = parse_board(html, BASE + "set/puzzle/index.html")
+    assert board.layout == "new"
+    assert [s.image_url for s in board.slots] == [
+        f"{BASE}images/setcards/new/{n}.png" for n in NEW_CARDS]
+
+
+def test_new_layout_without_links_is_clicked_on_the_images():
+    cards = "".join(f'<div class="set-card-td"><img class="A{n}" name="card{n}" '
+                    f'src="/c/{n}.png"></div>' for n in (3, 1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12))
+    board = parse_board(f"<html><body>{cards}</body></html>", "http://example.org/set/puzzle")
+    assert [s.position for s in board.slots] == list(range(1, 13))
+    assert board.slots[0].image_url == "http://example.org/c/1.png"
+    assert board.slots[0].target == 'img[name="card1"]'
+
+
+@needs_reference
+def test_the_real_saved_page():
+    html = (REAL / REAL_PAGE).read_text(errors="replace")
+    board = parse_board(html, "http://www.setgame.com/puzzle/set.htm")
+    assert board.layout == "old"
+    assert [s.image_url for s in board.slots] == [
+        f"http://www.setgame.com/images/setcards/small/{n:02d}.gif" for n in REAL_CARDS]
+
+
+def card_links(positions, src: str = "c.gif") -> str:
+    return "".join(f'<a href="javascript:board.cardClicked({p})"><img src="{src}"></a>'
+                   for p in positions)
+
+
+@pytest.mark.parametrize(("html", "reason"), [
+    ("<html><body><p>Nothing here</p></body></html>", "found 0 cards"),
+    (card_links(range(1, 12)), "found 11 cards"),
+    (card_links(range(2, 14)), "numbered 1 to 12"),
+    (card_links(range(1, 12)) + '<a href="javascript:board.cardClicked(12)">x</a>',
+     "found 11 cards"),
+    ("<html><body><img name=card1></body></html>", "found 0 cards"),
+])
+def test_a_page_without_its_twelve_cards_is_refused(html, reason):
+    with pytest.raises(PageError, match=reason):
+        parse_board(html, BASE)
+
+
+# --- downloads ---------------------------------------------------------------------------------
+
+class Behaviour:
+    """What the test server does: a status per path (a list is answered in turn), or hanging."""
+
+    def __init__(self) -> None:
+        self.answers: dict[str, list[tuple[int, bytes]]] = {}
+        self.hang = threading.Event()
+        self.release = threading.Event()
+        self.requests: list[str] = []
+
+
+@contextmanager
+def scripted_server(behaviour: Behaviour) -> Iterator[str]:
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, *args) -> None:
+            pass
+
+        def do_GET(self) -> None:  # noqa: N802 - http.server's name
+            behaviour.requests.append(self.path)
+            if behaviour.hang.is_set():
+                behaviour.release.wait(10)
+                return
+            queue = behaviour.answers.get(self.path, [(404, b"missing")])
+            status, body = queue.pop(0) if len(queue) > 1 else queue[0]
+            self.send_response(status)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        behaviour.release.set()
+        server.shutdown()
+        server.server_close()
+
+
+GIF = (FIXTURES / "images" / "setcards" / "small" / "05.gif").read_bytes()
+
+
+def test_images_are_fetched_once_then_read_from_the_cache(tmp_path):
+    behaviour = Behaviour()
+    behaviour.answers["/c/5.gif"] = [(200, GIF)]
+    with scripted_server(behaviour) as url:
+        fetcher = ImageFetcher(url + "puzzle", cache_dir=tmp_path, use_cache=True)
+        assert fetcher.fetch(url + "c/5.gif") == GIF
+        assert fetcher.fetch(url + "c/5.gif") == GIF
+    assert behaviour.requests == ["/c/5.gif"]
+    [kept] = tmp_path.iterdir()
+    assert len(kept.name) == 64 and kept.read_bytes() == GIF  # a hash, never a page's name
+
+
+def test_a_local_server_is_not_cached_by_default(tmp_path):
+    behaviour = Behaviour()
+    behaviour.answers["/c/5.gif"] = [(200, GIF)]
+    with scripted_server(behaviour) as url:
+        fetcher = ImageFetcher(url + "puzzle", cache_dir=tmp_path)
+        fetcher.fetch_all([url + "c/5.gif"] * 2)
+    assert behaviour.requests == ["/c/5.gif"] * 2 and list(tmp_path.iterdir()) == []
+
+
+def test_server_errors_are_retried(tmp_path):
+    behaviour = Behaviour()
+    behaviour.answers["/c/5.gif"] = [(503, b"busy"), (500, b"oops"), (200, GIF)]
+    with scripted_server(behaviour) as url:
+        assert ImageFetcher(url, cache_dir=tmp_path).fetch(url + "c/5.gif") == GIF
+    assert behaviour.requests == ["/c/5.gif"] * 3
+
+
+def test_a_server_that_keeps_failing_gives_up(tmp_path):
+    behaviour = Behaviour()
+    behaviour.answers["/c/5.gif"] = [(503, b"busy")]
+    with (scripted_server(behaviour) as url,
+          pytest.raises(PageError, match="server errors on all 3 tries")):
+        ImageFetcher(url, cache_dir=tmp_path).fetch(url + "c/5.gif")
+    assert len(behaviour.requests) == 3  # the first try and 2 retries
+
+
+def test_a_missing_image(tmp_path):
+    with scripted_server(Behaviour()) as url, pytest.raises(PageError, match="HTTP 404"):
+        ImageFetcher(url, cache_dir=tmp_path).fetch(url + "c/404.gif")
+
+
+def test_a_silent_server_times_out(tmp_path):
+    behaviour = Behaviour()
+    behaviour.hang.set()
+    with scripted_server(behaviour) as url:
+        fetcher = ImageFetcher(url, cache_dir=tmp_path, timeout=(1, 0.3))
+        with pytest.raises(PageError, match=r"cannot load \(timed out\)"):
+            fetcher.fetch(url + "c/5.gif")
+
+
+def test_an_oversized_or_foreign_file_is_refused(tmp_path):
+    behaviour = Behaviour()
+    behaviour.answers["/big.gif"] = [(200, GIF + bytes(MAX_IMAGE_BYTES))]
+    behaviour.answers["/page.gif"] = [(200, b"<html>sorry</html>")]
+    with scripted_server(behaviour) as url:
+        fetcher = ImageFetcher(url, cache_dir=tmp_path, use_cache=True)
+        with pytest.raises(PageError, match="more than 2000000"):
+            fetcher.fetch(url + "big.gif")
+        with pytest.raises(PageError, match="not a picture"):
+            fetcher.fetch(url + "page.gif")
+    assert list(tmp_path.iterdir()) == []  # nothing bad is kept
+
+
+@pytest.mark.parametrize("image", [
+    "http://127.0.0.2:{port}/c/5.gif",  # another host
+    "http://127.0.0.1:1/c/5.gif",  # another port
+    "https://127.0.0.1:{port}/c/5.gif",  # another scheme
+    "file:///etc/passwd",
+    "data:image/gif;base64,R0lGODlh",
+])
+def test_images_come_only_from_the_pages_own_site(tmp_path, image):
+    with scripted_server(Behaviour()) as url:
+        port = url.rsplit(":", 1)[1].strip("/")
+        fetcher = ImageFetcher(url + "puzzle/set.htm", cache_dir=tmp_path)
+        with pytest.raises(PageError, match="not on the page's site|only http"):
+            fetcher.fetch(image.format(port=port))
+
+
+def test_fetch_page_reads_html(fixtures_url):
+    assert "board.cardClicked(12)" in fetch_page(fixtures_url + "daily-set/puzzle/set.htm")
+    with pytest.raises(PageError, match="HTTP 404"):
+        fetch_page(fixtures_url + "daily-set/none.htm")
+
+
+# --- `webbot daily-set read URL` ---------------------------------------------------------------
+
+def test_read_command_lists_the_sets(fixtures_url):
+    done = run_webbot("daily-set", "read", fixtures_url + "daily-set/puzzle/set.htm", "--json")
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["layout"] == "old" and result["sets"] == OLD_SETS
+    assert [c["position"] for c in result["cards"]] == list(range(1, 13))
+    done = run_webbot("daily-set", "read", fixtures_url + "daily-set/set/puzzle/index.html")
+    assert done.returncode == 0, done.stderr
+    assert "new layout, 12 cards read" in done.stdout and "set 6: cards" in done.stdout
+
+
+@needs_reference
+def test_read_command_on_the_real_page_and_cards(tmp_path):
+    from tests.daily_set.conftest import REAL_SETS, real_site
+
+    with FixtureServer(real_site(tmp_path)) as server:
+        done = run_webbot("daily-set", "read", f"{server.url}puzzle/{REAL_PAGE}", "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["sets"] == REAL_SETS
+
+
+def test_read_command_errors_are_one_line(fixtures_url, tmp_path):
+    site = Path(tmp_path)
+    (site / "cards.htm").write_text(card_links(range(1, 13), "missing.gif"))
+    with FixtureServer(site) as server:
+        cases = {
+            fixtures_url + "index.html": "found 0 cards",
+            server.url + "cards.htm": "HTTP 404",
+            f"http://127.0.0.1:{closed_port()}/set.htm": "cannot load (connection refused)",
+            "ftp://example.org/set.htm": "only http(s) URLs",
+        }
+        for url, reason in cases.items():
+            done = run_webbot("daily-set", "read", url)
+            assert done.returncode == 1, url
+            assert done.stderr.startswith("webbot: error: ") and reason in done.stderr, url
+            assert len(done.stderr.splitlines()) == 1

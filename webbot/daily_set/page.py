@@ -1,0 +1,178 @@
+"""The Daily SET page: its 12 cards and their click targets (bs4), and the card images
+(requests), in the old layout (a table of `<a href="javascript:board.cardClicked(n)"><img>`)
+and the new one (`div.set-card-td` holding `img.An[name=cardN]`)."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urljoin, urlsplit
+
+import cv2
+import numpy as np
+import requests
+from bs4 import BeautifulSoup
+from requests.adapters import HTTPAdapter
+from urllib3.util.retry import Retry
+
+from webbot.cache import default_cache_dir
+from webbot.errors import WebbotError
+
+CARDS = 12
+CLICK_LINK = re.compile(r"^\s*javascript:\s*board\.cardClicked\(\s*(\d+)\s*\)\s*;?\s*$")
+CARD_NAME = re.compile(r"^card(\d+)$")
+TIMEOUT = (3.05, 10.0)  # seconds to connect, seconds between bytes
+RETRIES = 2  # on connection errors and 5xx answers, with a short back-off
+MAX_IMAGE_BYTES = 2_000_000  # a card is a few kB; anything this big is not a card
+MAX_PAGE_BYTES = 5_000_000
+
+
+class PageError(WebbotError):
+    """The page, or one of its card images, is not what a Daily SET page serves."""
+
+
+@dataclass(frozen=True)
+class CardSlot:
+    position: int  # as the page numbers it: board.cardClicked(position), 1..12
+    image_url: str
+    target: str  # CSS selector of what to click
+
+
+@dataclass(frozen=True)
+class Board:
+    url: str
+    layout: str  # "old" (the GIF table) or "new" (div.set-card-td)
+    slots: tuple[CardSlot, ...]
+
+
+def parse_board(html: str, url: str) -> Board:
+    """Finds the 12 cards of a Daily SET page, in page order 1..12."""
+    soup = BeautifulSoup(html, "html.parser")
+    layout = "new" if soup.select_one("div.set-card-td") else "old"
+    found: dict[int, CardSlot] = {}
+    for link in soup.find_all("a", href=CLICK_LINK):
+        image = link.find("img", src=True)
+        if image is None:
+            continue
+        position = int(CLICK_LINK.match(link["href"]).group(1))
+        target = f'a[href="{link["href"]}"]'
+        found.setdefault(position, CardSlot(position, urljoin(url, image["src"]), target))
+    for image in soup.find_all("img", attrs={"name": CARD_NAME}, src=True):
+        position = int(CARD_NAME.match(image["name"]).group(1))
+        found.setdefault(position, CardSlot(position, urljoin(url, image["src"]),
+                                            f'img[name="{image["name"]}"]'))
+    if sorted(found) != list(range(1, CARDS + 1)):
+        shown = len(found)
+        raise PageError(f"{url}: found {shown} card{'s' * (shown != 1)} "
+                        f"(a Daily SET page has {CARDS}, numbered 1 to {CARDS})")
+    return Board(url, layout, tuple(found[p] for p in range(1, CARDS + 1)))
+
+
+def fetch_page(url: str, session: requests.Session | None = None,
+               timeout: tuple[float, float] = TIMEOUT) -> str:
+    """The page's HTML as served (requests; no scripts run)."""
+    _origin(url)
+    session = session or new_session()
+    body, response = _get(session, url, MAX_PAGE_BYTES, "page", timeout)
+    return body.decode(response.encoding or response.apparent_encoding or "utf-8", "replace")
+
+
+def new_session() -> requests.Session:
+    session = requests.Session()
+    retry = Retry(total=RETRIES, connect=RETRIES, read=RETRIES, backoff_factor=0.2,
+                  status_forcelist=(500, 502, 503, 504), allowed_methods=("GET",))
+    adapter = HTTPAdapter(max_retries=retry, pool_maxsize=CARDS)
+    session.mount("http://", adapter)
+    session.mount("https://", adapter)
+    session.headers["User-Agent"] = "webbot (Daily SET)"
+    return session
+
+
+class ImageFetcher:
+    """Downloads card images from the page's own site. Images from a remote site are kept in a
+    disk cache keyed by a hash of the URL (no name taken from a page ever becomes a path);
+    a local server's are not, as its port, and so every URL, changes from run to run."""
+
+    def __init__(self, page_url: str, cache_dir: Path | None = None,
+                 session: requests.Session | None = None,
+                 timeout: tuple[float, float] = TIMEOUT, use_cache: bool | None = None) -> None:
+        self.origin = _origin(page_url)
+        self.cache_dir = Path(cache_dir) if cache_dir else default_cache_dir() / "daily-set"
+        self.session = session or new_session()
+        self.timeout = timeout
+        local = urlsplit(page_url).hostname in ("127.0.0.1", "localhost", "::1")
+        self.use_cache = not local if use_cache is None else use_cache
+
+    def fetch(self, url: str) -> bytes:
+        if _origin(url) != self.origin:
+            raise PageError(f"card image {url} is not on the page's site ({self.origin})")
+        cached = self._cache_path(url)
+        if self.use_cache and cached.is_file():
+            return cached.read_bytes()
+        data, _ = _get(self.session, url, MAX_IMAGE_BYTES, "card image", self.timeout)
+        if cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_UNCHANGED) is None:
+            raise PageError(f"card image {url}: not a picture ({len(data)} bytes)")
+        if self.use_cache:
+            self._store(cached, data)
+        return data
+
+    def fetch_all(self, urls: list[str]) -> list[bytes]:
+        with ThreadPoolExecutor(max_workers=6) as pool:
+            return list(pool.map(self.fetch, urls))
+
+    def _cache_path(self, url: str) -> Path:
+        return self.cache_dir / hashlib.sha256(url.encode()).hexdigest()
+
+    def _store(self, path: Path, data: bytes) -> None:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            handle, temporary = tempfile.mkstemp(dir=path.parent)
+            with os.fdopen(handle, "wb") as out:
+                out.write(data)
+            os.replace(temporary, path)
+        except OSError:
+            pass  # a read-only cache only costs a download next time
+
+
+def _origin(url: str) -> str:
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise PageError(f"{url}: only http(s) URLs are fetched")
+    port = parts.port or {"http": 80, "https": 443}[parts.scheme]
+    return f"{parts.scheme}://{parts.hostname}:{port}"
+
+
+def _get(session: requests.Session, url: str, limit: int, what: str,
+         timeout: tuple[float, float]) -> tuple[bytes, requests.Response]:
+    try:
+        with session.get(url, timeout=timeout, stream=True) as response:
+            if response.status_code != 200:
+                raise PageError(f"{what} {url}: HTTP {response.status_code}")
+            declared = int(response.headers.get("Content-Length") or 0)
+            if declared > limit:
+                raise PageError(f"{what} {url}: {declared} bytes, more than {limit}")
+            body = bytearray()
+            for chunk in response.iter_content(64 * 1024):
+                body += chunk
+                if len(body) > limit:
+                    raise PageError(f"{what} {url}: more than {limit} bytes")
+            return bytes(body), response
+    except requests.RequestException as exc:
+        raise PageError(f"{what} {url}: cannot load ({_reason(exc)})") from None
+
+
+def _reason(error: requests.RequestException) -> str:
+    """In words, what went wrong; retries wrap the cause, so the text is searched."""
+    text = str(error)
+    if isinstance(error, requests.Timeout) or "timed out" in text:
+        return "timed out"
+    if isinstance(error, requests.exceptions.RetryError):
+        return f"server errors on all {RETRIES + 1} tries"
+    if "refused" in text.lower():
+        return "connection refused"
+    return type(error).__name__
