@@ -105,11 +105,44 @@ def puzlogic_solve(puzzle_file: str, solver: str, as_json: bool, all_solutions: 
     solve_command(puzzle_file, solver, as_json, all_solutions, unique)
 
 
-@cli.command("daily-set")
+@cli.group("daily-set", invoke_without_command=True)
 @run_options
-def daily_set(options: RunOptions) -> None:
-    """Find and click the 6 sets of the Daily SET puzzle."""
-    not_ready("daily-set", 6)
+@click.pass_context
+def daily_set(ctx: click.Context, options: RunOptions) -> None:
+    """Find and click the 6 sets of the Daily SET puzzle: the cards are read from their image
+    files' pixels, each set's three cards are clicked, and the page's answer is checked.
+
+    `webbot daily-set classify IMAGE...` reads card pictures; `webbot daily-set read URL`
+    reads a page's cards and sets without a browser."""
+    if ctx.invoked_subcommand is not None:
+        return
+    from webbot.daily_set.cli import play_command
+
+    raise click.exceptions.Exit(play_command(options, console))
+
+
+@daily_set.command("classify")
+@click.argument("images", metavar="IMAGE...", nargs=-1, required=True,
+                type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True,
+              help='Print one JSON object per image: {"file", "count", "shape", "color", "fill"}.')
+def daily_set_classify(images: tuple[str, ...], as_json: bool) -> None:
+    """Read the count, shape, colour and fill of card pictures (GIF, PNG, JPEG)."""
+    from webbot.daily_set.cli import classify_command
+
+    classify_command(images, as_json)
+
+
+@daily_set.command("read")
+@click.argument("url", metavar="URL")
+@click.option("--json", "as_json", is_flag=True,
+              help='Print {"layout", "cards": [...], "sets": [[p, p, p], ...]}.')
+def daily_set_read(url: str, as_json: bool) -> None:
+    """Fetch a Daily SET page with requests (its scripts are not run), read its 12 cards and
+    list its sets. Nothing is clicked."""
+    from webbot.daily_set.cli import read_command
+
+    read_command(url, as_json)
 
 
 @cli.command("burrito-bison")

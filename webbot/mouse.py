@@ -47,8 +47,9 @@ class Mouse:
                     self.page.wait_for_timeout(self.pause_ms)
         self.position = (x, y)
 
-    def click(self, x: float, y: float, button: str = "left") -> None:
-        self.move_to(x, y)
+    def click(self, x: float, y: float, button: str = "left",
+              step_px: float | None = None) -> None:
+        self.move_to(x, y, step_px)
         self.page.mouse.down(button=button)
         self.page.mouse.up(button=button)
 

@@ -1,0 +1,187 @@
+"""The Daily SET bot end to end: a real fixture server, a real Chromium, the bot reading the
+cards from their image files and clicking them with the mouse. Each run is checked against the
+page's own view (the replica's test hook, read by the test before the bot starts) and against
+where the page went when it was done."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import run_webbot
+from tests.daily_set.conftest import (
+    FIXTURES,
+    REAL_PAGE,
+    REAL_SETS,
+    needs_reference,
+    real_site,
+)
+from tests.test_cli import closed_port
+from tests.test_cli import one_line_error as one_line
+from webbot.daily_set.bot import DailySetBot, Misread, Outcome
+from webbot.daily_set.cards import CardError
+from webbot.server import FixtureServer
+from webbot.session import RunOptions, game_session
+
+OLD = "daily-set/puzzle/set.htm"
+NEW = "daily-set/set/puzzle/index.html"
+HOOK = "() => window.__dailySetTest.state()"
+DONE = re.compile(r"/daily-set/you_completed_todays_puzzle\.htm\?time=\d+$")
+
+
+def play(url: str | None) -> tuple[Outcome, dict, list[str]]:
+    """Run the bot in this process; return its outcome, the page's puzzle and dialogs raised."""
+    with game_session(RunOptions(url=url), OLD) as session:
+        puzzle = session.page.evaluate(HOOK)
+        dialogs: list[str] = []
+        session.page.on("dialog", lambda d: dialogs.append(d.message))
+        outcome = DailySetBot(session, report=lambda line: None).play()
+        return outcome, puzzle, dialogs
+
+
+def assert_all_found(outcome: Outcome, puzzle: dict) -> None:
+    assert sorted(list(f.positions) for f in outcome.found) == sorted(puzzle["sets"])
+    assert outcome.complete
+    assert outcome.completion_url and DONE.search(outcome.completion_url)
+
+
+def test_the_bundled_page_from_the_command_line():
+    done = run_webbot("daily-set")
+    assert done.returncode == 0, done.stderr
+    assert "6 of 6 sets confirmed" in done.stdout
+    assert "GREAT! 6 Sets Found" in done.stdout
+    assert re.search(r"you_completed_todays_puzzle\.htm\?time=\d+", done.stdout)
+
+
+def test_the_bundled_page(fixtures_url):
+    outcome, puzzle, dialogs = play(None)
+    assert_all_found(outcome, puzzle)
+    assert dialogs == ["GREAT! \n1 Set Found"] + [f"GREAT! \n{k} Sets Found" for k in range(2, 7)]
+    assert outcome.layout == "old" and len(outcome.readings) == 12
+    for found in outcome.found:  # what the bot says it clicked is what the cards show
+        assert [str(c) for c in found.cards] == [str(outcome.readings[p - 1].card)
+                                                  for p in found.positions]
+
+
+@pytest.mark.parametrize("seed", [11, 2026])
+def test_generated_puzzles(fixtures_url, seed):
+    outcome, puzzle, _ = play(f"{fixtures_url}{OLD}?seed={seed}")
+    assert_all_found(outcome, puzzle)
+
+
+def test_the_new_layout(fixtures_url):
+    outcome, puzzle, dialogs = play(f"{fixtures_url}{NEW}?seed=5")
+    assert_all_found(outcome, puzzle)
+    assert outcome.layout == "new" and dialogs == []
+    assert [f.message for f in outcome.found][-1] == "GREAT! 6 Sets Found"
+
+
+@needs_reference
+def test_the_real_saved_page_with_the_real_cards(tmp_path):
+    with FixtureServer(real_site(tmp_path)) as server:
+        done = run_webbot("daily-set", "--url", f"{server.url}puzzle/{REAL_PAGE}")
+    assert done.returncode == 0, done.stderr
+    assert "6 of 6 sets confirmed" in done.stdout
+    clicked = re.findall(r"set \d: cards (\d+), (\d+), (\d+) -> GREAT!", done.stdout)
+    assert sorted([int(p) for p in triple] for triple in clicked) == REAL_SETS
+    # the real page's gameOver() sends the player to setgame.com, unreachable here
+    assert "http://www.setgame.com/you_completed_todays_puzzle?time=" in done.stdout
+
+
+# --- pages the bot must not play on a guess ----------------------------------------------------
+
+def site_with(tmp_path: Path, change) -> str:
+    """A copy of the replica whose old page is changed by `change(html) -> html`."""
+    site = tmp_path / "site"
+    shutil.copytree(FIXTURES, site / "daily-set")
+    page = site / "daily-set" / "puzzle" / "set.htm"
+    page.write_text(change(page.read_text()))
+    return str(site)
+
+
+def shown_card(html: str, position: int, number: int) -> str:
+    """The page with another card's picture at `position` (its JS still knows the old one)."""
+    link = f'<a href="javascript:board.cardClicked({position})"'
+    start = html.index(link)
+    return html[:start] + re.sub(r"small/\d\d\.gif", f"small/{number:02d}.gif",
+                                 html[start:], count=1)
+
+
+def play_fails(site: str, error: type[Exception]) -> tuple[str, dict]:
+    with FixtureServer(Path(site)) as server, \
+            game_session(RunOptions(url=server.url + OLD), OLD) as session:
+        with pytest.raises(error) as failure:
+            DailySetBot(session, report=lambda line: None).play()
+        return str(failure.value), session.page.evaluate(HOOK)
+
+
+def test_a_picture_that_breaks_the_six_sets_stops_the_bot_before_any_click(tmp_path):
+    # Card 12 of the bundled puzzle shown as another card: the sets no longer number 6.
+    message, page = play_fails(site_with(tmp_path, lambda h: shown_card(h, 12, 81)), Misread)
+    assert re.match(r"found \d+ sets where the puzzle has 6; least certain: card \d+ as ", message)
+    assert message.endswith("nothing clicked")
+    assert page["messages"] == [] and page["checked"] == []
+
+
+def test_two_cards_read_alike_stop_the_bot(tmp_path):
+    message, page = play_fails(site_with(tmp_path, lambda h: shown_card(h, 2, 32)), Misread)
+    assert message.startswith("cards 1 and 2 both read as 2 purple striped squiggles")
+    assert page["messages"] == []
+
+
+def test_the_page_saying_not_a_set_stops_the_bot(tmp_path):
+    # The pictures are the bundled puzzle's but the page judges another one's sets.
+    def other_answers(html: str) -> str:
+        return re.sub(r"board\.initSets\([^)]*\)",
+                      "board.initSets(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 1, 5, 9, 2, 6, 10)",
+                      html, count=1)
+
+    message, page = play_fails(site_with(tmp_path, other_answers), Misread)
+    assert message.startswith("the page says cards 1, 2, 11 are not a set (NOT A SET!")
+    assert "least certain: card" in message
+    assert len(page["messages"]) == 1 and page["found"] == []
+
+
+def test_a_card_that_is_not_a_card(tmp_path):
+    def blank_card(html: str) -> str:
+        return shown_card(html, 5, 1).replace("small/01.gif", "small/empty_card.gif")
+
+    message, _ = play_fails(site_with(tmp_path, blank_card), CardError)
+    assert re.fullmatch(r"card 5 \(http://.*/empty_card\.gif\): no coloured shape on the card",
+                        message)
+
+
+@pytest.mark.parametrize(("url", "reason"), [
+    ("index.html", "found 0 cards (a Daily SET page has 12"),
+    ("daily-set/none.htm", "HTTP 404"),
+])
+def test_pages_without_a_puzzle(fixtures_url, url, reason):
+    done = run_webbot("daily-set", "--url", fixtures_url + url)
+    assert done.returncode == 1 and reason in one_line(done)
+
+
+def test_a_dead_server():
+    done = run_webbot("daily-set", "--url", f"http://127.0.0.1:{closed_port()}/set.htm")
+    assert done.returncode == 1 and "connection refused" in one_line(done)
+
+
+def test_what_the_bot_saw_is_kept(tmp_path):
+    done = run_webbot("daily-set", "--debug-dir", str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    saved = sorted(p.name for p in tmp_path.iterdir())
+    assert "0001-cards.png" in saved and "0002-cards-annotated.png" in saved
+
+
+def test_a_misread_leaves_the_cards_it_saw(tmp_path):
+    site = site_with(tmp_path, lambda h: shown_card(h, 12, 81))
+    with FixtureServer(Path(site)) as server:
+        done = run_webbot("daily-set", "--url", server.url + OLD,
+                          env={"TMPDIR": str(tmp_path)})
+    line = one_line(done)
+    assert done.returncode == 1 and "nothing clicked" in line
+    [folder] = tmp_path.glob("webbot-failure-*")
+    assert str(folder) in line and (folder / "last-frame.png").stat().st_size > 0
+

@@ -1,0 +1,156 @@
+"""The Daily SET bot: reads the page's 12 cards from their image files, finds the 6 SETs, clicks
+each one's three cards and checks the page's answer."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from webbot.daily_set.act import Answer, Hands
+from webbot.daily_set.cards import CardError, Reading, classify, decode
+from webbot.daily_set.model import Card
+from webbot.daily_set.page import Board, ImageFetcher, parse_board
+from webbot.daily_set.sets import DAILY_SETS, find_sets
+from webbot.debug import Mark
+from webbot.errors import WebbotError
+from webbot.screen import Box, Frame
+from webbot.session import Session
+
+COMPLETION_WAIT_S = 5.0
+TILE = (190, 124)  # a card in the picture of what the bot saw
+LABEL_H = 22
+
+
+class Misread(WebbotError):
+    """The cards as read cannot be today's puzzle; nothing was clicked on a guess."""
+
+
+@dataclass(frozen=True)
+class FoundSet:
+    positions: tuple[int, int, int]
+    cards: tuple[Card, Card, Card]
+    message: str
+
+
+@dataclass
+class Outcome:
+    layout: str = ""
+    readings: list[Reading] = field(default_factory=list)
+    found: list[FoundSet] = field(default_factory=list)
+    completion_url: str | None = None
+    read_ms: float = 0.0
+    seconds: float = 0.0
+
+    @property
+    def complete(self) -> bool:
+        return len(self.found) == DAILY_SETS
+
+
+def fetch_images(board: Board) -> list[np.ndarray]:
+    """The board's card pictures, in page order, downloaded from the page's own site."""
+    files = ImageFetcher(board.url).fetch_all([slot.image_url for slot in board.slots])
+    return [decode(data, slot.image_url) for data, slot in zip(files, board.slots, strict=True)]
+
+
+def read_cards(board: Board, images: Sequence[np.ndarray]) -> list[Reading]:
+    readings = []
+    for slot, image in zip(board.slots, images, strict=True):
+        try:
+            readings.append(classify(image))
+        except CardError as exc:
+            raise CardError(f"card {slot.position} ({slot.image_url}): {exc}") from None
+    return readings
+
+
+def todays_sets(readings: Sequence[Reading]) -> list[tuple[int, int, int]]:
+    """The SETs among the cards (0-based triples); anything but exactly 6 is a misread."""
+    cards = [r.card for r in readings]
+    twins = [(i, j) for i in range(len(cards)) for j in range(i + 1, len(cards))
+             if cards[i] == cards[j]]
+    sets = find_sets(cards)
+    if not twins and len(sets) == DAILY_SETS:
+        return sets
+    problem = (f"cards {twins[0][0] + 1} and {twins[0][1] + 1} both read as {cards[twins[0][0]]}"
+               if twins else f"found {len(sets)} sets where the puzzle has {DAILY_SETS}")
+    raise Misread(f"{problem}; least certain: {least_certain(readings)}; nothing clicked")
+
+
+def least_certain(readings: Sequence[Reading], count: int = 3) -> str:
+    ranked = sorted(range(len(readings)), key=lambda i: -readings[i].doubt)[:count]
+    return ", ".join(f"card {i + 1} as {readings[i].card} ({readings[i].doubtful} doubt "
+                     f"{readings[i].doubt:.2f})" for i in ranked)
+
+
+def cards_picture(images: Sequence[np.ndarray]) -> Frame:
+    """The cards as the bot saw them, 4 to a row, each labelled with its reading."""
+    width, height = TILE
+    rows = (len(images) + 3) // 4
+    sheet = np.full((rows * (height + LABEL_H), 4 * width, 3), 255, np.uint8)
+    for i, image in enumerate(images):
+        x, y = (i % 4) * width, (i // 4) * (height + LABEL_H) + LABEL_H
+        sheet[y:y + height, x:x + width] = cv2.resize(image, TILE, interpolation=cv2.INTER_AREA)
+    return Frame(sheet, Box(0, 0, sheet.shape[1], sheet.shape[0]))
+
+
+def picture_marks(readings: Sequence[Reading]) -> list[Mark]:
+    width, height = TILE
+    marks = []
+    for i, reading in enumerate(readings):
+        x, y = (i % 4) * width, (i // 4) * (height + LABEL_H) + LABEL_H
+        colour = (0, 0, 255) if reading.doubt > 0.5 else (0, 140, 0)
+        marks.append(Mark(x + 1, y, width - 2, height - 1, f"{i + 1}: {reading.card}", colour))
+    return marks
+
+
+class DailySetBot:
+    def __init__(self, session: Session, report: Callable[[str], None] = print) -> None:
+        self.session = session
+        self.report = report
+        self.outcome = Outcome()
+
+    def play(self) -> Outcome:
+        started = time.perf_counter()
+        page = self.session.page
+        hands = Hands(page, self.session.mouse)
+        # The live page rather than a second download: a generated puzzle exists only there.
+        board = parse_board(page.content(), page.url)
+        images = fetch_images(board)
+        readings = read_cards(board, images)
+        self.outcome.layout, self.outcome.readings = board.layout, readings
+        self.outcome.read_ms = (time.perf_counter() - started) * 1000
+        frame = cards_picture(images)
+        self.session.recorder.keep(frame, "cards")
+        self.session.recorder.annotated(frame, "cards", picture_marks(readings))
+        sets = todays_sets(readings)
+        self.report(f"read {len(readings)} cards ({board.layout} layout) in "
+                    f"{self.outcome.read_ms:.0f} ms: {DAILY_SETS} sets to click")
+        for number, triple in enumerate(sets, 1):
+            positions = tuple(board.slots[i].position for i in triple)
+            answer = hands.click_set([board.slots[i].target for i in triple])
+            self._check(answer, positions, number)
+            cards = tuple(readings[i].card for i in triple)
+            self.outcome.found.append(FoundSet(positions, cards, answer.text))
+            self.report(f"set {number}: cards {_positions(positions)} -> "
+                        f"{answer.text or 'the page moved on to ' + str(answer.left_page)}")
+        self.outcome.completion_url = hands.wait_left_page(COMPLETION_WAIT_S)
+        self.outcome.seconds = time.perf_counter() - started
+        return self.outcome
+
+    def _check(self, answer: Answer, positions: tuple[int, int, int], number: int) -> None:
+        said = f"cards {_positions(positions)}"
+        if answer.left_page and number < DAILY_SETS:
+            raise WebbotError(f"after {said} the page went to {answer.left_page} with only "
+                              f"{number} of {DAILY_SETS} sets clicked")
+        if answer.rejected:
+            raise Misread(f"the page says {said} are not a set ({answer.text}); least "
+                          f"certain: {least_certain(self.outcome.readings)}")
+        if not (answer.accepted or answer.left_page):
+            raise WebbotError(f"unexpected answer to {said}: {answer.text!r}")
+
+
+def _positions(positions: Sequence[int]) -> str:
+    return ", ".join(map(str, positions))
