@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import statistics
 import sys
 import tempfile
@@ -29,6 +28,9 @@ import cv2
 import numpy as np
 from playwright.sync_api import sync_playwright
 
+# scripts/ is on the path when this file is run as a script
+from readme_table import cores, put_in_readme
+
 from webbot.browser import CHROMIUM_ARGS, find_chromium
 from webbot.puzlogic.vision import LevelView, Reader, classify, normalise
 from webbot.server import FixtureServer
@@ -39,7 +41,6 @@ ROOT = Path(__file__).resolve().parents[1]
 REAL = ROOT.parent / "shared" / "reference" / "puzlogic"
 REAL_LEVELS = {"puzlogic-map-1.png": 1, "puzlogic-map-2.png": 2, "puzlogic-map-3.png": 3,
                "puzlogic-with-sums.png": 6}
-MARKS = ("<!-- bench_puzlogic:start -->", "<!-- bench_puzlogic:end -->")
 TARGET_FRAME_MS, TARGET_RUN_S = 100, 60
 
 
@@ -178,27 +179,14 @@ def main() -> int:
                   "|---|---|---|---|---|",
                   f"| `webbot puzlogic`, 15 bundled levels, headless | {completed}/15 | "
                   f"{seconds:.1f} s | {TARGET_RUN_S} s | {seconds / TARGET_RUN_S:.2f} |"]
-    lines.append(f"\nMeasured {time.strftime('%Y-%m-%d')} on {_cores()} cores.")
+    lines.append(f"\nMeasured {time.strftime('%Y-%m-%d')} on {cores()} cores.")
     table = "\n".join(lines)
     print(table)
     if all_mine > TARGET_FRAME_MS:
         print(f"perception median {all_mine:.1f} ms is over the target", file=sys.stderr)
-    if args.readme:
-        readme = ROOT / "README.md"
-        text = readme.read_text()
-        if MARKS[0] not in text:
-            print("README.md has no benchmark markers; not written", file=sys.stderr)
-            return 1
-        pattern = re.escape(MARKS[0]) + ".*?" + re.escape(MARKS[1])
-        readme.write_text(re.sub(pattern, lambda _: f"{MARKS[0]}\n{table}\n{MARKS[1]}", text,
-                                 flags=re.S))
+    if args.readme and not put_in_readme("bench_puzlogic", table):
+        return 1
     return 0
-
-
-def _cores() -> int:
-    import os
-
-    return len(os.sched_getaffinity(0))
 
 
 if __name__ == "__main__":

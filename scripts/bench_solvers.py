@@ -15,11 +15,13 @@ import argparse
 import json
 import math
 import multiprocessing
-import re
 import statistics
 import sys
 import time
 from pathlib import Path
+
+# scripts/ is on the path when this file is run as a script
+from readme_table import put_in_readme
 
 from webbot.puzlogic.generate import latin_puzzle
 from webbot.puzlogic.model import Puzzle
@@ -31,7 +33,6 @@ ROOT = Path(__file__).resolve().parents[1]
 LEVELS = ROOT.parent / "shared" / "reference" / "puzlogic" / "levels.json"
 BASELINE = "z3-naive"
 SOLVERS = {**BACKENDS, BASELINE: naive_solutions}
-MARKS = ("<!-- bench_solvers:start -->", "<!-- bench_solvers:end -->")
 
 
 def _solve_all(name: str, puzzles: list[Puzzle], answer) -> None:
@@ -119,15 +120,8 @@ def main() -> int:
     print(table)
     print()
     print(note)
-    if args.readme:
-        readme = ROOT / "README.md"
-        text = readme.read_text()
-        block = f"{MARKS[0]}\n{table}\n\n{note}\n{MARKS[1]}"
-        pattern = re.escape(MARKS[0]) + ".*?" + re.escape(MARKS[1])
-        if not re.search(pattern, text, re.S):
-            print("README.md has no benchmark markers; not written", file=sys.stderr)
-            return 1
-        readme.write_text(re.sub(pattern, lambda _: block, text, flags=re.S))
+    if args.readme and not put_in_readme("bench_solvers", f"{table}\n\n{note}"):
+        return 1
     return 0
 
 

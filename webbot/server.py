@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import os
+import sys
 import threading
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -36,6 +37,15 @@ class _QuietHandler(SimpleHTTPRequestHandler):
         super().end_headers()
 
 
+class _QuietServer(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request, client_address) -> None:
+        # A browser that closes a page mid-download is normal; anything else is still shown.
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
+
 class FixtureServer:
     """A real HTTP server for a folder, on a background thread. Use as a context manager."""
 
@@ -45,10 +55,9 @@ class FixtureServer:
             raise WebbotError(f"cannot serve {self.root}: not a folder")
         handler = functools.partial(_QuietHandler, directory=str(self.root))
         try:
-            self._httpd = ThreadingHTTPServer((host, port), handler)
+            self._httpd = _QuietServer((host, port), handler)
         except OSError as exc:
             raise WebbotError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
-        self._httpd.daemon_threads = True
         self._thread: threading.Thread | None = None
 
     @property

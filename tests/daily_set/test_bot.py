@@ -21,6 +21,7 @@ from tests.daily_set.conftest import (
 )
 from tests.test_cli import closed_port
 from tests.test_cli import one_line_error as one_line
+from webbot.browser import BrowserOptions
 from webbot.daily_set.bot import DailySetBot, Misread, Outcome
 from webbot.daily_set.cards import CardError
 from webbot.server import FixtureServer
@@ -32,9 +33,11 @@ HOOK = "() => window.__dailySetTest.state()"
 DONE = re.compile(r"/daily-set/you_completed_todays_puzzle\.htm\?time=\d+$")
 
 
-def play(url: str | None) -> tuple[Outcome, dict, list[str]]:
+def play(url: str | None, browser: BrowserOptions | None = None
+         ) -> tuple[Outcome, dict, list[str]]:
     """Run the bot in this process; return its outcome, the page's puzzle and dialogs raised."""
-    with game_session(RunOptions(url=url), OLD) as session:
+    options = RunOptions(url=url, browser=browser or BrowserOptions())
+    with game_session(options, OLD) as session:
         puzzle = session.page.evaluate(HOOK)
         dialogs: list[str] = []
         session.page.on("dialog", lambda d: dialogs.append(d.message))
@@ -77,6 +80,11 @@ def test_the_new_layout(fixtures_url):
     assert_all_found(outcome, puzzle)
     assert outcome.layout == "new" and dialogs == []
     assert [f.message for f in outcome.found][-1] == "GREAT! 6 Sets Found"
+
+
+def test_a_small_window_scrolls_to_the_cards(fixtures_url):
+    outcome, puzzle, _ = play(f"{fixtures_url}{OLD}?seed=8", BrowserOptions(viewport=(420, 260)))
+    assert_all_found(outcome, puzzle)
 
 
 @needs_reference

@@ -78,14 +78,21 @@ class Hands:
     def _click(self, target: str) -> None:
         element = self.page.locator(target).first
         try:
-            element.scroll_into_view_if_needed(timeout=ANSWER_TIMEOUT_S * 1000)
             box = element.bounding_box(timeout=ANSWER_TIMEOUT_S * 1000)
+            if box and not self._in_view(box):  # scrolling costs a few frames: only if needed
+                element.scroll_into_view_if_needed(timeout=ANSWER_TIMEOUT_S * 1000)
+                box = element.bounding_box(timeout=ANSWER_TIMEOUT_S * 1000)
         except Error:
             box = None
         if box is None:
             raise WebbotError(f"the card {target} is not on the page to click")
         self.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2,
                          step_px=CLICK_STEP_PX)
+
+    def _in_view(self, box: dict) -> bool:
+        size = self.page.viewport_size or {"width": 0, "height": 0}
+        return (box["x"] >= 0 and box["y"] >= 0 and box["x"] + box["width"] <= size["width"]
+                and box["y"] + box["height"] <= size["height"])
 
     def _message_text(self) -> str | None:
         """The new layout's message text; None when the page has no message box (or is gone)."""

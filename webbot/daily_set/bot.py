@@ -43,7 +43,8 @@ class Outcome:
     found: list[FoundSet] = field(default_factory=list)
     completion_url: str | None = None
     read_ms: float = 0.0
-    seconds: float = 0.0
+    confirmed_s: float = 0.0  # from the start to the last set confirmed
+    seconds: float = 0.0  # from the start to the end, the completion page included
 
     @property
     def complete(self) -> bool:
@@ -136,6 +137,7 @@ class DailySetBot:
             self.outcome.found.append(FoundSet(positions, cards, answer.text))
             self.report(f"set {number}: cards {_positions(positions)} -> "
                         f"{answer.text or 'the page moved on to ' + str(answer.left_page)}")
+        self.outcome.confirmed_s = time.perf_counter() - started
         self.outcome.completion_url = hands.wait_left_page(COMPLETION_WAIT_S)
         self.outcome.seconds = time.perf_counter() - started
         return self.outcome

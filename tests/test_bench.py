@@ -1,4 +1,4 @@
-"""The solver benchmark still runs (a small version of it) and finds no wrong answer."""
+"""The benchmarks still run (small versions of them) and find no wrong answer."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "bench_solvers.py"
+SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "bench_solvers.py"
 
 
 def test_bench_solvers_prints_a_table():
@@ -28,3 +28,14 @@ def test_bench_puzlogic_prints_a_table():
     cells = [cell.strip() for cell in row.strip("|").split("|")]
     right, total = map(int, cells[5].split("/"))
     assert right == total > 0 and cells[-1].endswith("x faster")
+
+
+def test_bench_daily_set_prints_tables():
+    script = SCRIPT.with_name("bench_daily_set.py")
+    result = subprocess.run([sys.executable, str(script), "--quick"], capture_output=True,
+                            text=True, timeout=600)
+    assert result.returncode == 0, result.stderr
+    rows = [line for line in result.stdout.splitlines() if line.startswith("| replica")]
+    assert len(rows) == 2 and all("| 12/12 |" in row and "x faster" in row for row in rows)
+    play = next(line for line in result.stdout.splitlines() if line.startswith("| bot (mouse"))
+    assert "| 3/3 |" in play
