@@ -122,8 +122,7 @@ def new_card(card: dict) -> np.ndarray:
     outline = np.zeros((h * s, w * s), np.uint8)
     radius = 10 * s
     rect = (s, s, w * s - 2 * s, h * s - 2 * s)
-    for filled, colour in ((True, 255),):
-        _rounded_rect(outline, rect, radius, colour, filled)
+    _rounded_rect(outline, rect, radius, 255, True)
     alpha = cv2.resize(outline, (w, h), interpolation=cv2.INTER_AREA)
     border = np.zeros_like(outline)
     _rounded_rect(border, rect, radius, 255, False, thickness=2 * s)

@@ -162,6 +162,7 @@ def serve(host: str, port: int) -> None:
     server = FixtureServer(host=host, port=port)
     click.echo(f"Serving {server.root} at {server.url} (Ctrl-C to stop)")
     click.echo(f"  Puzlogic: {server.url}puzlogic/index.html")
+    click.echo(f"  Daily SET: {server.url}daily-set/index.html")
     try:
         server.serve_forever()
     finally:

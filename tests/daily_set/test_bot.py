@@ -22,8 +22,10 @@ from tests.daily_set.conftest import (
 from tests.test_cli import closed_port
 from tests.test_cli import one_line_error as one_line
 from webbot.browser import BrowserOptions
-from webbot.daily_set.bot import DailySetBot, Misread, Outcome
-from webbot.daily_set.cards import CardError
+from webbot.daily_set.bot import DailySetBot, Misread, Outcome, todays_sets
+from webbot.daily_set.cards import CardError, Reading
+from webbot.daily_set.model import Card
+from webbot.errors import WebbotError
 from webbot.server import FixtureServer
 from webbot.session import RunOptions, game_session
 
@@ -101,12 +103,14 @@ def test_the_real_saved_page_with_the_real_cards(tmp_path):
 
 # --- pages the bot must not play on a guess ----------------------------------------------------
 
-def site_with(tmp_path: Path, change) -> str:
-    """A copy of the replica whose old page is changed by `change(html) -> html`."""
+def site_with(tmp_path: Path, change, file: str = "puzzle/set.htm") -> str:
+    """A copy of the replica with one file changed by `change(text) -> text`."""
     site = tmp_path / "site"
     shutil.copytree(FIXTURES, site / "daily-set")
-    page = site / "daily-set" / "puzzle" / "set.htm"
-    page.write_text(change(page.read_text()))
+    changed = site / "daily-set" / file
+    text = changed.read_text()
+    assert change(text) != text
+    changed.write_text(change(text))
     return str(site)
 
 
@@ -151,6 +155,25 @@ def test_the_page_saying_not_a_set_stops_the_bot(tmp_path):
     assert message.startswith("the page says cards 1, 2, 11 are not a set (NOT A SET!")
     assert "least certain: card" in message
     assert len(page["messages"]) == 1 and page["found"] == []
+
+
+def test_a_page_whose_count_does_not_go_up_is_not_believed(tmp_path):
+    def stuck_count(script: str) -> str:
+        return script.replace('(k == 1 ? "1 Set Found" : k + " Sets Found")', '"1 Set Found"')
+
+    message, page = play_fails(site_with(tmp_path, stuck_count, "javascript/SetBoard.js"),
+                               WebbotError)
+    assert re.fullmatch(r"after cards \d+, \d+, \d+, set 2 for the bot, the page says: "
+                        r"'GREAT! 1 Set Found'", message)
+    assert len(page["found"]) == 2
+
+
+def test_a_card_too_doubtful_to_act_on():
+    sure = Reading(Card(1, "oval", "red", "solid"), 0.1, "fill")
+    unsure = Reading(Card(2, "oval", "red", "solid"), 0.93, "count")
+    with pytest.raises(Misread, match="card 2 reads as 2 red solid ovals only with doubt 0.93 "
+                                      "on its count; nothing clicked"):
+        todays_sets([sure, unsure] + [sure] * 10)
 
 
 def test_a_card_that_is_not_a_card(tmp_path):

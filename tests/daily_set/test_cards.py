@@ -120,6 +120,61 @@ def test_a_transparent_png_is_read_on_white():
     assert classify(decode(data)).card == site_card(41)
 
 
+def tinted(image: np.ndarray, rgb: tuple[int, int, int]) -> np.ndarray:
+    """The card printed on paper of this colour (white becomes it, inks darken with it)."""
+    return np.round(image * (np.array(rgb[::-1]) / 255)).astype(np.uint8)
+
+
+def framed(image: np.ndarray, rgb: tuple[int, int, int], width: int) -> np.ndarray:
+    picture = image.copy()
+    for edge in (np.s_[:width], np.s_[-width:], np.s_[:, :width], np.s_[:, -width:]):
+        picture[edge] = rgb[::-1]
+    return picture
+
+
+@pytest.mark.parametrize(("change", "name"), [
+    (lambda im: tinted(im, (255, 250, 225)), "cream paper"),
+    (lambda im: tinted(im, (220, 235, 255)), "light blue paper"),
+    (lambda im: framed(im, (255, 0, 0), 1), "a red 1 px frame"),
+    (lambda im: framed(im, (153, 1, 204), 2), "a purple 2 px frame"),
+    (lambda im: framed(im, (255, 213, 79), 3), "a yellow 3 px frame"),
+    (lambda im: cv2.resize(im, (37, 24), interpolation=cv2.INTER_AREA), "24 px high"),
+])
+def test_tints_frames_and_small_sizes(change, name):
+    pictures = {f"{n:02d}.gif": (change(small_gif(n)), site_card(n)) for n in NUMBERS}
+    assert misreads(pictures) == [], name
+
+
+@pytest.mark.parametrize(("change", "reason"), [
+    (lambda im: tinted(im, (255, 213, 79)), "background is too dark or too colourful"),
+    (lambda im: tinted(im, (90, 90, 90)), "background is too dark"),
+    (lambda im: cv2.resize(im, (18, 12), interpolation=cv2.INTER_AREA), "12 px high"),
+    (lambda im: cv2.resize(im, (4000, 62)), "not shaped like a card"),
+    (lambda im: cv2.resize(im, (40, 62)), "not shaped like a card"),
+])
+def test_pictures_that_cannot_be_read_well_are_refused(change, reason):
+    for n in (1, 41, 81):
+        with pytest.raises(CardError, match=reason):
+            classify(change(small_gif(n)))
+
+
+@pytest.mark.parametrize("alpha", (False, True))
+def test_sixteen_bit_pngs(alpha):
+    raw = cv2.imread(str(IMAGES / "new" / "50.png"), cv2.IMREAD_UNCHANGED)  # BGRA
+    picture = raw.astype(np.uint16) * 257
+    if not alpha:
+        picture = picture[..., :3]
+    assert picture.shape[2] == (4 if alpha else 3)
+    ok, data = cv2.imencode(".png", picture)
+    assert ok
+    assert classify(decode(data.tobytes())).card == site_card(50)
+
+
+def test_an_empty_file_is_not_an_image():
+    with pytest.raises(CardError, match="not an image"):
+        decode(b"", "empty.gif")
+
+
 def blank(colour: tuple[int, int, int] = (255, 255, 255)) -> np.ndarray:
     return np.full((62, 95, 3), colour, np.uint8)
 
@@ -127,7 +182,8 @@ def blank(colour: tuple[int, int, int] = (255, 255, 255)) -> np.ndarray:
 @pytest.mark.parametrize(("picture", "reason"), [
     (blank(), "no coloured shape"),
     (blank((128, 128, 128)), "no coloured shape"),
-    (np.full((4, 4, 3), 255, np.uint8), "at least 8 px"),
+    (np.full((4, 4, 3), 255, np.uint8), "4 px high"),
+    (np.full((62, 95), 255, np.uint8), "8-bit colour image"),
 ])
 def test_pictures_without_a_card_are_refused(picture, reason):
     with pytest.raises(CardError, match=reason):

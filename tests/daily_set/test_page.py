@@ -91,7 +91,7 @@ class Behaviour:
     """What the test server does: a status per path (a list is answered in turn), or hanging."""
 
     def __init__(self) -> None:
-        self.answers: dict[str, list[tuple[int, bytes]]] = {}
+        self.answers: dict[str, list[tuple]] = {}  # (status, body[, headers])
         self.hang = threading.Event()
         self.release = threading.Event()
         self.requests: list[str] = []
@@ -109,9 +109,11 @@ def scripted_server(behaviour: Behaviour) -> Iterator[str]:
                 behaviour.release.wait(10)
                 return
             queue = behaviour.answers.get(self.path, [(404, b"missing")])
-            status, body = queue.pop(0) if len(queue) > 1 else queue[0]
+            status, body, *more = queue.pop(0) if len(queue) > 1 else queue[0]
+            headers = {"Content-Length": str(len(body)), **(more[0] if more else {})}
             self.send_response(status)
-            self.send_header("Content-Length", str(len(body)))
+            for name, value in headers.items():
+                self.send_header(name, value)
             self.end_headers()
             self.wfile.write(body)
 
@@ -195,6 +197,35 @@ def test_an_oversized_or_foreign_file_is_refused(tmp_path):
     assert list(tmp_path.iterdir()) == []  # nothing bad is kept
 
 
+def test_redirects_are_followed_only_on_the_pages_site(tmp_path):
+    behaviour = Behaviour()
+    behaviour.answers["/old/5.gif"] = [(302, b"", {"Location": "/c/5.gif"})]
+    behaviour.answers["/c/5.gif"] = [(200, GIF)]
+    with scripted_server(behaviour) as url:
+        port = url.rsplit(":", 1)[1].strip("/")
+        behaviour.answers["/away.gif"] = [(302, b"", {"Location":
+                                                      f"http://127.0.0.2:{port}/c/5.gif"})]
+        behaviour.answers["/loop.gif"] = [(302, b"", {"Location": "/loop.gif"})]
+        fetcher = ImageFetcher(url, cache_dir=tmp_path)
+        assert fetcher.fetch(url + "old/5.gif") == GIF
+        with pytest.raises(PageError, match="is not on the page's site"):
+            fetcher.fetch(url + "away.gif")
+        with pytest.raises(PageError, match="more than 5 redirects"):
+            fetcher.fetch(url + "loop.gif")
+    assert "/c/5.gif" in behaviour.requests and behaviour.requests.count("/loop.gif") == 6
+
+
+def test_an_empty_answer_or_a_garbled_length(tmp_path):
+    behaviour = Behaviour()
+    behaviour.answers["/empty.gif"] = [(200, b"")]
+    behaviour.answers["/c.gif"] = [(200, GIF, {"Content-Length": "lots"})]
+    with scripted_server(behaviour) as url:
+        fetcher = ImageFetcher(url, cache_dir=tmp_path)
+        with pytest.raises(PageError, match=r"not a picture \(0 bytes\)"):
+            fetcher.fetch(url + "empty.gif")
+        assert fetcher.fetch(url + "c.gif") == GIF  # the length is only a hint
+
+
 @pytest.mark.parametrize("image", [
     "http://127.0.0.2:{port}/c/5.gif",  # another host
     "http://127.0.0.1:1/c/5.gif",  # another port
@@ -211,9 +242,18 @@ def test_images_come_only_from_the_pages_own_site(tmp_path, image):
 
 
 def test_fetch_page_reads_html(fixtures_url):
-    assert "board.cardClicked(12)" in fetch_page(fixtures_url + "daily-set/puzzle/set.htm")
+    page = fetch_page(fixtures_url + "daily-set/puzzle/set.htm")
+    assert b"board.cardClicked(12)" in page.body and page.content_type == "text/html"
+    moved = fetch_page(fixtures_url + "daily-set/set/puzzle")  # the server adds a slash
+    assert moved.url == fixtures_url + "daily-set/set/puzzle/"
+    assert parse_board(moved.body, moved.url).slots[0].image_url == (
+        fixtures_url + "daily-set/images/setcards/new/60.png")
     with pytest.raises(PageError, match="HTTP 404"):
         fetch_page(fixtures_url + "daily-set/none.htm")
+    with pytest.raises(PageError, match="image/gif, not an HTML page"):
+        fetch_page(fixtures_url + "daily-set/images/setcards/small/05.gif")
+    with pytest.raises(PageError, match="not a valid URL"):
+        fetch_page("http://127.0.0.1:99999/set.htm")
 
 
 # --- `webbot daily-set read URL` ---------------------------------------------------------------

@@ -30,12 +30,17 @@ class Answer:
     left_page: str | None = None  # the URL the page went to, if it navigated away
 
     @property
-    def accepted(self) -> bool:
-        return self.found is not None or bool(ALREADY.search(self.text))
+    def already(self) -> bool:
+        return bool(ALREADY.search(self.text))
 
     @property
     def rejected(self) -> bool:
         return bool(NOT_A_SET.search(self.text))
+
+    @property
+    def is_verdict(self) -> bool:
+        """Says something about the three cards (not some other text in the message box)."""
+        return self.found is not None or self.already or self.rejected
 
 
 class Hands:
@@ -57,7 +62,8 @@ class Hands:
     def _on_request(self, request: Request) -> None:
         # The request, not where the frame lands: a completion page on an unreachable site
         # still shows where the game sent the player.
-        if request.is_navigation_request() and request.frame == self.page.main_frame:
+        if (request.is_navigation_request() and request.frame == self.page.main_frame
+                and request.url.split("#")[0] != self.start_url.split("#")[0]):
             self._navigated = request.url
 
     def click_set(self, targets: list[str]) -> Answer:
@@ -109,7 +115,7 @@ class Hands:
                 return _answer(self._dialogs[seen])
             if before is not None:
                 now = self._message_text()
-                if now and now != before:
+                if now and now != before and _answer(now).is_verdict:
                     return _answer(now)
             if self._navigated:
                 return Answer("", left_page=self._navigated)

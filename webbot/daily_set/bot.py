@@ -21,6 +21,7 @@ from webbot.screen import Box, Frame
 from webbot.session import Session
 
 COMPLETION_WAIT_S = 5.0
+DOUBT_LIMIT = 0.9  # the readings of the real and replica cards stay under 0.7
 TILE = (190, 124)  # a card in the picture of what the bot saw
 LABEL_H = 22
 
@@ -68,7 +69,13 @@ def read_cards(board: Board, images: Sequence[np.ndarray]) -> list[Reading]:
 
 
 def todays_sets(readings: Sequence[Reading]) -> list[tuple[int, int, int]]:
-    """The SETs among the cards (0-based triples); anything but exactly 6 is a misread."""
+    """The SETs among the cards (0-based triples); anything but exactly 6 is a misread, and so
+    is a card read too close to another value to act on."""
+    unsure = [i for i, r in enumerate(readings) if r.doubt >= DOUBT_LIMIT]
+    if unsure:
+        raise Misread(f"card {unsure[0] + 1} reads as {readings[unsure[0]].card} only with "
+                      f"doubt {readings[unsure[0]].doubt:.2f} on its "
+                      f"{readings[unsure[0]].doubtful}; nothing clicked")
     cards = [r.card for r in readings]
     twins = [(i, j) for i in range(len(cards)) for j in range(i + 1, len(cards))
              if cards[i] == cards[j]]
@@ -150,8 +157,14 @@ class DailySetBot:
         if answer.rejected:
             raise Misread(f"the page says {said} are not a set ({answer.text}); least "
                           f"certain: {least_certain(self.outcome.readings)}")
-        if not (answer.accepted or answer.left_page):
-            raise WebbotError(f"unexpected answer to {said}: {answer.text!r}")
+        if answer.left_page:
+            return  # the last set: the game moved on to its completion page
+        if answer.already:
+            raise WebbotError(f"the page says {said} were found before ({answer.text}); "
+                              "was the puzzle already played?")
+        if answer.found != number:
+            raise WebbotError(f"after {said}, set {number} for the bot, the page says: "
+                              f"{answer.text!r}")
 
 
 def _positions(positions: Sequence[int]) -> str:

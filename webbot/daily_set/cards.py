@@ -18,6 +18,11 @@ from webbot.daily_set.model import Card
 from webbot.errors import WebbotError
 
 STANDARD_HEIGHT = 124  # twice the small card: stripes 4 px apart, a median filter keeps them
+MIN_HEIGHT = 24  # below this stripes blur into a solid fill
+ASPECTS = (0.8, 3.5)  # width / height of a picture that can be a card (the cards: 1.53)
+RING = 0.06  # of the height: the edge band blanked (a frame around a card); the background is
+# measured in the band as wide inside it (the shapes start 14% in from the top)
+MAX_BACKGROUND_CHROMA = 80  # a tinted card is white-balanced; a coloured one is refused
 MIN_INK_CHROMA = 60  # below this the card holds no coloured shape
 HUES = {"red": 0.0, "green": 61.0, "purple": 141.0}  # OpenCV hue (0-180) of the real inks
 # Interior ink share: solid ~1, striped ~0.5, empty ~0 (measured on real and rendered cards).
@@ -49,9 +54,13 @@ class Reading:
 
 def decode(data: bytes, name: str = "image") -> np.ndarray:
     """Image bytes (GIF, PNG, JPEG...) to BGR; transparency is laid on white, as a page shows it."""
-    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_UNCHANGED)
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_UNCHANGED) if data else None
     if image is None or image.size == 0:
         raise CardError(f"{name}: not an image OpenCV can decode")
+    if image.dtype == np.uint16:
+        image = (image >> 8).astype(np.uint8)
+    elif image.dtype != np.uint8:
+        raise CardError(f"{name}: {image.dtype} pixels are not supported")
     if image.ndim == 2:
         return cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
     if image.shape[2] == 4:
@@ -80,7 +89,7 @@ def classify(image: np.ndarray) -> Reading:
     shapes, fragments = _silhouettes(coverage >= 0.5)
     if not 1 <= len(shapes) <= 3:
         raise CardError(f"{len(shapes)} shapes found on the card (a card has 1 to 3)")
-    color, color_doubt = _color(picture, coverage)
+    color, color_doubt = _color(picture, coverage, shapes)
     fill, fill_doubt = _fill(coverage, shapes)
     shape, shape_doubt = _shape(shapes)
     count_doubt = _count_doubt(shapes, fragments)
@@ -91,12 +100,35 @@ def classify(image: np.ndarray) -> Reading:
 
 
 def _standard(image: np.ndarray) -> np.ndarray:
-    if image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < 8:
-        raise CardError("a card picture must be a colour image at least 8 px across")
-    scale = STANDARD_HEIGHT / image.shape[0]
+    """The picture at the standard height, denoised, on a white background."""
+    if image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
+        raise CardError("a card picture must be an 8-bit colour image")
+    height, width = image.shape[:2]
+    if height < MIN_HEIGHT:
+        raise CardError(f"the picture is {height} px high; a card needs {MIN_HEIGHT} to be read")
+    if not ASPECTS[0] <= width / height <= ASPECTS[1]:
+        raise CardError(f"a {width}x{height} picture is not shaped like a card")
+    scale = STANDARD_HEIGHT / height
     interpolation = cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC
     resized = cv2.resize(image, None, fx=scale, fy=scale, interpolation=interpolation)
-    return cv2.medianBlur(resized, 3)  # speckle noise out, 4 px stripes kept
+    return _white_balanced(cv2.medianBlur(resized, 3))  # speckles out, 4 px stripes kept
+
+
+def _white_balanced(picture: np.ndarray) -> np.ndarray:
+    """Blanks the edge band (a frame or border drawn around a card) and scales each channel so
+    the background, the median of the band just inside it, is white: a tint is not ink."""
+    ring = max(1, round(RING * picture.shape[0]))
+    edge = np.ones(picture.shape[:2], bool)
+    edge[ring:-ring, ring:-ring] = False
+    band = np.zeros_like(edge)
+    band[ring:-ring, ring:-ring] = True
+    band[2 * ring:-2 * ring, 2 * ring:-2 * ring] = False
+    background = np.median(picture[band], axis=0)
+    if background.min() < 120 or background.max() - background.min() > MAX_BACKGROUND_CHROMA:
+        raise CardError("the card's background is too dark or too colourful to read inks on")
+    balanced = picture.astype(np.float32) * (255 / background)
+    balanced[edge] = 255
+    return np.clip(balanced, 0, 255).astype(np.uint8)
 
 
 def _silhouettes(ink: np.ndarray) -> tuple[list[np.ndarray], int]:
@@ -128,9 +160,11 @@ def _count_doubt(shapes: list[np.ndarray], fragments: int) -> float:
     return float(np.clip((1 - min(areas) / max(areas)) / 0.5, 0, 1))
 
 
-def _color(picture: np.ndarray, coverage: np.ndarray) -> tuple[str, float]:
+def _color(picture: np.ndarray, coverage: np.ndarray,
+           shapes: list[np.ndarray]) -> tuple[str, float]:
     hsv = cv2.cvtColor(picture, cv2.COLOR_BGR2HSV)
-    hues = hsv[..., 0][coverage >= 0.7].astype(np.float32) * (np.pi / 90)  # to radians
+    inked = (coverage >= 0.7) & (np.maximum.reduce(shapes) > 0)
+    hues = hsv[..., 0][inked].astype(np.float32) * (np.pi / 90)  # to radians
     mean = float(np.degrees(np.arctan2(np.sin(hues).mean(), np.cos(hues).mean())) / 2) % 180
     distances = {name: min(abs(mean - hue), 180 - abs(mean - hue)) for name, hue in HUES.items()}
     ranked = sorted(distances, key=distances.__getitem__)

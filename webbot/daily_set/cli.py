@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Sequence
+from urllib.parse import urlsplit
 
 import click
 from rich.console import Console
@@ -63,7 +64,11 @@ def classify_command(paths: Sequence[str], as_json: bool) -> None:
 
 def read_command(url: str, as_json: bool) -> None:
     """Scrape a page with requests (no scripts run), read its cards and list its sets."""
-    board = parse_board(fetch_page(url), url)
+    if urlsplit(url).query:
+        click.echo("note: the page's scripts do not run here, so a puzzle they would make "
+                   "(such as the replica's ?seed=) is not what is read", err=True)
+    page = fetch_page(url)
+    board = parse_board(page.body, page.url)
     started = time.perf_counter()
     readings = read_cards(board, fetch_images(board))
     ms = (time.perf_counter() - started) * 1000

@@ -30,6 +30,7 @@ TIMEOUT = (3.05, 10.0)  # seconds to connect, seconds between bytes
 RETRIES = 2  # on connection errors and 5xx answers, with a short back-off
 MAX_IMAGE_BYTES = 2_000_000  # a card is a few kB; anything this big is not a card
 MAX_PAGE_BYTES = 5_000_000
+MAX_REDIRECTS = 5
 
 
 class PageError(WebbotError):
@@ -50,7 +51,7 @@ class Board:
     slots: tuple[CardSlot, ...]
 
 
-def parse_board(html: str, url: str) -> Board:
+def parse_board(html: str | bytes, url: str) -> Board:
     """Finds the 12 cards of a Daily SET page, in page order 1..12."""
     soup = BeautifulSoup(html, "html.parser")
     layout = "new" if soup.select_one("div.set-card-td") else "old"
@@ -73,13 +74,21 @@ def parse_board(html: str, url: str) -> Board:
     return Board(url, layout, tuple(found[p] for p in range(1, CARDS + 1)))
 
 
+@dataclass(frozen=True)
+class Download:
+    url: str  # where the bytes came from, after any redirects
+    body: bytes
+    content_type: str
+
+
 def fetch_page(url: str, session: requests.Session | None = None,
-               timeout: tuple[float, float] = TIMEOUT) -> str:
-    """The page's HTML as served (requests; no scripts run)."""
-    _origin(url)
-    session = session or new_session()
-    body, response = _get(session, url, MAX_PAGE_BYTES, "page", timeout)
-    return body.decode(response.encoding or response.apparent_encoding or "utf-8", "replace")
+               timeout: tuple[float, float] = TIMEOUT) -> Download:
+    """The page as served (requests; no scripts run). Parse `body` against `url`: bs4 finds
+    its encoding, and relative links count from where a redirect led."""
+    page = _get(session or new_session(), url, MAX_PAGE_BYTES, "page", timeout)
+    if page.content_type and "html" not in page.content_type.lower():
+        raise PageError(f"page {page.url}: {page.content_type}, not an HTML page")
+    return page
 
 
 def new_session() -> requests.Session:
@@ -109,13 +118,12 @@ class ImageFetcher:
         self.use_cache = not local if use_cache is None else use_cache
 
     def fetch(self, url: str) -> bytes:
-        if _origin(url) != self.origin:
-            raise PageError(f"card image {url} is not on the page's site ({self.origin})")
         cached = self._cache_path(url)
-        if self.use_cache and cached.is_file():
+        if self.use_cache and _origin(url) == self.origin and cached.is_file():
             return cached.read_bytes()
-        data, _ = _get(self.session, url, MAX_IMAGE_BYTES, "card image", self.timeout)
-        if cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_UNCHANGED) is None:
+        data = _get(self.session, url, MAX_IMAGE_BYTES, "card image", self.timeout,
+                    self.origin).body
+        if not data or cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_UNCHANGED) is None:
             raise PageError(f"card image {url}: not a picture ({len(data)} bytes)")
         if self.use_cache:
             self._store(cached, data)
@@ -143,27 +151,40 @@ def _origin(url: str) -> str:
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise PageError(f"{url}: only http(s) URLs are fetched")
-    port = parts.port or {"http": 80, "https": 443}[parts.scheme]
+    try:
+        port = parts.port or {"http": 80, "https": 443}[parts.scheme]
+    except ValueError:
+        raise PageError(f"{url}: not a valid URL") from None
     return f"{parts.scheme}://{parts.hostname}:{port}"
 
 
 def _get(session: requests.Session, url: str, limit: int, what: str,
-         timeout: tuple[float, float]) -> tuple[bytes, requests.Response]:
-    try:
-        with session.get(url, timeout=timeout, stream=True) as response:
-            if response.status_code != 200:
-                raise PageError(f"{what} {url}: HTTP {response.status_code}")
-            declared = int(response.headers.get("Content-Length") or 0)
-            if declared > limit:
-                raise PageError(f"{what} {url}: {declared} bytes, more than {limit}")
-            body = bytearray()
-            for chunk in response.iter_content(64 * 1024):
-                body += chunk
-                if len(body) > limit:
-                    raise PageError(f"{what} {url}: more than {limit} bytes")
-            return bytes(body), response
-    except requests.RequestException as exc:
-        raise PageError(f"{what} {url}: cannot load ({_reason(exc)})") from None
+         timeout: tuple[float, float], origin: str | None = None) -> Download:
+    """GET, following redirects by hand so that, with `origin`, every hop stays on that site."""
+    for _ in range(MAX_REDIRECTS + 1):
+        here = _origin(url)  # refuses anything but http(s)
+        if origin is not None and here != origin:
+            raise PageError(f"{what} {url} is not on the page's site ({origin})")
+        try:
+            with session.get(url, timeout=timeout, stream=True,
+                             allow_redirects=False) as response:
+                if response.is_redirect:
+                    url = urljoin(url, response.headers["Location"])
+                    continue
+                if response.status_code != 200:
+                    raise PageError(f"{what} {url}: HTTP {response.status_code}")
+                declared = response.headers.get("Content-Length", "")
+                if declared.isdigit() and int(declared) > limit:
+                    raise PageError(f"{what} {url}: {declared} bytes, more than {limit}")
+                body = bytearray()
+                for chunk in response.iter_content(64 * 1024):
+                    body += chunk
+                    if len(body) > limit:
+                        raise PageError(f"{what} {url}: more than {limit} bytes")
+                return Download(url, bytes(body), response.headers.get("Content-Type", ""))
+        except requests.RequestException as exc:
+            raise PageError(f"{what} {url}: cannot load ({_reason(exc)})") from None
+    raise PageError(f"{what} {url}: more than {MAX_REDIRECTS} redirects")
 
 
 def _reason(error: requests.RequestException) -> str:
