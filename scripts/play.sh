@@ -4,6 +4,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 # A self-check of the whole chain (server, Chromium, screenshots, Tesseract), then each game whose
-# bot has landed (`webbot daily-set` and `webbot burrito-bison` join when theirs do).
+# bot has landed (`webbot burrito-bison` joins when its does).
 .venv/bin/webbot check "$@"
 .venv/bin/webbot puzlogic "$@"
+.venv/bin/webbot daily-set "$@"
