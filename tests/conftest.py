@@ -5,13 +5,17 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 
 from webbot.browser import CHROMIUM_ARGS, find_chromium
 from webbot.server import FixtureServer
 
+T = TypeVar("T")
 PAGES = Path(__file__).parent / "pages"
 # Real third-party material beside the repository; tests that use it skip when it is absent.
 REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference"
@@ -48,6 +52,14 @@ def fixtures_url():
     """Base URL of the bundled games (fixtures/) on a real fixture server."""
     with FixtureServer() as server:
         yield server.url
+
+
+def in_own_thread(function: Callable[..., T], *args, **kwargs) -> T:
+    """Run `function` on a thread of its own and return its result (or raise its error). An
+    in-process bot starts its own sync Playwright, which refuses a thread where the `page`
+    fixture's Playwright (pytest-playwright's, kept for the session) already runs a loop."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(function, *args, **kwargs).result()
 
 
 def run_webbot(*args: str, env: dict | None = None, timeout: float = 120):

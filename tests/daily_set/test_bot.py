@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import run_webbot
+from tests.conftest import in_own_thread, run_webbot
 from tests.daily_set.conftest import (
     FIXTURES,
     REAL_PAGE,
@@ -39,12 +39,16 @@ def play(url: str | None, browser: BrowserOptions | None = None
          ) -> tuple[Outcome, dict, list[str]]:
     """Run the bot in this process; return its outcome, the page's puzzle and dialogs raised."""
     options = RunOptions(url=url, browser=browser or BrowserOptions())
-    with game_session(options, OLD) as session:
-        puzzle = session.page.evaluate(HOOK)
-        dialogs: list[str] = []
-        session.page.on("dialog", lambda d: dialogs.append(d.message))
-        outcome = DailySetBot(session, report=lambda line: None).play()
-        return outcome, puzzle, dialogs
+
+    def run():
+        with game_session(options, OLD) as session:
+            puzzle = session.page.evaluate(HOOK)
+            dialogs: list[str] = []
+            session.page.on("dialog", lambda d: dialogs.append(d.message))
+            outcome = DailySetBot(session, report=lambda line: None).play()
+            return outcome, puzzle, dialogs
+
+    return in_own_thread(run)
 
 
 def assert_all_found(outcome: Outcome, puzzle: dict) -> None:
@@ -123,11 +127,14 @@ def shown_card(html: str, position: int, number: int) -> str:
 
 
 def play_fails(site: str, error: type[Exception]) -> tuple[str, dict]:
-    with FixtureServer(Path(site)) as server, \
-            game_session(RunOptions(url=server.url + OLD), OLD) as session:
-        with pytest.raises(error) as failure:
-            DailySetBot(session, report=lambda line: None).play()
-        return str(failure.value), session.page.evaluate(HOOK)
+    def run():
+        with FixtureServer(Path(site)) as server, \
+                game_session(RunOptions(url=server.url + OLD), OLD) as session:
+            with pytest.raises(error) as failure:
+                DailySetBot(session, report=lambda line: None).play()
+            return str(failure.value), session.page.evaluate(HOOK)
+
+    return in_own_thread(run)
 
 
 def test_a_picture_that_breaks_the_six_sets_stops_the_bot_before_any_click(tmp_path):

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from tests.conftest import run_webbot
+from tests.conftest import in_own_thread, run_webbot
 from tests.puzlogic.replica import HOOK, cell_box, centre, drag, to_page
 from tests.test_cli import closed_port
 from webbot.browser import BrowserOptions
@@ -29,12 +29,16 @@ def reader(tmp_path_factory) -> Reader:
 def play(url: str | None, levels: list[int], reader: Reader, before=None, dpr: float = 1):
     """Run the bot in this process; return its results and the game's own view of the run."""
     options = RunOptions(url=url, browser=BrowserOptions(device_scale_factor=dpr))
-    with game_session(options, GAME) as session:
-        if before:
-            before(session.page)
-        bot = PuzlogicBot(session, reader=reader, report=lambda line: None)
-        bot.play(levels)
-        return bot.results, session.page.evaluate(f"{HOOK}.state()")
+
+    def run():
+        with game_session(options, GAME) as session:
+            if before:
+                before(session.page)
+            bot = PuzlogicBot(session, reader=reader, report=lambda line: None)
+            bot.play(levels)
+            return bot.results, session.page.evaluate(f"{HOOK}.state()")
+
+    return in_own_thread(run)
 
 
 def test_all_fifteen_bundled_levels_are_played_unattended(reader):
@@ -201,8 +205,11 @@ def test_the_bot_never_touches_the_test_hook():
 
 
 def test_errors_inside_play_keep_the_results_so_far(reader):
-    with game_session(RunOptions(), GAME) as session:
-        bot = PuzlogicBot(session, reader=reader, report=lambda line: None)
-        with pytest.raises(WebbotError, match="no button for level 16"):
-            bot.play([1, 16])
-        assert [r.result for r in bot.results] == ["completed"]
+    def run():
+        with game_session(RunOptions(), GAME) as session:
+            bot = PuzlogicBot(session, reader=reader, report=lambda line: None)
+            with pytest.raises(WebbotError, match="no button for level 16"):
+                bot.play([1, 16])
+            return bot.results
+
+    assert [r.result for r in in_own_thread(run)] == ["completed"]
