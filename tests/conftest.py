@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import json
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import pytest
 
@@ -60,6 +62,21 @@ def in_own_thread(function: Callable[..., T], *args, **kwargs) -> T:
     fixture's Playwright (pytest-playwright's, kept for the session) already runs a loop."""
     with ThreadPoolExecutor(max_workers=1) as pool:
         return pool.submit(function, *args, **kwargs).result()
+
+
+NODE = shutil.which("node")
+needs_node = pytest.mark.skipif(NODE is None, reason="node is not on PATH")
+
+
+def run_node(module: Path, script: str, data: Any = None) -> Any:
+    """Runs `script` in node with G = require(module) and `input` = data; returns the JSON it
+    prints."""
+    program = (f"const G = require({json.dumps(str(module))});\n"
+               "const input = JSON.parse(require('fs').readFileSync(0, 'utf8'));\n" + script)
+    done = subprocess.run([NODE, "-e", program], input=json.dumps(data), capture_output=True,
+                          text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
 
 
 def run_webbot(*args: str, env: dict | None = None, timeout: float = 120):

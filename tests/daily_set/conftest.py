@@ -11,6 +11,8 @@ import pytest
 from scripts.render_set_cards import card_for_number
 from tests.conftest import REFERENCE
 from webbot.daily_set.model import Card
+from webbot.daily_set.sets import find_sets
+from webbot.daily_set.sets import is_set as cards_make_a_set
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "daily-set"
 IMAGES = FIXTURES / "images" / "setcards"
@@ -31,6 +33,16 @@ def attributes(number: int) -> tuple[int, str, str, str]:
     """count, colour, shape and fill of the card with this image number."""
     card = site_card(number)
     return card.count, card.color, card.shape, card.fill
+
+
+def is_set(numbers: tuple[int, ...]) -> bool:
+    """Whether the cards with these image numbers make a SET (by the project's set finder)."""
+    return cards_make_a_set(*(site_card(n) for n in numbers))
+
+
+def sets_among(numbers: list[int]) -> list[list[int]]:
+    """Every set among the cards, as sorted 1-based positions, in lexicographic order."""
+    return [[i + 1 for i in triple] for triple in find_sets([site_card(n) for n in numbers])]
 
 
 def real_site(root: Path) -> Path:

@@ -6,43 +6,23 @@ seeds vary, and ?seed= query strings are read as the pages read them."""
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
 from collections import Counter
-from itertools import combinations
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.daily_set.conftest import attributes
+from tests.conftest import needs_node
+from tests.conftest import run_node as run_node_with
+from tests.daily_set.conftest import attributes, is_set, sets_among
 
 GENERATOR = (Path(__file__).resolve().parents[2] / "fixtures" / "daily-set" / "javascript"
              / "PuzzleGenerator.js")
-NODE = shutil.which("node")
-pytestmark = pytest.mark.skipif(NODE is None, reason="node is not on PATH")
+pytestmark = needs_node
 
 SEEDS = range(301)
-def is_set(cards: tuple[int, ...]) -> bool:
-    features = zip(*(attributes(card) for card in cards), strict=True)
-    return all(len(set(values)) in (1, 3) for values in features)
-
-
-def sets_among(cards: list[int]) -> list[list[int]]:
-    """Every set among the cards, as sorted 1-based positions, in lexicographic order."""
-    positions = range(1, len(cards) + 1)
-    return [list(triple) for triple in combinations(positions, 3)
-            if is_set(tuple(cards[p - 1] for p in triple))]
-
-
 def run_node(script: str, data: Any = None) -> Any:
-    """Runs `script` in node with G = the generator and `input` = data; returns what it prints."""
-    program = (f"const G = require({json.dumps(str(GENERATOR))});\n"
-               "const input = JSON.parse(require('fs').readFileSync(0, 'utf8'));\n" + script)
-    done = subprocess.run([NODE, "-e", program], input=json.dumps(data), capture_output=True,
-                          text=True, timeout=120, check=False)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
+    return run_node_with(GENERATOR, script, data)
 
 
 GENERATE = """

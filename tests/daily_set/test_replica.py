@@ -19,10 +19,11 @@ from tests.daily_set.conftest import (
     REAL_PAGE,
     REAL_SETS,
     attributes,
+    is_set,
     needs_reference,
     real_site,
+    sets_among,
 )
-from tests.daily_set.test_generator_js import is_set, sets_among
 from webbot.server import FixtureServer
 
 OLD = "daily-set/puzzle/set.htm"

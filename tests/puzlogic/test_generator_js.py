@@ -7,21 +7,20 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
-import subprocess
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.conftest import needs_node
+from tests.conftest import run_node as run_node_with
 from tests.puzlogic.conftest import known_solution, reference_levels
 from webbot.puzlogic.model import Placement, Puzzle
 from webbot.puzlogic.solvers import is_unique, solutions
 
 GENERATOR = Path(__file__).resolve().parents[2] / "fixtures" / "puzlogic" / "generator.js"
-NODE = shutil.which("node")
-pytestmark = pytest.mark.skipif(NODE is None, reason="node is not on PATH")
+pytestmark = needs_node
 
 SIZES = range(4, 17)
 SEEDS = range(6)  # per size
@@ -31,13 +30,7 @@ ROW_SIDES, COL_SIDES = ("left", "right"), ("top", "bottom")
 
 
 def run_node(script: str, data: Any = None) -> Any:
-    """Runs `script` in node with G = the generator and `input` = data; returns what it prints."""
-    program = (f"const G = require({json.dumps(str(GENERATOR))});\n"
-               "const input = JSON.parse(require('fs').readFileSync(0, 'utf8'));\n" + script)
-    done = subprocess.run([NODE, "-e", program], input=json.dumps(data), capture_output=True,
-                          text=True, timeout=120, check=False)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
+    return run_node_with(GENERATOR, script, data)
 
 
 GENERATE = """

@@ -93,24 +93,30 @@ def least_certain(readings: Sequence[Reading], count: int = 3) -> str:
                      f"{readings[i].doubt:.2f})" for i in ranked)
 
 
+def _tile(i: int) -> tuple[int, int]:
+    """Top-left corner of card i in the picture of what the bot saw (4 to a row, a label
+    strip above each)."""
+    return (i % 4) * TILE[0], (i // 4) * (TILE[1] + LABEL_H) + LABEL_H
+
+
 def cards_picture(images: Sequence[np.ndarray]) -> Frame:
-    """The cards as the bot saw them, 4 to a row, each labelled with its reading."""
-    width, height = TILE
+    """The cards as the bot saw them, side by side; `picture_marks` labels them."""
     rows = (len(images) + 3) // 4
-    sheet = np.full((rows * (height + LABEL_H), 4 * width, 3), 255, np.uint8)
+    sheet = np.full((rows * (TILE[1] + LABEL_H), 4 * TILE[0], 3), 255, np.uint8)
     for i, image in enumerate(images):
-        x, y = (i % 4) * width, (i // 4) * (height + LABEL_H) + LABEL_H
-        sheet[y:y + height, x:x + width] = cv2.resize(image, TILE, interpolation=cv2.INTER_AREA)
+        x, y = _tile(i)
+        sheet[y:y + TILE[1], x:x + TILE[0]] = cv2.resize(image, TILE,
+                                                          interpolation=cv2.INTER_AREA)
     return Frame(sheet, Box(0, 0, sheet.shape[1], sheet.shape[0]))
 
 
 def picture_marks(readings: Sequence[Reading]) -> list[Mark]:
-    width, height = TILE
     marks = []
     for i, reading in enumerate(readings):
-        x, y = (i % 4) * width, (i // 4) * (height + LABEL_H) + LABEL_H
+        x, y = _tile(i)
         colour = (0, 0, 255) if reading.doubt > 0.5 else (0, 140, 0)
-        marks.append(Mark(x + 1, y, width - 2, height - 1, f"{i + 1}: {reading.card}", colour))
+        marks.append(Mark(x + 1, y, TILE[0] - 2, TILE[1] - 1, f"{i + 1}: {reading.card}",
+                          colour))
     return marks
 
 
