@@ -145,11 +145,45 @@ def daily_set_read(url: str, as_json: bool) -> None:
     read_command(url, as_json)
 
 
-@cli.command("burrito-bison")
+def templates_option(command: Callable) -> Callable:
+    return click.option(
+        "--templates", type=click.Path(file_okay=False, path_type=Path), metavar="DIR",
+        help="Use this template pack (PNG crops named like the bundled pack's) instead of the "
+             "bundled one; for example crops captured from the real game.")(command)
+
+
+@cli.group("burrito-bison", invoke_without_command=True)
 @run_options
-def burrito_bison(options: RunOptions) -> None:
-    """Play Burrito Bison rounds to grind coins."""
+@templates_option
+@click.option("--rounds", type=click.IntRange(min=1), metavar="N",
+              help="Play N rounds (default 3).")
+@click.option("--minutes", type=click.FloatRange(min=0, min_open=True), metavar="M",
+              help="Play rounds for M minutes instead (the round under way is finished).")
+@click.option("--no-shop", is_flag=True, help="Never go to the shop.")
+@click.pass_context
+def burrito_bison(ctx: click.Context, options: RunOptions, templates: Path | None,
+                  rounds: int | None, minutes: float | None, no_shop: bool) -> None:
+    """Grind Burrito Bison rounds: launch, rocket slams, popups, results, shop, again.
+
+    `webbot burrito-bison classify IMAGE...` tells which screen screenshots show."""
+    if ctx.invoked_subcommand is not None:
+        return
     not_ready("burrito-bison", 7)
+
+
+@burrito_bison.command("classify")
+@click.argument("images", metavar="IMAGE...", nargs=-1, required=True,
+                type=click.Path(dir_okay=False))
+@templates_option
+@click.option("--json", "as_json", is_flag=True,
+              help='Print one JSON object per image: {"file", "screen"}.')
+def burrito_bison_classify(images: tuple[str, ...], templates: Path | None,
+                           as_json: bool) -> None:
+    """Tell which screen each screenshot shows (a canvas grab, or a page grab at 1:1): ring,
+    flight, rocket_ready, pinata, missions, results, unlocked, shop or unknown."""
+    from webbot.burrito_bison.cli import classify_command
+
+    classify_command(images, templates, as_json)
 
 
 @cli.command()

@@ -110,6 +110,10 @@ class Screen:
         self.recorder.saw(frame)
         return frame
 
+    def look(self) -> Frame:
+        """A frame for a decision loop: remembered as the last seen, not saved each time."""
+        return self._capture()
+
     def grab(self, label: str = "frame") -> Frame:
         frame = self._capture()
         self.recorder.keep(frame, label)

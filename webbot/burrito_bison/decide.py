@@ -1,0 +1,122 @@
+"""Decide: what to do about the screen just seen, and when the game counts as stuck.
+
+Both are pure: they get the sighting and the time and hand back an action or a verdict, so
+they are tested without a browser.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from webbot.burrito_bison.model import Point, Sighting
+
+LAUNCH_DRAG = (-200.0, 10.0)  # press on the left post, pull this far, let go
+RETRY_S = 0.6      # a screen that ignored a click (still in its intro) gets another after this
+ROCKET_RETRY_S = 0.3
+SETTLE_PX = 2.0    # a target that moved more than this between frames is still animating
+# How long a screen may last before the bot calls it stuck; a run lasts a while by itself.
+PATIENCE_S = {"flight": 120.0, "rocket_ready": 10.0, "unknown": 12.0}
+DEFAULT_PATIENCE_S = 10.0
+RECOVERY_LIMIT = 3
+
+
+@dataclass(frozen=True)
+class Action:
+    """`kind`: wait | launch | click | read_results | shop. `at` is an image point; `end`
+    the launch drag's release point."""
+
+    kind: str
+    at: Point | None = None
+    end: Point | None = None
+    role: str = ""
+
+
+WAIT = Action("wait")
+
+
+def settled(sighting: Sighting, previous: Sighting | None) -> bool:
+    """The same screen as the frame before, with its indicator and targets in the same place:
+    its intro animation (a sliding header, a popup coming in) is over."""
+    if previous is None or previous.screen != sighting.screen:
+        return False
+    if sighting.evidence and previous.evidence and \
+            math.dist(sighting.evidence.centre, previous.evidence.centre) > SETTLE_PX:
+        return False
+    return all(role in previous.targets
+               and math.dist(point, previous.targets[role]) <= SETTLE_PX
+               for role, point in sighting.targets.items())
+
+
+@dataclass
+class Decider:
+    """Turns sightings into actions, without acting twice on one screen too fast."""
+
+    shop: bool = True
+    results_read: bool = False  # the results screen in front of the bot has been read
+    want_shop: bool = False     # set by the bot after reading results
+    last_acted: dict[str, float] = field(default_factory=dict)
+
+    def _ready(self, screen: str, now: float, retry_s: float = RETRY_S) -> bool:
+        return now - self.last_acted.get(screen, -math.inf) >= retry_s
+
+    def acted(self, screen: str, now: float) -> None:
+        self.last_acted[screen] = now
+
+    def decide(self, sighting: Sighting, previous: Sighting | None, now: float) -> Action:
+        screen, targets = sighting.screen, sighting.targets
+        if screen != "results":
+            self.results_read = False
+        if screen == "rocket_ready" and "rocket" in targets:
+            return Action("click", targets["rocket"], role="rocket") \
+                if self._ready(screen, now, ROCKET_RETRY_S) else WAIT
+        if screen in ("flight", "unknown") or not settled(sighting, previous):
+            return WAIT
+        if not self._ready(screen, now):
+            return WAIT
+        if screen == "ring" and "launch" in targets:
+            x, y = targets["launch"]
+            return Action("launch", (x, y), (x + LAUNCH_DRAG[0], y + LAUNCH_DRAG[1]), "launch")
+        if screen == "pinata" and "cancel" in targets:
+            return Action("click", targets["cancel"], role="cancel")
+        if screen in ("missions", "unlocked") and "continue" in targets:
+            return Action("click", targets["continue"], role="continue")
+        if screen == "results":
+            if not self.results_read:
+                return Action("read_results")
+            if self.shop and self.want_shop and "shop" in targets:
+                return Action("click", targets["shop"], role="shop")
+            if "next" in targets:
+                return Action("click", targets["next"], role="next")
+        if screen == "shop":
+            return Action("shop")
+        return WAIT
+
+
+@dataclass
+class Watchdog:
+    """Notices a game that does not move on: the same screen (or no known screen) for longer
+    than that screen's patience. After each alarm the clock restarts, so recovery steps get
+    their own time; `alarms` counts them until the screen changes."""
+
+    screen: str = ""
+    entered: float = 0.0  # when this screen was first seen
+    since: float = 0.0    # when its clock last (re)started
+    alarms: int = 0
+
+    def patience(self, screen: str) -> float:
+        return PATIENCE_S.get(screen, DEFAULT_PATIENCE_S)
+
+    def seen(self, screen: str, now: float) -> bool:
+        """Record the screen; True when it has now lasted too long."""
+        if screen != self.screen:
+            self.screen, self.entered, self.since, self.alarms = screen, now, now, 0
+            return False
+        if now - self.since < self.patience(screen):
+            return False
+        self.alarms += 1
+        self.since = now
+        return True
+
+    def stuck_for(self, now: float) -> float:
+        return now - self.entered

@@ -1,0 +1,55 @@
+"""What the Burrito Bison bot knows: screen names, what a frame showed, and finished rounds."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+# The screens the classifier tells apart, in the names of the command-line contract.
+SCREENS = ("ring", "flight", "rocket_ready", "pinata", "missions", "results", "unlocked",
+           "shop", "unknown")
+
+Point = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Match:
+    """Where a template was found: its box in image pixels, the scale it matched at, and the
+    normalised correlation there (1.0 is a perfect match)."""
+
+    name: str
+    score: float
+    x: float
+    y: float
+    width: float
+    height: float
+    scale: float = 1.0
+
+    @property
+    def centre(self) -> Point:
+        return self.x + self.width / 2, self.y + self.height / 2
+
+
+@dataclass(frozen=True)
+class Sighting:
+    """One classified frame: the screen, the template that decided it, and where to click.
+
+    `targets` maps a role ("launch", "cancel", "continue", "next", "shop", "rocket") to an
+    image point; `matches` keeps every template's best match for debugging."""
+
+    screen: str
+    evidence: Match | None = None
+    targets: dict[str, Point] = field(default_factory=dict)
+    matches: dict[str, Match] = field(default_factory=dict)
+
+
+@dataclass
+class Round:
+    """One finished round, as read from its results screen."""
+
+    number: int
+    distance: int | None = None
+    coins: int | None = None
+    total: int | None = None
+    seconds: float = 0.0
+    rockets: int = 0
+    events: list[str] = field(default_factory=list)

@@ -1,0 +1,196 @@
+"""Which Burrito Bison screen a frame shows, by grayscale template matching.
+
+A template pack is a folder of PNG crops named like ../shared/reference/burrito-bison/
+templates (`bison-health-bar.png`, `next-button.png`, ...). Each screen is known by one
+indicator that appears on it and nowhere else; the indicators are tried in an order where a
+screen that can show another's indicator comes first (the shop shows results' Next button).
+
+Matching runs on a blurred half-size copy of the frame first, then the best spot is
+confirmed at full size in a small window around it: about 4x cheaper than matching at full
+size.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from webbot.burrito_bison.model import Match, Point, Sighting
+from webbot.errors import WebbotError
+
+# The names every pack has (those of the real game's crops).
+REQUIRED = ("bison-head", "bison-health-bar", "cancel-button", "filled-with-goodies",
+            "full-rocket", "left-goalpost", "next-button", "pineapple-head",
+            "pineapple-health-bar", "tap-to-continue", "unlocked")
+# Extras a pack may have, for screens the real crops do not tell apart.
+OPTIONAL = ("rocket-bar", "shop-title", "shop-button")
+
+# The ring's camera zooms with the opponent's size (about 0.95-1.2), so the crops of things in
+# the ring are searched over those scales (coarsely, then +-0.025 around the best two); the
+# header and menus never zoom.
+ZOOMS = (0.95, 1.0, 1.05, 1.1, 1.15, 1.2)
+ZOOM_STEP = 0.025
+ZOOMED = {"left-goalpost", "bison-head", "pineapple-head"}
+
+# Screen, indicator templates (any of them), in the order they are tried.
+RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("pinata", ("filled-with-goodies",)),
+    ("unlocked", ("unlocked",)),
+    ("missions", ("tap-to-continue",)),
+    ("shop", ("shop-title",)),
+    ("results", ("next-button",)),
+    ("ring", ("bison-health-bar", "pineapple-health-bar")),
+    ("rocket_ready", ("full-rocket",)),
+    ("flight", ("rocket-bar",)),
+)
+# What to click on each screen: role -> template.
+TARGETS: dict[str, dict[str, str]] = {
+    "pinata": {"cancel": "cancel-button"},
+    "missions": {"continue": "tap-to-continue"},
+    "shop": {"next": "next-button"},
+    "results": {"next": "next-button", "shop": "shop-button"},
+    "ring": {"launch": "left-goalpost"},
+    "rocket_ready": {"rocket": "full-rocket"},
+}
+INDICATOR_SCORE = 0.85  # real and replica indicators score 0.97-1.0, other screens < 0.75
+TARGET_SCORE = 0.6      # a target on a screen already known (the post on a zoomed ring)
+DEFAULT_PACK = "webbot.burrito_bison"
+
+
+@dataclass(frozen=True)
+class Template:
+    name: str
+    coarse: tuple[tuple[float, np.ndarray], ...]  # (scale, blurred half-size picture)
+    fine: dict[float, np.ndarray]                 # scale -> full-size picture
+
+
+def _scaled(gray: np.ndarray, scale: float) -> np.ndarray:
+    if scale == 1.0:
+        return gray
+    interpolation = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+    return cv2.resize(gray, None, fx=scale, fy=scale, interpolation=interpolation)
+
+
+def _half(gray: np.ndarray, scale: float = 1.0) -> np.ndarray:
+    # The blur makes the half-size copy forgiving of which pixel phase it was taken at: thin
+    # text strokes otherwise score anywhere from 0.4 to 1.0 at the right spot.
+    return cv2.GaussianBlur(_scaled(gray, scale / 2), (3, 3), 0)
+
+
+def _template(name: str, gray: np.ndarray) -> Template:
+    if name not in ZOOMED:
+        return Template(name, ((1.0, _half(gray)),), {1.0: gray})
+    fine_scales = np.arange(ZOOMS[0], ZOOMS[-1] + ZOOM_STEP / 2, ZOOM_STEP)
+    fine = {round(float(scale), 3): _scaled(gray, float(scale)) for scale in fine_scales}
+    return Template(name, tuple((scale, _half(gray, scale)) for scale in ZOOMS), fine)
+
+
+class TemplatePack:
+    """The templates of one folder, loaded once as grayscale at every scale searched."""
+
+    def __init__(self, folder: Path | str | None = None) -> None:
+        if folder is None:
+            self.folder = Path(str(resources.files(DEFAULT_PACK) / "templates"))
+        else:
+            self.folder = Path(folder)
+        if not self.folder.is_dir():
+            raise WebbotError(f"template pack {self.folder} is not a folder")
+        self.templates: dict[str, Template] = {}
+        for name in REQUIRED + OPTIONAL:
+            path = self.folder / f"{name}.png"
+            if not path.exists():
+                continue
+            gray = cv2.imread(str(path), cv2.IMREAD_GRAYSCALE)
+            if gray is None or min(gray.shape) < 4:
+                raise WebbotError(f"template {path} is not a readable picture")
+            self.templates[name] = _template(name, gray)
+        missing = [f"{name}.png" for name in REQUIRED if name not in self.templates]
+        if missing:
+            raise WebbotError(f"template pack {self.folder} lacks {', '.join(missing)}")
+
+    def __contains__(self, name: str) -> bool:
+        return name in self.templates
+
+
+def _best(image: np.ndarray, template: np.ndarray) -> tuple[float, tuple[int, int]]:
+    if template.shape[0] > image.shape[0] or template.shape[1] > image.shape[1]:
+        return -1.0, (0, 0)
+    result = cv2.matchTemplate(image, template, cv2.TM_CCOEFF_NORMED)
+    _, score, _, at = cv2.minMaxLoc(result)
+    return float(score) if np.isfinite(score) else -1.0, at
+
+
+class Looker:
+    """Finds a pack's templates in one frame; a frame's half-size copy is made once."""
+
+    def __init__(self, pack: TemplatePack, image: np.ndarray) -> None:
+        self.pack = pack
+        self.gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+        self.half = _half(self.gray)
+        self.found: dict[str, Match] = {}
+
+    def find(self, name: str) -> Match | None:
+        """The template's best match in the frame (None when the pack lacks it)."""
+        if name in self.found:
+            return self.found[name]
+        template = self.pack.templates.get(name)
+        if template is None:
+            return None
+        coarse = sorted(((_best(self.half, half), scale) for scale, half in template.coarse),
+                        key=lambda item: item[0][0], reverse=True)
+        best = Match(name, -1.0, 0, 0, 0, 0)
+        for (_, (x, y)), coarse_scale in coarse[:2]:  # the two best, confirmed at full size
+            for step in (-1, 0, 1):
+                scale = round(coarse_scale + step * ZOOM_STEP, 3)
+                full = template.fine.get(scale)
+                if full is None:
+                    continue
+                height, width = full.shape
+                margin = 4 + round(abs(scale - coarse_scale) * max(height, width))
+                left, top = max(0, 2 * x - margin), max(0, 2 * y - margin)
+                window = self.gray[top:top + height + 2 * margin, left:left + width + 2 * margin]
+                score, (dx, dy) = _best(window, full)
+                if score > best.score:
+                    best = Match(name, score, left + dx, top + dy, width, height, scale)
+        self.found[name] = best
+        return best
+
+    def seen(self, name: str, threshold: float = INDICATOR_SCORE) -> Match | None:
+        match = self.find(name)
+        return match if match is not None and match.score >= threshold else None
+
+
+def classify(pack: TemplatePack, image: np.ndarray) -> Sighting:
+    """The screen a frame (BGR or grey, canvas-sized or a page grab at 1:1) shows."""
+    looker = Looker(pack, image)
+    for screen, indicators in RULES:
+        for name in indicators:
+            evidence = looker.seen(name)
+            if evidence is None:
+                continue
+            targets: dict[str, Point] = {}
+            for role, target in TARGETS.get(screen, {}).items():
+                match = looker.seen(target, TARGET_SCORE)
+                if match is not None:
+                    targets[role] = match.centre
+            if screen == "unlocked":  # the card screen goes on at a tap anywhere
+                targets["continue"] = (looker.gray.shape[1] / 2, looker.gray.shape[0] / 2)
+            return Sighting(screen, evidence, targets, dict(looker.found))
+    return Sighting("unknown", None, {}, dict(looker.found))
+
+
+def read_image(path: str | Path) -> np.ndarray:
+    """A screenshot file as BGR, or a one-line error."""
+    if not Path(path).is_file():
+        raise WebbotError(f"{path} does not exist")
+    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if image is None:
+        raise WebbotError(f"{path} is not a readable picture")
+    if min(image.shape[:2]) < 32:
+        raise WebbotError(f"{path} is too small ({image.shape[1]}x{image.shape[0]}) for a "
+                          "game screen")
+    return image
