@@ -168,7 +168,12 @@ def burrito_bison(ctx: click.Context, options: RunOptions, templates: Path | Non
     `webbot burrito-bison classify IMAGE...` tells which screen screenshots show."""
     if ctx.invoked_subcommand is not None:
         return
-    not_ready("burrito-bison", 7)
+    if rounds is not None and minutes is not None:
+        raise click.UsageError("give --rounds or --minutes, not both")
+    from webbot.burrito_bison.cli import play_command
+
+    raise click.exceptions.Exit(
+        play_command(options, templates, rounds, minutes, not no_shop, console))
 
 
 @burrito_bison.command("classify")

@@ -38,8 +38,8 @@ class Session:
     recorder: Recorder
     mouse: Mouse
 
-    def screen(self, selector: str, timeout_s: float = 10) -> Screen:
-        return Screen(self.page, selector, self.recorder, timeout_s)
+    def screen(self, selector: str, timeout_s: float = 10, *, fast: bool = False) -> Screen:
+        return Screen(self.page, selector, self.recorder, timeout_s, fast=fast)
 
 
 @contextmanager

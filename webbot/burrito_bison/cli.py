@@ -3,12 +3,58 @@
 from __future__ import annotations
 
 import json
+import statistics
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
 import click
+from rich.console import Console
+from rich.table import Table
 
+from webbot.burrito_bison.model import Round
 from webbot.burrito_bison.screens import TemplatePack, classify, read_image
+from webbot.errors import WebbotError
+from webbot.session import RunOptions, game_session
+
+BUNDLED_GAME = "burrito-bison/index.html"
+
+
+def play_command(options: RunOptions, templates: Path | None, rounds: int | None,
+                 minutes: float | None, shop: bool, console: Console) -> int:
+    from webbot.burrito_bison.bot import BurritoBot
+
+    pack = TemplatePack(templates)
+    started = time.perf_counter()
+    with game_session(options, BUNDLED_GAME) as session, \
+            console.status("starting", spinner="dots") as status:
+        bot = BurritoBot(session, pack, shop=shop, report=console.print,
+                         status=lambda line: status.update(line))
+        try:
+            bot.play(rounds=rounds, minutes=minutes)
+        finally:
+            status.stop()
+            console.print(rounds_table(bot.rounds, time.perf_counter() - started,
+                                       bot.stats.per_second,
+                                       statistics.median(bot.stats.look_ms or [0])))
+    if not bot.rounds:
+        raise WebbotError("no round was finished")
+    return 0
+
+
+def rounds_table(rounds: list[Round], seconds: float, per_second: float,
+                 look_ms: float) -> Table:
+    def number(value: int | None) -> str:
+        return "?" if value is None else f"{value:,}"
+
+    table = Table("round", "distance m", "coins", "total", "rocket slams", "seconds", "events",
+                  title=f"Burrito Bison: {len(rounds)} rounds in {seconds:.1f} s "
+                        f"({per_second:.1f} decisions/s, {look_ms:.0f} ms to look)")
+    for done in rounds:
+        table.add_row(str(done.number), number(done.distance), number(done.coins),
+                      number(done.total), str(done.rockets), f"{done.seconds:.1f}",
+                      ", ".join(done.events))
+    return table
 
 
 def classify_command(paths: Sequence[str], templates: Path | None, as_json: bool) -> None:

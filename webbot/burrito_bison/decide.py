@@ -118,5 +118,10 @@ class Watchdog:
         self.since = now
         return True
 
+    def moved(self, now: float) -> None:
+        """Progress within one screen (a purchase in the shop): its clock starts again."""
+        self.entered = self.since = now
+        self.alarms = 0
+
     def stuck_for(self, now: float) -> float:
         return now - self.entered

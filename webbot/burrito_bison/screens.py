@@ -30,10 +30,12 @@ REQUIRED = ("bison-head", "bison-health-bar", "cancel-button", "filled-with-good
 OPTIONAL = ("rocket-bar", "shop-title", "shop-button")
 
 # The ring's camera zooms with the opponent's size (about 0.95-1.2), so the crops of things in
-# the ring are searched over those scales (coarsely, then +-0.025 around the best two); the
-# header and menus never zoom.
-ZOOMS = (0.95, 1.0, 1.05, 1.1, 1.15, 1.2)
+# the ring are searched over those scales: coarsely at half size, then in 0.025 steps around
+# the best two at full size; the header and menus never zoom.
+ZOOMS = (0.95, 1.05, 1.15)
+ZOOM_RANGE = (0.95, 1.2)
 ZOOM_STEP = 0.025
+FINE_STEPS = 2  # fine scales tried either side of a coarse one
 ZOOMED = {"left-goalpost", "bison-head", "pineapple-head"}
 
 # Screen, indicator templates (any of them), in the order they are tried.
@@ -84,7 +86,7 @@ def _half(gray: np.ndarray, scale: float = 1.0) -> np.ndarray:
 def _template(name: str, gray: np.ndarray) -> Template:
     if name not in ZOOMED:
         return Template(name, ((1.0, _half(gray)),), {1.0: gray})
-    fine_scales = np.arange(ZOOMS[0], ZOOMS[-1] + ZOOM_STEP / 2, ZOOM_STEP)
+    fine_scales = np.arange(ZOOM_RANGE[0], ZOOM_RANGE[1] + ZOOM_STEP / 2, ZOOM_STEP)
     fine = {round(float(scale), 3): _scaled(gray, float(scale)) for scale in fine_scales}
     return Template(name, tuple((scale, _half(gray, scale)) for scale in ZOOMS), fine)
 
@@ -144,7 +146,7 @@ class Looker:
                         key=lambda item: item[0][0], reverse=True)
         best = Match(name, -1.0, 0, 0, 0, 0)
         for (_, (x, y)), coarse_scale in coarse[:2]:  # the two best, confirmed at full size
-            for step in (-1, 0, 1):
+            for step in range(-FINE_STEPS, FINE_STEPS + 1):
                 scale = round(coarse_scale + step * ZOOM_STEP, 3)
                 full = template.fine.get(scale)
                 if full is None:

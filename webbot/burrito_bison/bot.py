@@ -1,0 +1,279 @@
+"""The Burrito Bison bot: a loop of look (screenshot + classify), decide, act, many times a
+second, that plays rounds until it has played enough, and stops clearly when the game does
+not move on."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from webbot.burrito_bison.act import Hands
+from webbot.burrito_bison.decide import RECOVERY_LIMIT, Action, Decider, Watchdog
+from webbot.burrito_bison.model import Round, Sighting
+from webbot.burrito_bison.readout import (
+    Offer,
+    ResultsReading,
+    read_results,
+    read_shop,
+    results_numbers,
+)
+from webbot.burrito_bison.screens import TemplatePack, classify
+from webbot.debug import Mark
+from webbot.errors import WebbotError
+from webbot.screen import Frame, Screen, changed_fraction
+from webbot.session import Session
+
+CANVAS = "canvas"
+SHOP_VISIT_LIMIT = 10    # purchases in one visit, a guard against a misread balance
+PURCHASE_WAIT_S = 3.0
+NUMBERS_STILL_S = 0.3    # the results' numbers count up; they are read once they stop
+
+
+class Stuck(WebbotError):
+    """The game stayed on one screen (or on none the bot knows) through every recovery."""
+
+
+@dataclass(frozen=True)
+class Look:
+    frame: Frame
+    image: np.ndarray  # the frame at CSS-pixel size, as the templates are cut
+    sighting: Sighting
+    ms: float          # screenshot + classification
+
+
+@dataclass
+class Stats:
+    decisions: int = 0
+    look_ms: list[float] = field(default_factory=list)
+    started: float = field(default_factory=time.monotonic)
+
+    @property
+    def per_second(self) -> float:
+        return self.decisions / max(1e-9, time.monotonic() - self.started)
+
+
+def css_sized(frame: Frame) -> np.ndarray:
+    width, height = round(frame.box.width), round(frame.box.height)
+    if frame.image.shape[1] == width and frame.image.shape[0] == height:
+        return frame.image
+    return cv2.resize(frame.image, (width, height), interpolation=cv2.INTER_AREA)
+
+
+class BurritoBot:
+    def __init__(self, session: Session, pack: TemplatePack, *, shop: bool = True,
+                 report: Callable[[str], None] = print,
+                 status: Callable[[str], None] = lambda line: None) -> None:
+        self.session = session
+        self.pack = pack
+        self.screen: Screen = session.screen(CANVAS, fast=True)
+        self.hands = Hands(session.mouse)
+        self.decider = Decider(shop=shop)
+        self.watchdog = Watchdog()
+        self.report = report
+        self.status = status
+        self.rounds: list[Round] = []
+        self.stats = Stats()
+        self.total: int | None = None     # coins, as last read
+        self.cheapest: int | None = None  # the cheapest upgrade seen in the shop
+        self.spent = 0                    # since the last results screen
+        self.round_started = time.monotonic()
+        self.rockets = 0
+        self.events: list[str] = []
+        self.saved_frames: list[Path] = []
+        self._numbers: tuple[dict[str, np.ndarray], float] = ({}, 0.0)
+        self._rocket_clicked = False
+
+    # -- looking ---------------------------------------------------------------------------
+    def look(self) -> Look:
+        started = time.perf_counter()
+        frame = self.screen.look()
+        image = css_sized(frame)
+        sighting = classify(self.pack, image)
+        ms = (time.perf_counter() - started) * 1000
+        self.stats.look_ms.append(ms)
+        return Look(frame, image, sighting, ms)
+
+    # -- the loop --------------------------------------------------------------------------
+    def play(self, *, rounds: int | None = None, minutes: float | None = None) -> list[Round]:
+        """Play until `rounds` results screens have been read, or the first one after
+        `minutes`."""
+        deadline = time.monotonic() + minutes * 60 if minutes is not None else None
+        wanted = rounds if rounds is not None else (None if deadline else 3)
+        previous: Look | None = None
+        while True:
+            look = self.look()
+            now = time.monotonic()
+            self.stats.decisions += 1
+            if self._rocket_clicked and look.sighting.screen != "rocket_ready":
+                self._rocket_clicked = False
+                if look.sighting.screen == "flight":  # the full bar went: the slam happened
+                    self.rockets += 1
+            if self.watchdog.seen(look.sighting.screen, now):
+                self.recover(look)
+            action = self.decider.decide(look.sighting,
+                                         previous.sighting if previous else None, now)
+            if action.kind == "read_results":
+                if not self._numbers_still(look, now):
+                    action = Action("wait")  # the coins are still counting up
+                else:
+                    self.finish_round(look)
+                    if (wanted is not None and len(self.rounds) >= wanted) or \
+                            (deadline is not None and now >= deadline):
+                        return self.rounds
+                    continue
+            self.act(look, action, now)
+            self.show(look)
+            previous = look
+
+    def act(self, look: Look, action: Action, now: float) -> None:
+        screen = look.sighting.screen
+        if action.kind == "wait":
+            return
+        self.decider.acted(screen, now)
+        if action.kind == "launch":
+            self.round_started = time.monotonic()
+            self.hands.launch(look.frame, action.at, action.end)
+        elif action.kind == "click":
+            if action.role == "rocket":
+                self._rocket_clicked = True
+            elif action.role == "cancel":
+                self._event("piñata dismissed")
+            elif action.role == "continue" and screen == "unlocked":
+                self._event("card unlocked")
+            self.hands.click(look.frame, action.at)
+        elif action.kind == "shop":
+            self.shop(look)
+
+    def _numbers_still(self, look: Look, now: float) -> bool:
+        """The results' numbers have not changed for NUMBERS_STILL_S."""
+        crops = results_numbers(look.image, look.sighting)
+        before, since = self._numbers
+        same = bool(crops) and crops.keys() == before.keys() and all(
+            crops[k].shape == before[k].shape and np.array_equal(crops[k], before[k])
+            for k in crops)
+        if not same:
+            self._numbers = (crops, now)
+        return same and now - since >= NUMBERS_STILL_S
+
+    def _event(self, text: str) -> None:
+        if not self.events or self.events[-1] != text:
+            self.events.append(text)
+
+    # -- results and shop ------------------------------------------------------------------
+    def finish_round(self, look: Look) -> None:
+        reading: ResultsReading = read_results(look.image, look.sighting)
+        number = len(self.rounds) + 1
+        expected = None if self.total is None or reading.coins is None \
+            else self.total - self.spent + reading.coins
+        total = reading.total
+        if expected is not None and total is not None and total != expected:
+            self.report(f"round {number}: the total reads {total:,} but the last total, "
+                        f"purchases and this round's coins make {expected:,}; kept as read")
+        done = Round(number, reading.distance, reading.coins, total,
+                     time.monotonic() - self.round_started, self.rockets, self.events)
+        self.rounds.append(done)
+        self.total = total if total is not None else expected
+        self.spent, self.rockets, self.events = 0, 0, []
+        self.decider.results_read = True
+        self.decider.want_shop = self.total is not None and (
+            self.cheapest is None or self.total >= self.cheapest)
+        self.session.recorder.keep(look.frame, f"round-{number}-results")
+        self.report(round_line(done))
+
+    def shop(self, look: Look) -> None:
+        """Buy the best affordable upgrade (the dearest the game lights up) until none is
+        affordable, then leave by the Next arrow."""
+        for _ in range(SHOP_VISIT_LIMIT):
+            offers = read_shop(look.image)
+            prices = [o.price for o in offers if o.price is not None]
+            if prices:
+                self.cheapest = min(prices)
+            affordable = [o for o in offers if o.affordable and o.price is not None]
+            if not affordable:
+                break
+            best = max(affordable, key=lambda o: o.price)
+            look = self.buy(look, best)
+            if look is None:
+                break
+        self.decider.want_shop = False
+        self.decider.acted("shop", time.monotonic())
+        if "next" in look.sighting.targets:
+            self.hands.click(look.frame, look.sighting.targets["next"])
+
+    def buy(self, look: Look, offer: Offer) -> Look | None:
+        """Click the offer's BUY button; the purchase counts once its button has redrawn with
+        a new price or gone grey."""
+        self.session.recorder.annotated(look.frame, "shop", [
+            Mark(*offer.button, text=f"buy {offer.name} {offer.price}", color=(0, 160, 0))])
+        self.hands.click(look.frame, offer.centre)
+        x, y, width, height = offer.button
+        before = look.image[y:y + height, x:x + width]
+        previous = None
+        deadline = time.monotonic() + PURCHASE_WAIT_S
+        while time.monotonic() < deadline:
+            after = self.look()
+            if after.sighting.screen != "shop":
+                return None
+            button = after.image[y:y + height, x:x + width]
+            if changed_fraction(before, button) > 0.02 and previous is not None and \
+                    changed_fraction(previous, button) == 0:
+                now = next((o for o in read_shop(after.image) if o.button == offer.button), None)
+                if now is None or now.price != offer.price or not now.affordable:
+                    self.watchdog.moved(time.monotonic())
+                    self.spent += offer.price
+                    if self.rounds:  # bought with the coins of the round just finished
+                        self.rounds[-1].events.append(f"bought {offer.name.lower()} "
+                                                      f"({offer.price:,})")
+                    self.report(f"  shop: bought {offer.name} for {offer.price:,} coins")
+                    return after
+            previous = button
+        self.report(f"  shop: {offer.name} for {offer.price:,} was clicked but its button did "
+                    "not change; not counted as bought")
+        return None
+
+    # -- stuck -----------------------------------------------------------------------------
+    def recover(self, look: Look) -> None:
+        """Save what the bot sees, then try, in turn: the screen's own target again, a click
+        in the middle, Escape. After RECOVERY_LIMIT alarms the run stops."""
+        screen = look.sighting.screen
+        alarm = self.watchdog.alarms
+        seconds = self.watchdog.stuck_for(time.monotonic())
+        self.session.recorder.keep(look.frame, f"stuck-{screen}-{alarm}")
+        saved = self.session.recorder.save_failure(
+            f"stuck on the {screen} screen for {seconds:.0f} s (alarm {alarm})")
+        self.saved_frames.append(saved)
+        if alarm > RECOVERY_LIMIT:
+            raise Stuck(f"stuck on the {screen} screen for {seconds:.0f} s; {RECOVERY_LIMIT} "
+                        f"recovery attempts did not move the game on")
+        self.report(f"  no progress on the {screen} screen for {seconds:.0f} s "
+                    f"(frame saved in {saved}); recovery attempt {alarm}")
+        height, width = look.image.shape[:2]
+        targets = list(look.sighting.targets.values())
+        if alarm == 1 and targets:
+            self.hands.click(look.frame, targets[0])
+        elif alarm <= 2:
+            self.hands.click(look.frame, (width / 2, height / 2))
+        else:
+            self.session.page.keyboard.press("Escape")
+            self.hands.click(look.frame, (width / 2, height * 0.9))
+
+    # -- progress --------------------------------------------------------------------------
+    def show(self, look: Look) -> None:
+        coins = f"{self.total:,}" if self.total is not None else "?"
+        self.status(f"round {len(self.rounds) + 1} · {look.sighting.screen} · coins {coins} · "
+                    f"{self.stats.per_second:.0f} decisions/s")
+
+
+def round_line(done: Round) -> str:
+    def number(value: int | None, unit: str = "") -> str:
+        return "?" if value is None else f"{value:,}{unit}"
+
+    extras = f" ({', '.join(done.events)})" if done.events else ""
+    return (f"round {done.number}: {number(done.distance, ' m')}, {number(done.coins)} coins, "
+            f"total {number(done.total)}, {done.rockets} rocket slams, "
+            f"{done.seconds:.1f} s{extras}")
