@@ -33,11 +33,10 @@ def test_version():
     assert result.returncode == 0 and __version__ in result.stdout
 
 
-@pytest.mark.parametrize(("game", "issue"), [("burrito-bison", 7)])
-def test_games_not_built_yet_say_so(game, issue):
-    result = run_webbot(game, "--headed")
+def test_rounds_and_minutes_do_not_go_together():
+    result = run_webbot("burrito-bison", "--rounds", "2", "--minutes", "1")
     assert result.returncode == 2
-    assert f"not implemented yet (issue #{issue})" in one_line_error(result)
+    assert "--rounds or --minutes, not both" in one_line_error(result)
 
 
 def test_bad_option_is_a_usage_error():

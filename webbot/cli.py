@@ -41,12 +41,6 @@ def run_options(command: Callable) -> Callable:
     return wrapper
 
 
-def not_ready(game: str, issue: int) -> None:
-    click.echo(f"webbot {game}: not implemented yet (issue #{issue}); nothing was played",
-               err=True)
-    raise click.exceptions.Exit(2)
-
-
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="webbot")
 def cli() -> None:
@@ -160,9 +154,13 @@ def templates_option(command: Callable) -> Callable:
 @click.option("--minutes", type=click.FloatRange(min=0, min_open=True), metavar="M",
               help="Play rounds for M minutes instead (the round under way is finished).")
 @click.option("--no-shop", is_flag=True, help="Never go to the shop.")
+@click.option("--stuck-after", type=click.FloatRange(min=0.5), default=10, show_default=True,
+              metavar="S", help="Seconds a screen may last (a flight: 12 times as long) before "
+                                "recovery steps start; after 3 the run stops.")
 @click.pass_context
 def burrito_bison(ctx: click.Context, options: RunOptions, templates: Path | None,
-                  rounds: int | None, minutes: float | None, no_shop: bool) -> None:
+                  rounds: int | None, minutes: float | None, no_shop: bool,
+                  stuck_after: float) -> None:
     """Grind Burrito Bison rounds: launch, rocket slams, popups, results, shop, again.
 
     `webbot burrito-bison classify IMAGE...` tells which screen screenshots show."""
@@ -173,7 +171,7 @@ def burrito_bison(ctx: click.Context, options: RunOptions, templates: Path | Non
     from webbot.burrito_bison.cli import play_command
 
     raise click.exceptions.Exit(
-        play_command(options, templates, rounds, minutes, not no_shop, console))
+        play_command(options, templates, rounds, minutes, not no_shop, stuck_after, console))
 
 
 @burrito_bison.command("classify")

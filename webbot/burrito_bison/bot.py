@@ -13,7 +13,13 @@ import cv2
 import numpy as np
 
 from webbot.burrito_bison.act import Hands
-from webbot.burrito_bison.decide import RECOVERY_LIMIT, Action, Decider, Watchdog
+from webbot.burrito_bison.decide import (
+    DEFAULT_PATIENCE_S,
+    RECOVERY_LIMIT,
+    Action,
+    Decider,
+    Watchdog,
+)
 from webbot.burrito_bison.model import Round, Sighting
 from webbot.burrito_bison.readout import (
     Offer,
@@ -66,6 +72,7 @@ def css_sized(frame: Frame) -> np.ndarray:
 
 class BurritoBot:
     def __init__(self, session: Session, pack: TemplatePack, *, shop: bool = True,
+                 stuck_after: float = DEFAULT_PATIENCE_S,
                  report: Callable[[str], None] = print,
                  status: Callable[[str], None] = lambda line: None) -> None:
         self.session = session
@@ -73,7 +80,7 @@ class BurritoBot:
         self.screen: Screen = session.screen(CANVAS, fast=True)
         self.hands = Hands(session.mouse)
         self.decider = Decider(shop=shop)
-        self.watchdog = Watchdog()
+        self.watchdog = Watchdog(stuck_after)
         self.report = report
         self.status = status
         self.rounds: list[Round] = []
@@ -87,13 +94,15 @@ class BurritoBot:
         self.saved_frames: list[Path] = []
         self._numbers: tuple[dict[str, np.ndarray], float] = ({}, 0.0)
         self._rocket_clicked = False
+        self._last_screen: str | None = None
 
     # -- looking ---------------------------------------------------------------------------
     def look(self) -> Look:
         started = time.perf_counter()
         frame = self.screen.look()
         image = css_sized(frame)
-        sighting = classify(self.pack, image)
+        sighting = classify(self.pack, image, self._last_screen)
+        self._last_screen = sighting.screen
         ms = (time.perf_counter() - started) * 1000
         self.stats.look_ms.append(ms)
         return Look(frame, image, sighting, ms)

@@ -21,14 +21,16 @@ BUNDLED_GAME = "burrito-bison/index.html"
 
 
 def play_command(options: RunOptions, templates: Path | None, rounds: int | None,
-                 minutes: float | None, shop: bool, console: Console) -> int:
+                 minutes: float | None, shop: bool, stuck_after: float,
+                 console: Console) -> int:
     from webbot.burrito_bison.bot import BurritoBot
 
     pack = TemplatePack(templates)
     started = time.perf_counter()
     with game_session(options, BUNDLED_GAME) as session, \
             console.status("starting", spinner="dots") as status:
-        bot = BurritoBot(session, pack, shop=shop, report=console.print,
+        bot = BurritoBot(session, pack, shop=shop, stuck_after=stuck_after,
+                         report=console.print,
                          status=lambda line: status.update(line))
         try:
             bot.play(rounds=rounds, minutes=minutes)

@@ -15,9 +15,10 @@ LAUNCH_DRAG = (-200.0, 10.0)  # press on the left post, pull this far, let go
 RETRY_S = 0.6      # a screen that ignored a click (still in its intro) gets another after this
 ROCKET_RETRY_S = 0.3
 SETTLE_PX = 2.0    # a target that moved more than this between frames is still animating
-# How long a screen may last before the bot calls it stuck; a run lasts a while by itself.
-PATIENCE_S = {"flight": 120.0, "rocket_ready": 10.0, "unknown": 12.0}
+# How long a screen may last before the bot calls it stuck, in units of the default: a run
+# lasts a while by itself.
 DEFAULT_PATIENCE_S = 10.0
+PATIENCE = {"flight": 12.0}
 RECOVERY_LIMIT = 3
 
 
@@ -99,13 +100,14 @@ class Watchdog:
     than that screen's patience. After each alarm the clock restarts, so recovery steps get
     their own time; `alarms` counts them until the screen changes."""
 
+    default_s: float = DEFAULT_PATIENCE_S
     screen: str = ""
     entered: float = 0.0  # when this screen was first seen
     since: float = 0.0    # when its clock last (re)started
     alarms: int = 0
 
     def patience(self, screen: str) -> float:
-        return PATIENCE_S.get(screen, DEFAULT_PATIENCE_S)
+        return PATIENCE.get(screen, 1.0) * self.default_s
 
     def seen(self, screen: str, now: float) -> bool:
         """Record the screen; True when it has now lasted too long."""

@@ -49,6 +49,10 @@ RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("rocket_ready", ("full-rocket",)),
     ("flight", ("rocket-bar",)),
 )
+SCREEN_NAMES = {screen for screen, _ in RULES}
+# The screens tried before each one whose indicators can show on it too (the shop has the
+# results' Next arrow; a flight's bar top is part of the full bar).
+COVERS = {"results": ("shop",), "flight": ("rocket_ready",)}
 # What to click on each screen: role -> template.
 TARGETS: dict[str, dict[str, str]] = {
     "pinata": {"cancel": "cancel-button"},
@@ -166,23 +170,41 @@ class Looker:
         return match if match is not None and match.score >= threshold else None
 
 
-def classify(pack: TemplatePack, image: np.ndarray) -> Sighting:
-    """The screen a frame (BGR or grey, canvas-sized or a page grab at 1:1) shows."""
-    looker = Looker(pack, image)
+def _sighting(looker: Looker, screen: str, evidence: Match) -> Sighting:
+    targets: dict[str, Point] = {}
+    for role, target in TARGETS.get(screen, {}).items():
+        match = looker.seen(target, TARGET_SCORE)
+        if match is not None:
+            targets[role] = match.centre
+    if screen == "unlocked":  # the card screen goes on at a tap anywhere
+        targets["continue"] = (looker.gray.shape[1] / 2, looker.gray.shape[0] / 2)
+    return Sighting(screen, evidence, targets, dict(looker.found))
+
+
+def _first_seen(looker: Looker, screens: tuple[str, ...]) -> Sighting | None:
     for screen, indicators in RULES:
+        if screen not in screens:
+            continue
         for name in indicators:
             evidence = looker.seen(name)
-            if evidence is None:
-                continue
-            targets: dict[str, Point] = {}
-            for role, target in TARGETS.get(screen, {}).items():
-                match = looker.seen(target, TARGET_SCORE)
-                if match is not None:
-                    targets[role] = match.centre
-            if screen == "unlocked":  # the card screen goes on at a tap anywhere
-                targets["continue"] = (looker.gray.shape[1] / 2, looker.gray.shape[0] / 2)
-            return Sighting(screen, evidence, targets, dict(looker.found))
-    return Sighting("unknown", None, {}, dict(looker.found))
+            if evidence is not None:
+                return _sighting(looker, screen, evidence)
+    return None
+
+
+def classify(pack: TemplatePack, image: np.ndarray, hint: str | None = None) -> Sighting:
+    """The screen a frame (BGR or grey, canvas-sized or a page grab at 1:1) shows.
+
+    `hint` (the screen of the frame before) is tried first: when its indicator is still there,
+    only the screens that can show up on top of it are checked, so a decision loop does not
+    pay for every template on every frame. The answer is the same as without the hint."""
+    looker = Looker(pack, image)
+    if hint in SCREEN_NAMES:
+        same = _first_seen(looker, (hint,))
+        if same is not None:
+            return _first_seen(looker, COVERS.get(hint, ())) or same
+    screens = tuple(screen for screen, _ in RULES)
+    return _first_seen(looker, screens) or Sighting("unknown", None, {}, dict(looker.found))
 
 
 def read_image(path: str | Path) -> np.ndarray:

@@ -1,0 +1,106 @@
+"""The bot plays the replica headless: rounds with a piñata, an unlocked card and a purchase,
+what it reports checked against the game's test hook, and a stuck game reported clearly."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.conftest import in_own_thread, run_webbot
+from tests.test_cli import closed_port
+from webbot.burrito_bison.bot import BurritoBot
+from webbot.burrito_bison.screens import TemplatePack
+from webbot.session import RunOptions, game_session
+
+GAME = "burrito-bison/index.html"
+STATE = "window.__burritoTest.state()"
+
+
+def play(url: str, rounds: int, **bot_options) -> tuple[BurritoBot, dict]:
+    def run():
+        with game_session(RunOptions(url=url), GAME) as session:
+            bot = BurritoBot(session, TemplatePack(), report=lambda line: None, **bot_options)
+            bot.play(rounds=rounds)
+            return bot, session.page.evaluate(STATE)
+
+    return in_own_thread(run)
+
+
+def test_three_rounds_with_a_pinata_an_unlocked_card_and_a_purchase(fixtures_url):
+    url = f"{fixtures_url}{GAME}?seed=7&pinata=1&unlocked=2&coins=500&flight=0.5"
+    bot, state = play(url, 3)
+    assert len(bot.rounds) == 3 and len(state["rounds"]) == 3
+    assert state["pinatasCancelled"] >= 1 and state["videosWatched"] == 0
+    assert state["unlockedShown"] >= 1
+    assert state["purchases"], "nothing was bought with the 500 starting coins"
+    # What the bot read and reports is what the game did.
+    for mine, game in zip(bot.rounds, state["rounds"], strict=True):
+        assert (mine.distance, mine.coins) == (game["distance"], game["coins"])
+        assert mine.rockets == game["rocketsUsed"]
+    assert bot.rounds[-1].total == state["coins"]
+    bought = [e for r in bot.rounds for e in r.events if e.startswith("bought")]
+    assert len(bought) == len(state["purchases"])
+    assert "piñata dismissed" in bot.rounds[0].events
+    assert "card unlocked" in bot.rounds[1].events
+    assert sum(r.rockets for r in bot.rounds) >= 1
+
+
+def test_no_shop_means_no_purchase(fixtures_url):
+    url = f"{fixtures_url}{GAME}?seed=3&pinata=never&unlocked=never&coins=900&flight=0.5"
+    bot, state = play(url, 1, shop=False)
+    assert state["purchases"] == [] and state["shopVisits"] == 0
+    assert bot.rounds[0].total == state["coins"]
+
+
+def test_the_command_plays_and_prints_the_table(fixtures_url):
+    url = f"{fixtures_url}{GAME}?seed=11&pinata=never&unlocked=never&flight=0.5"
+    done = run_webbot("burrito-bison", "--rounds", "1", "--url", url, timeout=180)
+    assert done.returncode == 0, done.stderr
+    assert "Burrito Bison: 1 rounds" in done.stdout and "round 1:" in done.stdout
+
+
+def test_a_hung_screen_is_recovered_then_reported(fixtures_url, tmp_path):
+    url = f"{fixtures_url}{GAME}?seed=2&scene=results&stall=results"
+    done = run_webbot("burrito-bison", "--url", url, "--stuck-after", "1",
+                      "--debug-dir", str(tmp_path), timeout=180)
+    assert done.returncode == 1
+    line = done.stderr.strip()
+    assert "\n" not in line and "Traceback" not in line
+    assert "stuck on the results screen" in line and "recovery attempts" in line
+    assert (tmp_path / "failure" / "last-frame.png").is_file()
+    assert list(tmp_path.glob("*stuck-results-1*.png")), "the first alarm's frame was not kept"
+    assert "recovery attempt 1" in " ".join(done.stdout.split())  # rich wraps long lines
+
+
+def test_a_screen_it_does_not_know_is_reported(fixtures_url):
+    url = f"{fixtures_url}puzlogic/index.html"  # a canvas, but not this game
+    done = run_webbot("burrito-bison", "--url", url, "--stuck-after", "1", timeout=180)
+    assert done.returncode == 1
+    assert "stuck on the unknown screen" in done.stderr
+
+
+def test_a_page_without_the_game(fixtures_url):
+    done = run_webbot("burrito-bison", "--url", f"{fixtures_url}index.html", timeout=180)
+    assert done.returncode == 1 and "no visible 'canvas'" in done.stderr
+
+
+def test_a_dead_server_is_one_line():
+    done = run_webbot("burrito-bison", "--url", f"http://127.0.0.1:{closed_port()}/",
+                      timeout=60)
+    assert done.returncode == 1 and "cannot open" in done.stderr
+    assert done.stderr.strip().count("\n") == 0
+
+
+@pytest.mark.parametrize("bad", ["--rounds=0", "--minutes=0"])
+def test_bad_counts_are_usage_errors(bad):
+    assert run_webbot("burrito-bison", bad).returncode == 2
+
+
+def test_classify_json_on_a_replica_frame(page, fixtures_url, tmp_path):
+    page.goto(f"{fixtures_url}{GAME}?seed=1&scene=missions")
+    page.wait_for_function("window.__burritoTest && window.__burritoTest.ready")
+    shot = tmp_path / "missions.png"
+    page.locator("canvas").screenshot(path=shot)
+    done = run_webbot("burrito-bison", "classify", str(shot), "--json")
+    assert json.loads(done.stdout) == {"file": str(shot), "screen": "missions"}

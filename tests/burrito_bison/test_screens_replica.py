@@ -1,0 +1,76 @@
+"""The classifier with the bundled pack on the replica's own frames, at every camera zoom, and
+the pack's reproducibility from the replica."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from webbot.burrito_bison.screens import TemplatePack, classify
+from webbot.screen import Screen
+
+GAME = "burrito-bison/index.html"
+CUTTER = Path(__file__).resolve().parents[2] / "scripts" / "cut_burrito_templates.py"
+ZOOMS = {"gummy-bear": 1.2, "jelly-roger": 1.1, "candy-knight": 1.05, "sour-patch": 1.0,
+         "beaster-bunny": 0.95}
+ANCHOR = (586, 640)      # the ring camera zooms about this point
+POST = (343, 468, 30, 132)  # the left post's box at zoom 1
+
+
+@pytest.fixture(scope="module")
+def pack():
+    return TemplatePack()
+
+
+def frame_of(page, fixtures_url, query):
+    page.goto(f"{fixtures_url}{GAME}?seed=5&{query}")
+    page.wait_for_function("window.__burritoTest && window.__burritoTest.ready")
+    return Screen(page, "canvas").wait_until_still(max_changed=0.02)
+
+
+@pytest.mark.parametrize("screen", ["flight", "rocket_ready", "pinata", "missions", "unlocked",
+                                    "results", "shop"])
+def test_each_settled_screen_is_classified(page, fixtures_url, pack, screen):
+    frame = frame_of(page, fixtures_url, f"scene={screen}&freeze=1")
+    assert classify(pack, frame.image).screen == screen
+    for hint in ("ring", "flight", "results", "shop", screen, "unknown"):
+        assert classify(pack, frame.image, hint).screen == screen
+
+
+@pytest.mark.parametrize("opponent", ZOOMS)
+@pytest.mark.parametrize("player", ["bison", "pineapple"])
+def test_the_ring_and_its_post_at_every_zoom(page, fixtures_url, pack, opponent, player):
+    frame = frame_of(page, fixtures_url, f"scene=ring&opponent={opponent}&player={player}")
+    sighting = classify(pack, frame.image)
+    assert sighting.screen == "ring"
+    assert sighting.evidence.name == f"{player}-health-bar"
+    zoom = ZOOMS[opponent]
+    x, y, width, height = POST
+    centre = (ANCHOR[0] + (x + width / 2 - ANCHOR[0]) * zoom,
+              ANCHOR[1] + (y + height / 2 - ANCHOR[1]) * zoom)
+    launch = sighting.targets["launch"]
+    assert abs(launch[0] - centre[0]) <= 2 and abs(launch[1] - centre[1]) <= 2
+    assert abs(sighting.matches["left-goalpost"].scale - zoom) <= 0.03
+
+
+def test_targets_are_the_buttons(page, fixtures_url, pack):
+    results = classify(pack, frame_of(page, fixtures_url, "scene=results").image)
+    assert results.targets["next"] == pytest.approx((972, 568.5), abs=1)
+    assert results.targets["shop"] == pytest.approx((780, 568.5), abs=1)
+    pinata = classify(pack, frame_of(page, fixtures_url, "scene=pinata").image)
+    assert pinata.targets["cancel"] == pytest.approx((580.5, 393), abs=1)
+
+
+def test_a_partly_filled_rocket_bar_is_not_ready(page, fixtures_url, pack):
+    sighting = classify(pack, frame_of(page, fixtures_url, "scene=flight&freeze=1").image)
+    assert sighting.screen == "flight"
+    assert sighting.matches["full-rocket"].score < 0.8
+
+
+def test_the_bundled_pack_is_cut_again_identically_from_the_replica():
+    done = subprocess.run([sys.executable, str(CUTTER), "--check"], capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
