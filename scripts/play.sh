@@ -3,8 +3,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-# A self-check of the whole chain (server, Chromium, screenshots, Tesseract), then each game whose
-# bot has landed (`webbot burrito-bison` joins when its does).
+# A self-check of the whole chain (server, Chromium, screenshots, Tesseract), then each game.
 .venv/bin/webbot check "$@"
 .venv/bin/webbot puzlogic "$@"
 .venv/bin/webbot daily-set "$@"
+.venv/bin/webbot burrito-bison "$@"

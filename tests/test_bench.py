@@ -39,3 +39,14 @@ def test_bench_daily_set_prints_tables():
     assert len(rows) == 2 and all("| 12/12 |" in row and "x faster" in row for row in rows)
     play = next(line for line in result.stdout.splitlines() if line.startswith("| bot (mouse"))
     assert "| 3/3 |" in play
+
+
+def test_bench_burrito_bison_prints_tables():
+    script = SCRIPT.with_name("bench_burrito_bison.py")
+    result = subprocess.run([sys.executable, str(script), "--quick"], capture_output=True,
+                            text=True, timeout=600)
+    assert result.returncode == 0, result.stderr
+    rows = [line for line in result.stdout.splitlines() if line.startswith("| replica frames")]
+    assert len(rows) == 1 and "| 12/12 |" in rows[0] and "x faster" in rows[0]
+    play = next(line for line in result.stdout.splitlines() if line.startswith("| bot (looks"))
+    assert "| 1 |" in play

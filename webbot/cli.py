@@ -200,6 +200,7 @@ def serve(host: str, port: int) -> None:
     click.echo(f"Serving {server.root} at {server.url} (Ctrl-C to stop)")
     click.echo(f"  Puzlogic: {server.url}puzlogic/index.html")
     click.echo(f"  Daily SET: {server.url}daily-set/index.html")
+    click.echo(f"  Burrito Bison: {server.url}burrito-bison/index.html")
     try:
         server.serve_forever()
     finally:

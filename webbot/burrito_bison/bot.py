@@ -72,7 +72,7 @@ def css_sized(frame: Frame) -> np.ndarray:
 
 class BurritoBot:
     def __init__(self, session: Session, pack: TemplatePack, *, shop: bool = True,
-                 stuck_after: float = DEFAULT_PATIENCE_S,
+                 stuck_after: float = DEFAULT_PATIENCE_S, pace_s: float = 0.0,
                  report: Callable[[str], None] = print,
                  status: Callable[[str], None] = lambda line: None) -> None:
         self.session = session
@@ -81,6 +81,7 @@ class BurritoBot:
         self.hands = Hands(session.mouse)
         self.decider = Decider(shop=shop)
         self.watchdog = Watchdog(stuck_after)
+        self.pace_s = pace_s  # at least this long between looks (a benchmark's slow baseline)
         self.report = report
         self.status = status
         self.rounds: list[Round] = []
@@ -95,10 +96,15 @@ class BurritoBot:
         self._numbers: tuple[dict[str, np.ndarray], float] = ({}, 0.0)
         self._rocket_clicked = False
         self._last_screen: str | None = None
+        self._looked = 0.0
 
     # -- looking ---------------------------------------------------------------------------
     def look(self) -> Look:
-        started = time.perf_counter()
+        if self.pace_s and self.stats.look_ms:
+            wait_ms = self.pace_s * 1000 - (time.perf_counter() - self._looked) * 1000
+            if wait_ms > 0:
+                self.session.page.wait_for_timeout(wait_ms)
+        self._looked = started = time.perf_counter()
         frame = self.screen.look()
         image = css_sized(frame)
         sighting = classify(self.pack, image, self._last_screen)
