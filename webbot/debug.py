@@ -60,6 +60,7 @@ class Recorder:
         self.last_frame: Frame | None = None
         self._count = 0
         self._tracing: BrowserContext | None = None
+        self._failure_folder: Path | None = None
 
     def _path(self, label: str, suffix: str = "") -> Path:
         assert self.directory is not None
@@ -88,13 +89,26 @@ class Recorder:
             self._tracing.tracing.stop(path=self.directory / "trace.zip")
             self._tracing = None
 
+    def failure_folder(self) -> Path:
+        """DIR/failure with a debug folder, else one temporary folder for the whole run."""
+        if self._failure_folder is None:
+            if self.directory:
+                self._failure_folder = self.directory / "failure"
+                self._failure_folder.mkdir(exist_ok=True)
+            else:
+                self._failure_folder = Path(tempfile.mkdtemp(prefix="webbot-failure-"))
+        return self._failure_folder
+
+    def save_frame(self, frame: Frame, label: str) -> Path:
+        """Keep a frame worth looking at after the run (a stuck screen) in the failure
+        folder; return its path."""
+        path = self.failure_folder() / f"{_slug(label)}.png"
+        cv2.imwrite(str(path), frame.image)
+        return path
+
     def save_failure(self, reason: str, details: str | None = None) -> Path:
         """Write the last frame and the reason; return the folder holding them."""
-        if self.directory:
-            folder = self.directory / "failure"
-            folder.mkdir(exist_ok=True)
-        else:
-            folder = Path(tempfile.mkdtemp(prefix="webbot-failure-"))
+        folder = self.failure_folder()
         (folder / "reason.txt").write_text(reason + "\n")
         if details:
             (folder / "details.txt").write_text(details)

@@ -69,7 +69,7 @@ def test_a_hung_screen_is_recovered_then_reported(fixtures_url, tmp_path):
     assert "\n" not in line and "Traceback" not in line
     assert "stuck on the results screen" in line and "recovery attempts" in line
     assert (tmp_path / "failure" / "last-frame.png").is_file()
-    assert list(tmp_path.glob("*stuck-results-1*.png")), "the first alarm's frame was not kept"
+    assert (tmp_path / "failure" / "stuck-results-1.png").is_file()
     assert "recovery attempt 1" in " ".join(done.stdout.split())  # rich wraps long lines
 
 

@@ -5,9 +5,9 @@ not move on."""
 from __future__ import annotations
 
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import cv2
 import numpy as np
@@ -55,7 +55,7 @@ class Look:
 @dataclass
 class Stats:
     decisions: int = 0
-    look_ms: list[float] = field(default_factory=list)
+    look_ms: deque[float] = field(default_factory=lambda: deque(maxlen=2000))  # the latest
     started: float = field(default_factory=time.monotonic)
 
     @property
@@ -92,7 +92,6 @@ class BurritoBot:
         self.round_started = time.monotonic()
         self.rockets = 0
         self.events: list[str] = []
-        self.saved_frames: list[Path] = []
         self._numbers: tuple[dict[str, np.ndarray], float] = ({}, 0.0)
         self._rocket_clicked = False
         self._last_screen: str | None = None
@@ -203,8 +202,10 @@ class BurritoBot:
     def shop(self, look: Look) -> None:
         """Buy the best affordable upgrade (the dearest the game lights up) until none is
         affordable, then leave by the Next arrow."""
+        names: dict[tuple[int, int, int, int], str] = {}
         for _ in range(SHOP_VISIT_LIMIT):
-            offers = read_shop(look.image)
+            offers = read_shop(look.image, names)
+            names = {offer.button: offer.name for offer in offers}
             prices = [o.price for o in offers if o.price is not None]
             if prices:
                 self.cheapest = min(prices)
@@ -221,8 +222,8 @@ class BurritoBot:
             self.hands.click(look.frame, look.sighting.targets["next"])
 
     def buy(self, look: Look, offer: Offer) -> Look | None:
-        """Click the offer's BUY button; the purchase counts once its button has redrawn with
-        a new price or gone grey."""
+        """Click the offer's BUY button; the purchase counts once its button has settled into
+        a new look (a new price, or grey), not back into the old one after the press."""
         self.session.recorder.annotated(look.frame, "shop", [
             Mark(*offer.button, text=f"buy {offer.name} {offer.price}", color=(0, 160, 0))])
         self.hands.click(look.frame, offer.centre)
@@ -237,15 +238,13 @@ class BurritoBot:
             button = after.image[y:y + height, x:x + width]
             if changed_fraction(before, button) > 0.02 and previous is not None and \
                     changed_fraction(previous, button) == 0:
-                now = next((o for o in read_shop(after.image) if o.button == offer.button), None)
-                if now is None or now.price != offer.price or not now.affordable:
-                    self.watchdog.moved(time.monotonic())
-                    self.spent += offer.price
-                    if self.rounds:  # bought with the coins of the round just finished
-                        self.rounds[-1].events.append(f"bought {offer.name.lower()} "
-                                                      f"({offer.price:,})")
-                    self.report(f"  shop: bought {offer.name} for {offer.price:,} coins")
-                    return after
+                self.watchdog.moved(time.monotonic())
+                self.spent += offer.price
+                if self.rounds:  # bought with the coins of the round just finished
+                    self.rounds[-1].events.append(f"bought {offer.name.lower()} "
+                                                  f"({offer.price:,})")
+                self.report(f"  shop: bought {offer.name} for {offer.price:,} coins")
+                return after
             previous = button
         self.report(f"  shop: {offer.name} for {offer.price:,} was clicked but its button did "
                     "not change; not counted as bought")
@@ -258,15 +257,12 @@ class BurritoBot:
         screen = look.sighting.screen
         alarm = self.watchdog.alarms
         seconds = self.watchdog.stuck_for(time.monotonic())
-        self.session.recorder.keep(look.frame, f"stuck-{screen}-{alarm}")
-        saved = self.session.recorder.save_failure(
-            f"stuck on the {screen} screen for {seconds:.0f} s (alarm {alarm})")
-        self.saved_frames.append(saved)
+        saved = self.session.recorder.save_frame(look.frame, f"stuck-{screen}-{alarm}")
         if alarm > RECOVERY_LIMIT:
             raise Stuck(f"stuck on the {screen} screen for {seconds:.0f} s; {RECOVERY_LIMIT} "
                         f"recovery attempts did not move the game on")
         self.report(f"  no progress on the {screen} screen for {seconds:.0f} s "
-                    f"(frame saved in {saved}); recovery attempt {alarm}")
+                    f"(frame saved as {saved}); recovery attempt {alarm}")
         height, width = look.image.shape[:2]
         targets = list(look.sighting.targets.values())
         if alarm == 1 and targets:

@@ -120,16 +120,24 @@ def _buttons(hsv: np.ndarray, low, high) -> list[tuple[int, int, int, int]]:
     return [b for b in boxes if min_w <= b[2] <= max_w and min_h <= b[3] <= max_h]
 
 
-def read_shop(image: np.ndarray) -> list[Offer]:
-    """The shop's BUY buttons, left to right, with their prices and upgrade names."""
+def _name_above(image: np.ndarray, button: tuple[int, int, int, int]) -> str:
+    x, y, width, _ = button
+    dx, dy, dw, dh = NAME_ABOVE
+    name_box = _crop(image, x + dx, y + dy, width + dw, dh)
+    name = read_text(ink_page(name_box, white=False), WORD) if name_box.size else ""
+    return name or f"upgrade at x={x}"
+
+
+def read_shop(image: np.ndarray,
+              known_names: dict[tuple[int, int, int, int], str] | None = None) -> list[Offer]:
+    """The shop's BUY buttons, left to right, with their prices and upgrade names (taken from
+    `known_names` for a button already read: names do not change within a visit)."""
     hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
     offers = []
     for affordable, (low, high) in ((True, GREEN), (False, GREY)):
         for x, y, width, height in _buttons(hsv, low, high):
             price = read_number(image[y:y + height, x:x + width])
-            dx, dy, dw, dh = NAME_ABOVE
-            name_box = _crop(image, x + dx, y + dy, width + dw, dh)
-            name = read_text(ink_page(name_box, white=False), WORD) if name_box.size else ""
-            offers.append(Offer(name or f"upgrade at x={x}", price, affordable,
-                                (x, y, width, height)))
+            box = (x, y, width, height)
+            name = (known_names or {}).get(box) or _name_above(image, box)
+            offers.append(Offer(name, price, affordable, box))
     return sorted(offers, key=lambda offer: offer.button[0])
