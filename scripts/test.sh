@@ -3,5 +3,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-.venv/bin/ruff check .
-.venv/bin/python -m pytest "$@"
+.venv/bin/ruff check --no-cache .
+.venv/bin/python -m pytest -p no:cacheprovider "$@"

@@ -7,12 +7,14 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
+from hypothesis import settings
 
 from webbot.browser import CHROMIUM_ARGS, find_chromium
 from webbot.server import FixtureServer
@@ -21,6 +23,26 @@ T = TypeVar("T")
 PAGES = Path(__file__).parent / "pages"
 # Real third-party material beside the repository; tests that use it skip when it is absent.
 REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference"
+
+
+# Hypothesis keeps no example database in the checkout: a run leaves nothing behind.
+settings.register_profile("webbot", database=None, deadline=None)
+settings.load_profile("webbot")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def temporary_folder(tmp_path_factory):
+    """Everything a test or a child process puts in the temporary directory (failure folders,
+    browser profiles, downloads) goes into this session's pytest folder instead of /tmp."""
+    folder = tmp_path_factory.mktemp("tmp")
+    before = os.environ.get("TMPDIR"), tempfile.tempdir
+    os.environ["TMPDIR"], tempfile.tempdir = str(folder), str(folder)
+    yield folder
+    tempfile.tempdir = before[1]
+    if before[0] is None:
+        del os.environ["TMPDIR"]
+    else:
+        os.environ["TMPDIR"] = before[0]
 
 
 @pytest.fixture(scope="session", autouse=True)

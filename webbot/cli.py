@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import logging
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -14,6 +15,8 @@ from rich.table import Table
 from webbot import __version__
 from webbot.browser import BrowserOptions
 from webbot.errors import WebbotError, first_line
+from webbot.params import BROWSER_ENDPOINT, PAGE_URL, Finite, Url
+from webbot.puzlogic.solvers import DEFAULT_TIMEOUT
 from webbot.puzlogic.solvers import NAMES as SOLVERS
 from webbot.session import RunOptions
 
@@ -23,12 +26,12 @@ console = Console()
 def run_options(command: Callable) -> Callable:
     """The options every command that drives a browser takes, folded into `options`."""
 
-    @click.option("--url", metavar="URL",
+    @click.option("--url", type=PAGE_URL, metavar="URL",
                   help="Play at this URL instead of the bundled replica on 127.0.0.1.")
     @click.option("--headed", is_flag=True, help="Show the browser window (needs a display).")
-    @click.option("--slow-mo", type=click.FloatRange(min=0), default=0, metavar="MS",
+    @click.option("--slow-mo", type=Finite(0, 10_000), default=0, metavar="MS",
                   help="Slow every browser action down by MS milliseconds.")
-    @click.option("--connect", metavar="WS_URL",
+    @click.option("--connect", type=BROWSER_ENDPOINT, metavar="WS_URL",
                   help="Use a remote browser: a `playwright run-server` endpoint (ws://...) or "
                        "a Chromium DevTools endpoint (http://host:port).")
     @click.option("--debug-dir", type=click.Path(file_okay=False, path_type=Path),
@@ -89,14 +92,20 @@ def puzlogic_read(image: str, as_json: bool, annotated: str | None) -> None:
 @click.option("--solver", type=click.Choice(SOLVERS), default="auto", show_default=True,
               help="Which backend searches.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON: {\"placements\": [...]}.")
-@click.option("--all", "all_solutions", is_flag=True, help="Print every solution, not one.")
+@click.option("--all", "all_solutions", is_flag=True,
+              help="Print every solution (up to --limit), not one.")
+@click.option("--limit", type=click.IntRange(1, 100_000), default=100, show_default=True,
+              metavar="N", help="With --all: stop after N solutions (and say so).")
 @click.option("--unique", is_flag=True, help="Also say whether the solution is the only one.")
+@click.option("--timeout", type=Finite(0, 86_400, min_open=True),
+              default=DEFAULT_TIMEOUT, show_default=True, metavar="S",
+              help="Stop the search after S seconds, with a one-line error.")
 def puzlogic_solve(puzzle_file: str, solver: str, as_json: bool, all_solutions: bool,
-                   unique: bool) -> None:
+                   limit: int, unique: bool, timeout: float) -> None:
     """Solve a puzzle given as JSON (the schema of the reference levels file)."""
     from webbot.puzlogic.cli import solve_command
 
-    solve_command(puzzle_file, solver, as_json, all_solutions, unique)
+    solve_command(puzzle_file, solver, as_json, all_solutions, unique, limit, timeout)
 
 
 @cli.group("daily-set", invoke_without_command=True)
@@ -128,7 +137,7 @@ def daily_set_classify(images: tuple[str, ...], as_json: bool) -> None:
 
 
 @daily_set.command("read")
-@click.argument("url", metavar="URL")
+@click.argument("url", metavar="URL", type=Url(("http", "https")))
 @click.option("--json", "as_json", is_flag=True,
               help='Print {"layout", "cards": [...], "sets": [[p, p, p], ...]}.')
 def daily_set_read(url: str, as_json: bool) -> None:
@@ -149,12 +158,12 @@ def templates_option(command: Callable) -> Callable:
 @cli.group("burrito-bison", invoke_without_command=True)
 @run_options
 @templates_option
-@click.option("--rounds", type=click.IntRange(min=1), metavar="N",
+@click.option("--rounds", type=click.IntRange(1, 100_000), metavar="N",
               help="Play N rounds (default 3).")
-@click.option("--minutes", type=click.FloatRange(min=0, min_open=True), metavar="M",
+@click.option("--minutes", type=Finite(0, 10_080, min_open=True), metavar="M",
               help="Play rounds for M minutes instead (the round under way is finished).")
 @click.option("--no-shop", is_flag=True, help="Never go to the shop.")
-@click.option("--stuck-after", type=click.FloatRange(min=0.5), default=10, show_default=True,
+@click.option("--stuck-after", type=Finite(0.5, 3600), default=10, show_default=True,
               metavar="S", help="Seconds a screen may last (a flight: 12 times as long) before "
                                 "recovery steps start; after 3 the run stops.")
 @click.pass_context
@@ -225,6 +234,9 @@ def _fail(message: str, code: int) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    # Libraries' log records (urllib3's retries, say) are not for the user: without a handler
+    # of ours Python would print their warnings on stderr beside our one line.
+    logging.getLogger().addHandler(logging.NullHandler())
     try:
         result = cli.main(args=argv, prog_name="webbot", standalone_mode=False)
     except click.UsageError as exc:

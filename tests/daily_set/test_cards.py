@@ -218,10 +218,11 @@ def test_classify_command_errors_are_one_line(tmp_path):
     text = tmp_path / "notes.gif"
     text.write_text("not a picture")
     done = run_webbot("daily-set", "classify", str(text))
-    assert done.returncode == 1
-    assert done.stderr == f"webbot: error: {text}: not an image OpenCV can decode\n"
+    assert done.returncode == 2  # bad input
+    assert done.stderr == (f"webbot: error: {text} is not an image that can be decoded (PNG, "
+                           "JPEG, GIF, BMP, WebP)\n")
     done = run_webbot("daily-set", "classify", str(tmp_path / "missing.gif"))
-    assert done.returncode == 1 and "No such file" in done.stderr
+    assert done.returncode == 2 and "missing.gif: no such file" in done.stderr
     assert len(done.stderr.splitlines()) == 1
 
 

@@ -7,6 +7,7 @@ import json
 import pytest
 
 from tests.puzlogic.conftest import needs_reference, reference_levels
+from webbot.inputs import InputError
 from webbot.puzlogic.model import Piece, Placement, Puzzle, PuzzleError, Sum
 from webbot.puzlogic.rules import broken_rules, givens_repeat
 
@@ -37,7 +38,7 @@ def changed(**parts) -> dict:
 
 
 @pytest.mark.parametrize(("data", "message"), [
-    ([], "a puzzle is a JSON object with 'cells' and 'pieces'"),
+    ([], 'the puzzle: expected a JSON object with "cells", "pieces" and "sums", got \\[\\]'),
     (changed(cells=[[0, 0, None], [0, 0, 1], [1, 1, None]]), r"cell \(0, 0\) is listed twice"),
     (changed(sums=[{"line": "row", "index": 7, "target": 3}]),
      "the all sum 3 on row 7 is on a line without cells"),
@@ -45,17 +46,19 @@ def changed(**parts) -> dict:
      "2 free cells but 1 pieces: every piece must fill exactly one free cell"),
     (changed(pieces=SMALL["pieces"] * 2), "2 free cells but 4 pieces"),
     (changed(sums=[{"line": "row", "index": 1, "target": 3, "counts": "red"}]),
-     "a sum's kind \\('counts'\\) is 'red'; it must be one of all, blue, white"),
-    (changed(sums=[{"line": "diagonal", "index": 1, "target": 3}]), "a sum's line is 'diagonal'"),
+     "sums\\[0\\].counts: expected \"all\", \"blue\" or \"white\", got 'red'"),
+    (changed(sums=[{"line": "diagonal", "index": 1, "target": 3}]),
+     "sums\\[0\\].line: expected \"row\" or \"col\", got 'diagonal'"),
     (changed(cells=[[0, 1, 100], [1, 0, None], [1, 1, None]]),
-     r"the value of cell \(0, 1\) is 100, out of range \(from 0 to 99\)"),
+     r"cells\[0\]\[2\]: expected the value of \[row, col, value\]: a whole number from 0 to 99 "
+     r"or null \(a free cell\), got 100"),
     (changed(pieces=[{"value": -1, "color": "blue"}, {"value": 2, "color": "blue"}]),
-     "a piece's value is -1, out of range"),
+     r"pieces\[0\].value: expected a whole number from 0 to 99, got -1"),
     (changed(pieces=[{"value": "7", "color": "blue"}, {"value": 2, "color": "blue"}]),
-     "a piece's value must be a whole number, not '7'"),
+     r"pieces\[0\].value: expected a whole number from 0 to 99, got '7'"),
     (changed(pieces=[{"value": 1, "color": "green"}, {"value": 2, "color": "blue"}]),
-     "a piece's color is 'green'"),
-    (changed(cells=[[0, 1]]), r"cell \[0, 1\] is not \[row, col, value or null\]"),
+     r"pieces\[0\].color: expected \"blue\" or \"white\", got 'green'"),
+    (changed(cells=[[0, 1]]), r"cells\[0\]: expected \[row, col, value\], got \[0, 1\]"),
     (changed(cells=[]), "the puzzle has no cells"),
 ])
 def test_malformed_puzzles_are_refused_in_one_line(data, message):
@@ -65,11 +68,11 @@ def test_malformed_puzzles_are_refused_in_one_line(data, message):
 
 
 def test_unreadable_files(tmp_path):
-    with pytest.raises(PuzzleError, match="cannot read .*: No such file"):
+    with pytest.raises(InputError, match="missing.json: no such file"):
         Puzzle.load(tmp_path / "missing.json")
     broken = tmp_path / "broken.json"
     broken.write_text("{nope")
-    with pytest.raises(PuzzleError, match="broken.json is not JSON"):
+    with pytest.raises(InputError, match="broken.json is not JSON"):
         Puzzle.load(broken)
 
 

@@ -73,19 +73,20 @@ def test_unsolvable_puzzle_exits_non_zero_with_a_reason(tmp_path, solver):
 @pytest.mark.parametrize(("content", "reason"), [
     ('{"cells": [[0, 0, null]], "pieces": []}', "1 free cells but 0 pieces"),
     ("not json", "is not JSON"),
-    ('{"cells": [[0, 0, null]], "pieces": [{"value": 1, "color": "pink"}]}', "color is 'pink'"),
+    ('{"cells": [[0, 0, null]], "pieces": [{"value": 1, "color": "pink"}]}',
+     "pieces[0].color: expected \"blue\" or \"white\", got 'pink'"),
 ])
 def test_malformed_puzzle_exits_non_zero_with_a_reason(tmp_path, content, reason):
     path = tmp_path / "bad.json"
     path.write_text(content)
     result = run_webbot("puzlogic", "solve", str(path))
-    assert result.returncode == 1
+    assert result.returncode == 2  # bad input, like bad usage
     assert reason in one_line_error(result)
 
 
 def test_missing_file_and_unknown_solver(tmp_path):
     result = run_webbot("puzlogic", "solve", str(tmp_path / "none.json"))
-    assert "cannot read" in one_line_error(result)
+    assert "none.json: no such file" in one_line_error(result)
     result = run_webbot("puzlogic", "solve", str(tmp_path / "none.json"), "--solver", "magic")
     assert result.returncode == 2
     assert "'magic' is not one of" in one_line_error(result)

@@ -19,6 +19,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from webbot import inputs
 from webbot.burrito_bison.model import Match, Point, Sighting
 from webbot.errors import WebbotError
 
@@ -110,9 +111,9 @@ class TemplatePack:
             path = self.folder / f"{name}.png"
             if not path.exists():
                 continue
-            gray = cv2.imread(str(path), cv2.IMREAD_GRAYSCALE)
-            if gray is None or min(gray.shape) < 4:
-                raise WebbotError(f"template {path} is not a readable picture")
+            gray = inputs.read_image(path, cv2.IMREAD_GRAYSCALE)
+            if min(gray.shape) < 4:
+                raise WebbotError(f"template {path} is too small ({gray.shape[1]}x{gray.shape[0]})")
             self.templates[name] = _template(name, gray)
         missing = [f"{name}.png" for name in REQUIRED if name not in self.templates]
         if missing:
@@ -209,11 +210,7 @@ def classify(pack: TemplatePack, image: np.ndarray, hint: str | None = None) -> 
 
 def read_image(path: str | Path) -> np.ndarray:
     """A screenshot file as BGR, or a one-line error."""
-    if not Path(path).is_file():
-        raise WebbotError(f"{path} does not exist")
-    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-    if image is None:
-        raise WebbotError(f"{path} is not a readable picture")
+    image = inputs.read_image(path)
     if min(image.shape[:2]) < 32:
         raise WebbotError(f"{path} is too small ({image.shape[1]}x{image.shape[0]}) for a "
                           "game screen")

@@ -16,6 +16,7 @@ import numpy as np
 
 from webbot.daily_set.model import Card
 from webbot.errors import WebbotError
+from webbot.inputs import MAX_IMAGE_BYTES, InputError, decode_image, read_bytes
 
 STANDARD_HEIGHT = 124  # twice the small card: stripes 4 px apart, a median filter keeps them
 MIN_HEIGHT = 24  # below this stripes blur into a solid fill
@@ -40,6 +41,10 @@ class CardError(WebbotError):
     """A picture that cannot be read as a SET card."""
 
 
+class NotAPicture(CardError, InputError):
+    """Bytes that are no picture at all: bad input, so exit code 2."""
+
+
 @dataclass(frozen=True)
 class Reading:
     """A card as read, with how close the least certain attribute came to another value."""
@@ -54,9 +59,10 @@ class Reading:
 
 def decode(data: bytes, name: str = "image") -> np.ndarray:
     """Image bytes (GIF, PNG, JPEG...) to BGR; transparency is laid on white, as a page shows it."""
-    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_UNCHANGED) if data else None
-    if image is None or image.size == 0:
-        raise CardError(f"{name}: not an image OpenCV can decode")
+    try:
+        image = decode_image(data, name, cv2.IMREAD_UNCHANGED)
+    except InputError as exc:
+        raise NotAPicture(str(exc)) from None
     if image.dtype == np.uint16:
         image = (image >> 8).astype(np.uint8)
     elif image.dtype != np.uint8:
@@ -71,11 +77,7 @@ def decode(data: bytes, name: str = "image") -> np.ndarray:
 
 
 def load(path: str | Path) -> np.ndarray:
-    try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise CardError(f"{path}: {exc.strerror or exc}") from None
-    return decode(data, str(path))
+    return decode(read_bytes(path, MAX_IMAGE_BYTES), str(path))
 
 
 def classify(image: np.ndarray) -> Reading:

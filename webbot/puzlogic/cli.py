@@ -15,8 +15,9 @@ from rich.table import Table
 
 from webbot.debug import annotate
 from webbot.errors import WebbotError
+from webbot.inputs import read_image
 from webbot.puzlogic.model import NoSolution, Placement, Puzzle, Solution, placements_json
-from webbot.puzlogic.solvers import solutions
+from webbot.puzlogic.solvers import DEFAULT_TIMEOUT, solutions
 from webbot.puzlogic.vision import Reader, UnreadableScreen, classify, marks, normalise
 from webbot.screen import Box, Frame
 from webbot.session import RunOptions, game_session
@@ -66,9 +67,7 @@ def results_table(results: list, seconds: float) -> Table:
 
 
 def read_command(path: str, as_json: bool, annotated: str | None) -> None:
-    image = cv2.imread(path, cv2.IMREAD_COLOR)
-    if image is None:
-        raise WebbotError(f"cannot read {path} as a picture")
+    image = read_image(path)
     started = time.perf_counter()
     picture = normalise(image)
     screen = classify(picture)
@@ -119,18 +118,24 @@ def render(puzzle: Puzzle, solution: Solution) -> str:
     return "\n".join(lines)
 
 
-def solve_command(path: str, solver: str, as_json: bool, all_solutions: bool,
-                  unique: bool) -> None:
+def solve_command(path: str, solver: str, as_json: bool, all_solutions: bool, unique: bool,
+                  limit: int = 100, timeout_s: float | None = DEFAULT_TIMEOUT) -> None:
     puzzle = Puzzle.load(path)
     started = time.perf_counter()
-    found = solutions(puzzle, solver, limit=None if all_solutions else 2 if unique else 1)
+    wanted = limit + 1 if all_solutions else 2 if unique else 1  # one more tells "there are more"
+    found = solutions(puzzle, solver, limit=wanted, timeout_s=timeout_s)
     seconds = time.perf_counter() - started
     if not found:
         raise NoSolution(f"{path}: the puzzle has no solution ({solver} solver)")
-    shown = found if all_solutions else found[:1]
+    shown = found[:limit] if all_solutions else found[:1]
+    complete = len(found) <= limit
+    if all_solutions and not complete:
+        click.echo(f"note: stopped at the limit of {limit} solutions (--limit); there are more",
+                   err=True)
     if as_json:
         if all_solutions:
-            out: dict = {"solutions": [placements_json(s)["placements"] for s in shown]}
+            out: dict = {"solutions": [placements_json(s)["placements"] for s in shown],
+                         "complete": complete}
         else:
             out = placements_json(shown[0])
         if unique or all_solutions:
@@ -144,7 +149,8 @@ def solve_command(path: str, solver: str, as_json: bool, all_solutions: bool,
     ms = seconds * 1000
     summary = f"{len(puzzle.pieces)} pieces placed by the {solver} solver in {ms:.1f} ms"
     if all_solutions:
-        summary += f"; {len(found)} solution{'s' if len(found) != 1 else ''}"
+        summary += f"; {len(shown)} solution{'s' if len(shown) != 1 else ''}"
+        summary += "" if complete else f" (stopped at --limit {limit}; there are more)"
     elif unique:
         summary += "; the solution is unique" if len(found) == 1 else "; NOT unique"
     click.echo(summary)

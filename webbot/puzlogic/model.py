@@ -7,25 +7,23 @@ cell), pieces `{"value", "color"}`, sums `{"line": "row"|"col", "index", "target
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from webbot.errors import WebbotError
+from webbot.inputs import load_json
+from webbot.puzlogic import schema
+from webbot.puzlogic.schema import PuzzleError
 
 COLORS = ("blue", "white")
 KINDS = ("all", "blue", "white")
 LINES = ("row", "col")
 SIDES = ("left", "right", "top", "bottom")
-MAX_VALUE = 99  # the game shows single digits; generated puzzles may use larger numbers
+MAX_VALUE = schema.MAX_VALUE
 
 Cell = tuple[int, int]
-
-
-class PuzzleError(WebbotError):
-    """The puzzle description is malformed."""
 
 
 class NoSolution(WebbotError):
@@ -78,7 +76,9 @@ class Puzzle:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "free", tuple(c for c, v in self.cells.items() if v is None))
-        _validate(self)
+        problem = _problem(self)
+        if problem:
+            raise PuzzleError(problem)
 
     def line_cells(self, line: str, index: int) -> list[Cell]:
         axis = 0 if line == "row" else 1
@@ -89,18 +89,14 @@ class Puzzle:
         return Counter(self.pieces)
 
     @classmethod
-    def from_json(cls, data: Any) -> Puzzle:
-        return _parse(data)
+    def from_json(cls, data: Any, name: str = "the puzzle") -> Puzzle:
+        """A puzzle from parsed JSON, or a PuzzleError naming the bad field."""
+        return _parse(data, name)
 
     @classmethod
     def load(cls, path: str | Path) -> Puzzle:
-        try:
-            data = json.loads(Path(path).read_text())
-        except OSError as exc:
-            raise PuzzleError(f"cannot read {path}: {exc.strerror}") from None
-        except json.JSONDecodeError as exc:
-            raise PuzzleError(f"{path} is not JSON: {exc.msg} at line {exc.lineno}") from None
-        return cls.from_json(data)
+        """A puzzle file (regular, UTF-8, at most 1 MB), or an InputError saying what is wrong."""
+        return cls.from_json(load_json(path), str(path))
 
     def to_json(self) -> dict:
         def sum_json(s: Sum) -> dict:
@@ -118,61 +114,29 @@ def placements_json(solution: Solution) -> dict:
     return {"placements": [[p.row, p.col, p.value, p.color] for p in sorted(solution)]}
 
 
-def _int(value: Any, what: str, low: int = 0, high: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise PuzzleError(f"{what} must be a whole number, not {value!r}")
-    if value < low or (high is not None and value > high):
-        bound = f"from {low} to {high}" if high is not None else f"at least {low}"
-        raise PuzzleError(f"{what} is {value}, out of range ({bound})")
-    return value
-
-
-def _choice(value: Any, allowed: tuple[str, ...], what: str) -> str:
-    if value not in allowed:
-        raise PuzzleError(f"{what} is {value!r}; it must be one of {', '.join(allowed)}")
-    return value
-
-
-def _parse(data: Any) -> Puzzle:
-    if not isinstance(data, dict) or "cells" not in data or "pieces" not in data:
-        raise PuzzleError("a puzzle is a JSON object with 'cells' and 'pieces' (and 'sums')")
+def _parse(data: Any, name: str) -> Puzzle:
+    fields = schema.check(data, name)
     cells: dict[Cell, int | None] = {}
-    for item in data["cells"]:
-        if not isinstance(item, list) or len(item) != 3:
-            raise PuzzleError(f"cell {item!r} is not [row, col, value or null]")
-        row, col = _int(item[0], "a cell's row"), _int(item[1], "a cell's column")
+    for n, (row, col, value) in enumerate(fields.cells):
         if (row, col) in cells:
-            raise PuzzleError(f"cell ({row}, {col}) is listed twice")
-        value = item[2]
-        cells[(row, col)] = None if value is None else _int(
-            value, f"the value of cell ({row}, {col})", 0, MAX_VALUE)
-    pieces = []
-    for item in data["pieces"]:
-        if not isinstance(item, dict):
-            raise PuzzleError(f"piece {item!r} is not {{'value', 'color'}}")
-        pieces.append(Piece(_int(item.get("value"), "a piece's value", 0, MAX_VALUE),
-                            _choice(item.get("color", "blue"), COLORS, "a piece's color")))
-    sums = []
-    for item in data.get("sums", []):
-        if not isinstance(item, dict):
-            raise PuzzleError(f"sum {item!r} is not {{'line', 'index', 'target', 'counts'}}")
-        side = item.get("side")
-        sums.append(Sum(
-            _choice(item.get("line"), LINES, "a sum's line"),
-            _int(item.get("index"), "a sum's index"),
-            _int(item.get("target"), "a sum's target"),
-            _choice(item.get("counts", "all"), KINDS, "a sum's kind ('counts')"),
-            None if side is None else _choice(side, SIDES, "a sum's side"),
-        ))
-    return Puzzle(cells, tuple(pieces), tuple(sums))
+            raise PuzzleError(f"{name}: cells[{n}]: cell ({row}, {col}) is listed twice")
+        cells[(row, col)] = value
+    pieces = tuple(Piece(p.value, p.color) for p in fields.pieces)
+    sums = tuple(Sum(s.line, s.index, s.target, s.counts, s.side) for s in fields.sums)
+    try:
+        return Puzzle(cells, pieces, sums)
+    except PuzzleError as exc:
+        raise PuzzleError(f"{name}: {exc}") from None
 
 
-def _validate(puzzle: Puzzle) -> None:
+def _problem(puzzle: Puzzle) -> str | None:
+    """What makes the puzzle impossible to pose, beyond its fields' types and bounds."""
     if not puzzle.cells:
-        raise PuzzleError("the puzzle has no cells")
+        return "the puzzle has no cells"
     if len(puzzle.free) != len(puzzle.pieces):
-        raise PuzzleError(f"{len(puzzle.free)} free cells but {len(puzzle.pieces)} pieces: "
-                          "every piece must fill exactly one free cell")
+        return (f"{len(puzzle.free)} free cells but {len(puzzle.pieces)} pieces: "
+                "every piece must fill exactly one free cell")
     for s in puzzle.sums:
         if not puzzle.line_cells(s.line, s.index):
-            raise PuzzleError(f"the {s} is on a line without cells")
+            return f"the {s} is on a line without cells"
+    return None

@@ -3,7 +3,8 @@
 Backends: `bruteforce` (the seed's depth-first search, made correct), `z3` (the seed's Z3
 approach, made correct) and `fast` (the fastest exact search here); `auto` picks for the
 puzzle. Each yields every solution in turn, so one interface answers "a solution", "is it
-unique" and "all of them".
+unique" and "all of them". Every search is bounded: by a count of solutions and by a time
+limit that each backend checks as it goes (SolverTimeout past it).
 """
 
 from __future__ import annotations
@@ -15,8 +16,11 @@ from webbot.puzlogic.model import NoSolution, Puzzle, Solution
 from webbot.puzlogic.rules import givens_repeat
 from webbot.puzlogic.solvers import bruteforce, fast
 from webbot.puzlogic.solvers import z3 as z3_solver
+from webbot.puzlogic.solvers.deadline import Deadline, SolverTimeout
 
-BACKENDS: dict[str, Callable[[Puzzle], Iterator[Solution]]] = {
+DEFAULT_TIMEOUT = 30.0  # seconds; the 15 levels take 13 ms, a 25x25 board under half a second
+
+BACKENDS: dict[str, Callable[[Puzzle, Deadline], Iterator[Solution]]] = {
     "fast": fast.solutions,
     "z3": z3_solver.solutions,
     "bruteforce": bruteforce.solutions,
@@ -29,15 +33,20 @@ def pick_backend(puzzle: Puzzle) -> str:
     return "fast"
 
 
-def solutions(puzzle: Puzzle, backend: str = "auto", limit: int | None = None
-              ) -> list[Solution]:
-    """Up to `limit` solutions (all when None), each sorted by cell."""
+def solutions(puzzle: Puzzle, backend: str = "auto", limit: int | None = None,
+              timeout_s: float | None = DEFAULT_TIMEOUT) -> list[Solution]:
+    """Up to `limit` solutions (all when None), each sorted by cell; SolverTimeout when the
+    search takes longer than `timeout_s` (None: no limit)."""
     name = pick_backend(puzzle) if backend == "auto" else backend
     if name not in BACKENDS:
         raise ValueError(f"unknown solver {backend!r}; choose from {', '.join(NAMES)}")
     if givens_repeat(puzzle):
         return []
-    return [tuple(sorted(s)) for s in islice(BACKENDS[name](puzzle), limit)]
+    try:
+        found = islice(BACKENDS[name](puzzle, Deadline(timeout_s)), limit)
+        return [tuple(sorted(s)) for s in found]
+    except SolverTimeout as exc:
+        raise SolverTimeout(f"{name} solver: {exc} (--timeout S to allow longer)") from None
 
 
 def solve(puzzle: Puzzle, backend: str = "auto") -> Solution:

@@ -28,6 +28,7 @@ from itertools import combinations, product
 import numpy as np
 
 from webbot.puzlogic.model import Placement, Puzzle, Solution
+from webbot.puzlogic.solvers.deadline import UNLIMITED, Deadline
 
 COLORS = ("blue", "white")
 ANY = 0  # the colour slot a colour-blind cell uses in the candidate table
@@ -46,7 +47,8 @@ class _Cutoff(Exception):
 
 class _Search:
     def __init__(self, puzzle: Puzzle, cache: dict, rng: np.random.Generator | None = None,
-                 node_limit: float = np.inf) -> None:
+                 node_limit: float = np.inf, deadline: Deadline = UNLIMITED) -> None:
+        self.deadline = deadline
         self.numbers = sorted({p.value for p in puzzle.pieces})
         column = {v: k for k, v in enumerate(self.numbers)}
         rows = sorted({r for r, _ in puzzle.cells})
@@ -225,6 +227,7 @@ class _Search:
         return branch
 
     def search(self) -> Iterator[Solution]:
+        self.deadline.check()
         self.nodes_left -= 1
         if self.nodes_left < 0:
             raise _Cutoff
@@ -239,21 +242,23 @@ class _Search:
             self._place(i, c, k, -1)
 
 
-def _first_solution(puzzle: Puzzle, cache: dict, budget: float) -> Solution | None:
+def _first_solution(puzzle: Puzzle, cache: dict, budget: float, deadline: Deadline
+                    ) -> Solution | None:
     """One solution, or None when there is none, by restarts (see the module's docstring)."""
     for attempt in range(1, 1000):
         budget *= 1.5
         try:
             rng = np.random.default_rng(attempt)
-            return next(_Search(puzzle, cache, rng, budget).search(), None)
+            return next(_Search(puzzle, cache, rng, budget, deadline).search(), None)
         except _Cutoff:
             pass
-    return next(_Search(puzzle, cache).search(), None)
+    return next(_Search(puzzle, cache, deadline=deadline).search(), None)
 
 
-def solutions(puzzle: Puzzle, budget: float = 1000) -> Iterator[Solution]:
+def solutions(puzzle: Puzzle, deadline: Deadline = UNLIMITED, budget: float = 1000
+              ) -> Iterator[Solution]:
     cache: dict = {}
-    search = _Search(puzzle, cache, node_limit=budget)
+    search = _Search(puzzle, cache, node_limit=budget, deadline=deadline)
     if not search.consistent:
         return
     try:
@@ -263,7 +268,7 @@ def solutions(puzzle: Puzzle, budget: float = 1000) -> Iterator[Solution]:
         return
     except _Cutoff:  # only possible before the first solution
         pass
-    first = _first_solution(puzzle, cache, budget)
+    first = _first_solution(puzzle, cache, budget, deadline)
     if first is not None:
         yield first
-        yield from (s for s in _Search(puzzle, cache).search() if s != first)
+        yield from (s for s in _Search(puzzle, cache, deadline=deadline).search() if s != first)

@@ -20,28 +20,29 @@ import z3
 
 from webbot.errors import WebbotError
 from webbot.puzlogic.model import Placement, Puzzle, Solution
+from webbot.puzlogic.solvers.deadline import UNLIMITED, Deadline
 
 
-def _check(solver: z3.Solver, timeout_s: float | None) -> bool:
-    result = solver.check()
+def _check(solver: z3.Solver, deadline: Deadline) -> bool:
+    deadline.check()
+    left = deadline.left()
+    if left is not None:
+        solver.set("timeout", max(1, int(left * 1000)))
+    try:
+        result = solver.check()
+    except z3.Z3Exception as exc:  # e.g. numbers beyond what it can represent
+        raise WebbotError(f"z3 failed: {exc}") from None
     if result == z3.unknown:
-        raise WebbotError(f"z3 gave up ({solver.reason_unknown()}"
-                          + (f", limit {timeout_s:g} s)" if timeout_s else ")"))
+        deadline.check()
+        raise WebbotError(f"z3 gave up ({solver.reason_unknown()})")
     return result == z3.sat
-
-
-def _solver(timeout_s: float | None) -> z3.Solver:
-    solver = z3.Solver()
-    if timeout_s:
-        solver.set("timeout", int(timeout_s * 1000))
-    return solver
 
 
 def _givens_in_line(puzzle: Puzzle, line: str, index: int) -> list[int]:
     return [v for c in puzzle.line_cells(line, index) if (v := puzzle.cells[c]) is not None]
 
 
-def solutions(puzzle: Puzzle, timeout_s: float | None = None) -> Iterator[Solution]:
+def solutions(puzzle: Puzzle, deadline: Deadline = UNLIMITED) -> Iterator[Solution]:
     kinds = sorted(Counter(puzzle.pieces).items())
     choice: dict[tuple[int, int], z3.BoolRef] = {}  # (free cell index, kind index) -> placed?
     for i, (r, c) in enumerate(puzzle.free):
@@ -49,7 +50,7 @@ def solutions(puzzle: Puzzle, timeout_s: float | None = None) -> Iterator[Soluti
         for k, (piece, _) in enumerate(kinds):
             if piece.value not in taken:
                 choice[i, k] = z3.Bool(f"x_{r}_{c}_{piece.value}_{piece.color}")
-    solver = _solver(timeout_s)
+    solver = z3.Solver()
     for i in range(len(puzzle.free)):
         options = [x for (ci, _), x in choice.items() if ci == i]
         if not options:
@@ -78,7 +79,7 @@ def solutions(puzzle: Puzzle, timeout_s: float | None = None) -> Iterator[Soluti
             return
         if terms:
             solver.add(z3.PbEq(terms, s.target - given))
-    while _check(solver, timeout_s):
+    while _check(solver, deadline):
         model = solver.model()
         picked = [(i, k) for (i, k), x in choice.items() if z3.is_true(model.eval(x))]
         yield tuple(sorted(Placement(*puzzle.free[i], kinds[k][0].value, kinds[k][0].color)
@@ -86,11 +87,11 @@ def solutions(puzzle: Puzzle, timeout_s: float | None = None) -> Iterator[Soluti
         solver.add(z3.Or([z3.Not(choice[key]) for key in picked]))
 
 
-def naive_solutions(puzzle: Puzzle, timeout_s: float | None = None) -> Iterator[Solution]:
+def naive_solutions(puzzle: Puzzle, deadline: Deadline = UNLIMITED) -> Iterator[Solution]:
     counts = Counter(puzzle.pieces)
     value = {cell: z3.Int(f"v_{cell[0]}_{cell[1]}") for cell in puzzle.free}
     blue = {cell: z3.Bool(f"b_{cell[0]}_{cell[1]}") for cell in puzzle.free}
-    solver = _solver(timeout_s)
+    solver = z3.Solver()
     term = {cell: value[cell] if v is None else z3.IntVal(v) for cell, v in puzzle.cells.items()}
     for cell in puzzle.free:
         solver.add(z3.Or([value[cell] == p.value for p in counts]))
@@ -111,7 +112,7 @@ def naive_solutions(puzzle: Puzzle, timeout_s: float | None = None) -> Iterator[
             want = s.counts == "blue"
             parts = [z3.If(blue[c] == want, value[c], 0) for c in cells if c in value]
         solver.add(z3.Sum(parts or [z3.IntVal(0)]) == s.target)
-    while _check(solver, timeout_s):
+    while _check(solver, deadline):
         model = solver.model()
         found = tuple(sorted(
             Placement(*cell, model.eval(value[cell]).as_long(),

@@ -1,0 +1,218 @@
+"""Bad input to every command: one row per case, the exit code and the start of the one line.
+
+Rows run the real command line in this process (quick); the cases where a library could talk
+on its own (OpenCV, a blocking pipe, undecodable text) run again as child processes, which
+must print exactly one line on stderr and nothing on stdout.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import struct
+import zlib
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.conftest import in_own_thread, run_webbot
+from webbot.cli import main
+
+SMALL = {"cells": [[0, 0, None], [0, 1, 1]], "pieces": [{"value": 2, "color": "blue"}]}
+
+
+def puzzle_with(**parts) -> str:
+    return json.dumps({**SMALL, **parts})
+
+
+def png_header(width: int, height: int) -> bytes:
+    """A small PNG file that declares a huge size: its few pixel bytes would unpack to gigabytes."""
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return (struct.pack(">I", len(data)) + kind + data
+                + struct.pack(">I", zlib.crc32(kind + data)))
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
+            + chunk(b"IDAT", zlib.compress(bytes(4096))) + chunk(b"IEND", b""))
+
+
+def closed_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+# What each file name in a row stands for; "{name}" in a row's arguments is its path.
+FILES = {
+    "ok.json": puzzle_with(),
+    "unsolvable.json": json.dumps({"cells": [[0, 0, None], [0, 1, 1]],
+                                   "pieces": [{"value": 1, "color": "blue"}]}),
+    "not-json.json": "{cells: nope",
+    "latin1.json": b'{"cells": [], "note": "caf\xe9"}',
+    "deep.json": "[" * 5000 + "]" * 5000,
+    "deep-ok-for-python.json": '{"cells": ' + "[" * 100 + "]" * 100 + ', "pieces": []}',
+    "long-number.json": '{"cells": [[0, 0, ' + "9" * 5000 + ']], "pieces": []}',
+    "big.json": " " * (2 << 20) + "{}",
+    "cell-not-list.json": puzzle_with(cells=[5, [0, 1, 1]]),
+    "piece-string.json": puzzle_with(pieces=["2 blue"]),
+    "sums-not-list.json": puzzle_with(sums={"line": "row"}),
+    "huge-target.json": puzzle_with(sums=[{"line": "row", "index": 0, "target": 10**30}]),
+    "huge-row.json": puzzle_with(cells=[[10**6, 0, None], [0, 1, 1]]),
+    "many-cells.json": json.dumps({"cells": [[r, c, None] for r in range(60) for c in range(60)],
+                                   "pieces": []}),
+    "float-value.json": puzzle_with(pieces=[{"value": 2.0, "color": "blue"}]),
+    "bool-value.json": puzzle_with(pieces=[{"value": True, "color": "blue"}]),
+    "green.json": puzzle_with(pieces=[{"value": 2, "color": "green"}]),
+    "twice.json": puzzle_with(cells=[[0, 0, None], [0, 0, 1]]),
+    "array.json": "[1, 2, 3]",
+    "empty.json": "",
+    "big-board.json": json.dumps({
+        "cells": [[r, c, None] for r in range(30) for c in range(30)],
+        "pieces": [{"value": (r + c) % 30} for r in range(30) for c in range(30)]}),
+    "text.png": "not a picture",
+    "empty.png": b"",
+    "huge.png": png_header(100_000, 100_000),
+    "tiny.png": "tiny",  # replaced by a real 8x8 picture below
+    "blank.png": "blank",  # replaced by a real 800x600 white picture below
+}
+
+
+@pytest.fixture(scope="module")
+def inputs(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("bad-inputs")
+    for name, content in FILES.items():
+        data = content if isinstance(content, bytes) else content.encode()
+        (folder / name).write_bytes(data)
+    cv2.imwrite(str(folder / "tiny.png"), np.zeros((8, 8, 3), np.uint8))
+    cv2.imwrite(str(folder / "blank.png"), np.full((600, 800, 3), 255, np.uint8))
+    (folder / "a-folder").mkdir()
+    os.mkfifo(folder / "pipe")
+    (folder / "pack").mkdir()
+    (folder / "pack" / "bison-head.png").write_text("broken")
+    return folder
+
+
+DEAD = f"http://127.0.0.1:{closed_port()}/"
+
+# (arguments, exit code, the line's start after "webbot: error: "); {d} is the inputs folder.
+ROWS = [
+    # puzzle files: the file itself
+    ("puzlogic solve {d}/missing.json", 2, "{d}/missing.json: no such file"),
+    ("puzlogic solve {d}/a-folder", 2,
+     "Invalid value for 'PUZZLE.json': File '{d}/a-folder' is a directory"),
+    ("puzlogic solve {d}/pipe", 2, "{d}/pipe is a named pipe, not a file"),
+    ("puzlogic solve /dev/zero", 2, "/dev/zero is a device, not a file"),
+    ("puzlogic solve {d}/big.json", 2, "{d}/big.json is 2.0 MB; the most read is 1.0 MB"),
+    ("puzlogic solve {d}/latin1.json", 2, "{d}/latin1.json is not UTF-8 text (byte 0xe9"),
+    ("puzlogic solve {d}/empty.json", 2, "{d}/empty.json is not JSON: Expecting value"),
+    ("puzlogic solve {d}/not-json.json", 2, "{d}/not-json.json is not JSON"),
+    ("puzlogic solve {d}/deep.json", 2, "{d}/deep.json: JSON nested"),
+    ("puzlogic solve {d}/deep-ok-for-python.json", 2, "{d}/deep-ok-for-python.json: JSON nested "
+                                                      "more than 32 deep"),
+    ("puzlogic solve {d}/long-number.json", 2, "{d}/long-number.json: a number in it is "
+                                               "thousands of digits long"),
+    # puzzle files: the schema
+    ("puzlogic solve {d}/array.json", 2, "{d}/array.json: the puzzle: expected a JSON object"),
+    ("puzlogic solve {d}/cell-not-list.json", 2, "{d}/cell-not-list.json: cells[0]: expected "
+                                                 "[row, col, value], got 5"),
+    ("puzlogic solve {d}/piece-string.json", 2, "{d}/piece-string.json: pieces[0]: expected "
+                                                '{"value", "color"}'),
+    ("puzlogic solve {d}/sums-not-list.json", 2, "{d}/sums-not-list.json: sums: expected a list"),
+    ("puzlogic solve {d}/huge-target.json", 2, "{d}/huge-target.json: sums[0].target: expected a "
+                                               "whole number from 0 to 4950"),
+    ("puzlogic solve {d}/huge-row.json", 2, "{d}/huge-row.json: cells[0][0]: expected the row"),
+    ("puzlogic solve {d}/many-cells.json", 2, "{d}/many-cells.json: cells: expected a list of at "
+                                              "most 2500 cells"),
+    ("puzlogic solve {d}/float-value.json", 2, "{d}/float-value.json: pieces[0].value: expected "
+                                               "a whole number from 0 to 99, got 2.0"),
+    ("puzlogic solve {d}/bool-value.json", 2, "{d}/bool-value.json: pieces[0].value: expected a "
+                                              "whole number from 0 to 99, got True"),
+    ("puzlogic solve {d}/green.json", 2, "{d}/green.json: pieces[0].color: expected \"blue\" or "
+                                         "\"white\", got 'green'"),
+    ("puzlogic solve {d}/twice.json", 2, "{d}/twice.json: cells[1]: cell (0, 0) is listed twice"),
+    # puzzle files: the search
+    ("puzlogic solve {d}/unsolvable.json", 1, "{d}/unsolvable.json: the puzzle has no solution"),
+    ("puzlogic solve {d}/big-board.json --solver bruteforce", 1,
+     "the bruteforce solver cannot finish a search of 900 free cells"),
+    ("puzlogic solve {d}/ok.json --timeout 0", 2, "Invalid value for '--timeout'"),
+    ("puzlogic solve {d}/ok.json --timeout nan", 2, "Invalid value for '--timeout'"),
+    ("puzlogic solve {d}/ok.json --all --limit 0", 2, "Invalid value for '--limit'"),
+    ("puzlogic solve {d}/ok.json --solver magic", 2, "Invalid value for '--solver'"),
+    # screenshots
+    ("puzlogic read {d}/missing.png", 2, "{d}/missing.png: no such file"),
+    ("puzlogic read {d}/text.png", 2, "{d}/text.png is not an image that can be decoded"),
+    ("puzlogic read {d}/empty.png", 2, "{d}/empty.png is not an image that can be decoded"),
+    ("puzlogic read {d}/huge.png", 2,
+     "{d}/huge.png is too large a picture (10,000,000,000 pixels)"),
+    ("puzlogic read {d}/pipe", 2, "{d}/pipe is a named pipe, not a file"),
+    ("puzlogic read {d}/blank.png", 1, "{d}/blank.png shows no Puzlogic level"),
+    ("puzlogic read {d}/blank.png --annotated {d}/out.txt", 1, "{d}/blank.png shows no"),
+    ("daily-set classify {d}/missing.gif", 2, "{d}/missing.gif: no such file"),
+    ("daily-set classify {d}/text.png", 2, "{d}/text.png is not an image that can be decoded"),
+    ("daily-set classify {d}/huge.png", 2, "{d}/huge.png is too large a picture"),
+    ("daily-set classify /dev/zero", 2, "/dev/zero is a device, not a file"),
+    ("daily-set classify {d}/blank.png", 1, "no coloured shape on the card"),
+    ("burrito-bison classify {d}/missing.png", 2, "{d}/missing.png: no such file"),
+    ("burrito-bison classify {d}/text.png", 2, "{d}/text.png is not an image that can be decoded"),
+    ("burrito-bison classify {d}/tiny.png", 1, "{d}/tiny.png is too small (8x8)"),
+    ("burrito-bison classify {d}/blank.png --templates {d}/nowhere", 1,
+     "template pack {d}/nowhere is not a folder"),
+    ("burrito-bison classify {d}/blank.png --templates {d}/pack", 2,
+     "{d}/pack/bison-head.png is not an image that can be decoded"),
+    # options
+    ("puzlogic --levels 0", 2, "Invalid value for --levels: '0': levels go from 1 to 15"),
+    ("puzlogic --levels 3-99", 2, "Invalid value for --levels: '3-99': levels go from 1 to 15"),
+    ("puzlogic --levels one", 2, "Invalid value for --levels: 'one' is not a list of levels"),
+    ("puzlogic --url notaurl", 2, "Invalid value for '--url': 'notaurl': expected a URL"),
+    ("puzlogic --url http://:80/", 2, "Invalid value for '--url': 'http://:80/' has no host"),
+    ("puzlogic --url http://127.0.0.1:99999/", 2, "Invalid value for '--url'"),
+    ("puzlogic --connect localhost:3000", 2, "Invalid value for '--connect'"),
+    ("puzlogic --slow-mo -1", 2, "Invalid value for '--slow-mo'"),
+    ("puzlogic --slow-mo inf", 2, "Invalid value for '--slow-mo'"),
+    ("daily-set --url ftp://example.org/", 2, "Invalid value for '--url'"),
+    ("daily-set read file:///etc/passwd", 2, "Invalid value for 'URL'"),
+    ("burrito-bison --rounds 0", 2, "Invalid value for '--rounds'"),
+    ("burrito-bison --rounds 10000000", 2, "Invalid value for '--rounds'"),
+    ("burrito-bison --minutes nan", 2, "Invalid value for '--minutes': 'nan' is not a number"),
+    ("burrito-bison --minutes -5", 2, "Invalid value for '--minutes'"),
+    ("burrito-bison --stuck-after 0", 2, "Invalid value for '--stuck-after'"),
+    ("burrito-bison --rounds 2 --minutes 1", 2, "give --rounds or --minutes, not both"),
+    ("serve --port 70000", 2, "Invalid value for '--port'"),
+    ("no-such-game", 2, "No such command 'no-such-game'"),
+    # a dead server
+    (f"daily-set read {DEAD}", 1, f"page {DEAD}: cannot load (connection refused)"),
+    (f"puzlogic --url {DEAD}", 1, f"cannot open {DEAD}: connection refused"),
+]
+
+
+def one_line(stderr: str) -> str:
+    lines = stderr.strip().splitlines()
+    assert len(lines) == 1, stderr
+    assert "Traceback" not in stderr
+    return lines[0]
+
+
+@pytest.mark.parametrize(("args", "code", "start"), ROWS, ids=[row[0] for row in ROWS])
+def test_bad_input_gets_one_line_and_an_exit_code(inputs, capfd, args, code, start):
+    argv = [arg.replace("{d}", str(inputs)) for arg in args.split()]
+    exit_code = in_own_thread(main, argv)
+    out, err = capfd.readouterr()
+    line = one_line(err)
+    assert (exit_code, out) == (code, "")
+    assert line.startswith("webbot: error: " + start.replace("{d}", str(inputs))), line
+
+
+NOISY = ["puzlogic read {d}/text.png", "daily-set classify {d}/empty.png",
+         "burrito-bison classify {d}/text.png", "puzlogic solve {d}/pipe",
+         "puzlogic solve {d}/latin1.json", "puzlogic solve {d}/deep.json",
+         f"daily-set read {DEAD}"]
+
+
+@pytest.mark.parametrize("args", NOISY)
+def test_no_library_noise_in_a_fresh_process(inputs, args):
+    result = run_webbot(*[arg.replace("{d}", str(inputs)) for arg in args.split()], timeout=60)
+    assert result.returncode in (1, 2) and result.stdout == ""
+    assert one_line(result.stderr).startswith("webbot: error: ")

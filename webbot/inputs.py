@@ -1,0 +1,164 @@
+"""The one gate every input file passes before anything else looks at it.
+
+A file must be a regular file (a named pipe would block the reader forever, a device never
+ends) of bounded size; a text file must be UTF-8; JSON may not nest deeper than a person would
+write it; a picture must decode, and its size is checked from its header before the pixels are
+decoded, so an absurd picture costs no memory. Every refusal is an `InputError`: one line that
+names the file and what was wrong with it.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import stat
+import warnings
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from webbot.errors import WebbotError
+
+MAX_TEXT_BYTES = 1 << 20  # a puzzle file is a few kB; the whole reference levels file 20 kB
+MAX_IMAGE_BYTES = 64 << 20
+MAX_IMAGE_PIXELS = 40_000_000  # an 8K screenshot is 33 million
+MAX_JSON_DEPTH = 32
+
+# OpenCV logs its own "[ WARN ...]" lines on stderr for files it cannot read; ours say it once.
+cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
+
+
+class InputError(WebbotError):
+    """A file or value given by the user that cannot be used; exit code 2, like bad usage."""
+
+    exit_code = 2
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a named pipe"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def _size(count: int) -> str:
+    for unit, scale in (("GB", 1 << 30), ("MB", 1 << 20), ("kB", 1 << 10)):
+        if count >= scale:
+            return f"{count / scale:.1f} {unit}"
+    return f"{count} bytes"
+
+
+def read_bytes(path: str | Path, limit: int) -> bytes:
+    """The bytes of a regular file of at most `limit` bytes, or an InputError."""
+    try:
+        # O_NONBLOCK: opening a named pipe must not wait for a writer; fstat then refuses it.
+        handle = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file") from None
+    except (OSError, ValueError) as exc:
+        reason = getattr(exc, "strerror", None) or "not a usable file name"
+        raise InputError(f"{path}: cannot open it ({reason.lower()})") from None
+    with os.fdopen(handle, "rb") as file:
+        info = os.fstat(file.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            raise InputError(f"{path} is {_kind(info.st_mode)}, not a file")
+        if info.st_size > limit:
+            raise InputError(f"{path} is {_size(info.st_size)}; the most read is {_size(limit)}")
+        try:
+            data = file.read(limit + 1)
+        except OSError as exc:
+            raise InputError(f"{path}: cannot read it ({(exc.strerror or '').lower()})") from None
+    if len(data) > limit:  # it grew while being read
+        raise InputError(f"{path} is over {_size(limit)}, the most read")
+    return data
+
+
+def read_text(path: str | Path, limit: int = MAX_TEXT_BYTES) -> str:
+    """A UTF-8 text file (a byte-order mark is allowed), or an InputError."""
+    data = read_bytes(path, limit)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{path} is not UTF-8 text (byte 0x{data[exc.start]:02x} at offset "
+                         f"{exc.start}); save it as UTF-8") from None
+
+
+def parse_json(text: str, name: str) -> Any:
+    """JSON text to Python values; too deep, too long a number or malformed is an InputError."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{name} is not JSON: {exc.msg} at line {exc.lineno} column "
+                         f"{exc.colno}") from None
+    except RecursionError:
+        raise InputError(f"{name}: JSON nested too deeply") from None
+    except ValueError:  # Python refuses integers of more than 4300 digits
+        raise InputError(f"{name}: a number in it is thousands of digits long") from None
+    if _depth(data) > MAX_JSON_DEPTH:
+        raise InputError(f"{name}: JSON nested more than {MAX_JSON_DEPTH} deep")
+    return data
+
+
+def _depth(data: Any) -> int:
+    deepest, level, todo = 0, 0, [(data, 1)]
+    while todo:
+        item, level = todo.pop()
+        deepest = max(deepest, level)
+        if deepest > MAX_JSON_DEPTH:
+            break
+        if isinstance(item, dict):
+            todo.extend((value, level + 1) for value in item.values())
+        elif isinstance(item, list):
+            todo.extend((value, level + 1) for value in item)
+    return deepest
+
+
+def load_json(path: str | Path, limit: int = MAX_TEXT_BYTES) -> Any:
+    return parse_json(read_text(path, limit), str(path))
+
+
+def _declared_size(data: bytes) -> tuple[int, int] | None:
+    """Width and height from the picture's header (no pixels decoded), when Pillow knows it."""
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # Pillow's own decompression-bomb warning
+            with Image.open(io.BytesIO(data)) as picture:
+                return picture.size
+    except Image.DecompressionBombError as exc:  # "Image size (N pixels) exceeds limit ..."
+        found = re.search(r"\((\d+) pixels\)", str(exc))
+        return (int(found[1]) if found else MAX_IMAGE_PIXELS + 1, 1)
+    except (UnidentifiedImageError, OSError, ValueError, SyntaxError):
+        return None
+
+
+def decode_image(data: bytes, name: str, flags: int = cv2.IMREAD_COLOR) -> np.ndarray:
+    """Picture bytes to an OpenCV array (BGR by default), or an InputError."""
+    size = _declared_size(data) if data else None
+    if size and size[0] * size[1] > MAX_IMAGE_PIXELS:
+        shown = f"{size[0]}x{size[1]}" if size[1] > 1 else f"{size[0]:,} pixels"
+        raise InputError(f"{name} is too large a picture ({shown}); the most read is "
+                         f"{MAX_IMAGE_PIXELS // 1_000_000} million pixels")
+    try:
+        image = cv2.imdecode(np.frombuffer(data, np.uint8), flags) if data else None
+    except cv2.error:
+        image = None
+    if image is None or image.size == 0:
+        raise InputError(f"{name} is not an image that can be decoded (PNG, JPEG, GIF, BMP, "
+                         "WebP)")
+    return image
+
+
+def read_image(path: str | Path, flags: int = cv2.IMREAD_COLOR) -> np.ndarray:
+    """A picture file as an OpenCV array (BGR by default), or an InputError."""
+    return decode_image(read_bytes(path, MAX_IMAGE_BYTES), str(path), flags)
