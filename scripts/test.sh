@@ -4,4 +4,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 .venv/bin/ruff check --no-cache .
-.venv/bin/python -m pytest -p no:cacheprovider "$@"
+# -n auto: one test process per core (the tests mostly wait on browsers and games); no
+# pytest cache, ruff cache or Hypothesis database is left in the checkout.
+.venv/bin/python -m pytest -p no:cacheprovider -n auto "$@"

@@ -45,6 +45,13 @@ def temporary_folder(tmp_path_factory):
         os.environ["TMPDIR"] = before[0]
 
 
+@pytest.fixture
+def short_tmp(temporary_folder) -> Path:
+    """A fresh folder with a short path, for a child's TMPDIR: Chromium keeps a Unix socket in
+    the temporary directory, and a socket's path may not pass 107 bytes."""
+    return Path(tempfile.mkdtemp(prefix="t", dir=temporary_folder))
+
+
 @pytest.fixture(scope="session", autouse=True)
 def glyph_cache(tmp_path_factory):
     """Learned digit templates go to a fresh folder, for this process and the webbot children

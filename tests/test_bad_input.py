@@ -95,9 +95,8 @@ def inputs(tmp_path_factory) -> Path:
     return folder
 
 
-DEAD = f"http://127.0.0.1:{closed_port()}/"
-
-# (arguments, exit code, the line's start after "webbot: error: "); {d} is the inputs folder.
+# (arguments, exit code, the line's start after "webbot: error: "); {d} is the inputs folder,
+# {dead} a URL where no server answers (filled in when the test runs: ids stay the same).
 ROWS = [
     # puzzle files: the file itself
     ("puzlogic solve {d}/missing.json", 2, "{d}/missing.json: no such file"),
@@ -115,7 +114,7 @@ ROWS = [
     ("puzlogic solve {d}/long-number.json", 2, "{d}/long-number.json: a number in it is "
                                                "thousands of digits long"),
     # puzzle files: the schema
-    ("puzlogic solve {d}/array.json", 2, "{d}/array.json: the puzzle: expected a JSON object"),
+    ("puzlogic solve {d}/array.json", 2, "{d}/array.json: expected a JSON object"),
     ("puzlogic solve {d}/cell-not-list.json", 2, "{d}/cell-not-list.json: cells[0]: expected "
                                                  "[row, col, value], got 5"),
     ("puzlogic solve {d}/piece-string.json", 2, "{d}/piece-string.json: pieces[0]: expected "
@@ -183,8 +182,8 @@ ROWS = [
     ("serve --port 70000", 2, "Invalid value for '--port'"),
     ("no-such-game", 2, "No such command 'no-such-game'"),
     # a dead server
-    (f"daily-set read {DEAD}", 1, f"page {DEAD}: cannot load (connection refused)"),
-    (f"puzlogic --url {DEAD}", 1, f"cannot open {DEAD}: connection refused"),
+    ("daily-set read {dead}", 1, "page {dead}: cannot load (connection refused)"),
+    ("puzlogic --url {dead}", 1, "cannot open {dead}: connection refused"),
 ]
 
 
@@ -195,24 +194,32 @@ def one_line(stderr: str) -> str:
     return lines[0]
 
 
+def filled(text: str, inputs: Path, dead: str) -> str:
+    return text.replace("{d}", str(inputs)).replace("{dead}", dead)
+
+
+@pytest.fixture(scope="module")
+def dead() -> str:
+    return f"http://127.0.0.1:{closed_port()}/"
+
+
 @pytest.mark.parametrize(("args", "code", "start"), ROWS, ids=[row[0] for row in ROWS])
-def test_bad_input_gets_one_line_and_an_exit_code(inputs, capfd, args, code, start):
-    argv = [arg.replace("{d}", str(inputs)) for arg in args.split()]
-    exit_code = in_own_thread(main, argv)
+def test_bad_input_gets_one_line_and_an_exit_code(inputs, dead, capfd, args, code, start):
+    exit_code = in_own_thread(main, filled(args, inputs, dead).split())
     out, err = capfd.readouterr()
     line = one_line(err)
     assert (exit_code, out) == (code, "")
-    assert line.startswith("webbot: error: " + start.replace("{d}", str(inputs))), line
+    assert line.startswith("webbot: error: " + filled(start, inputs, dead)), line
 
 
 NOISY = ["puzlogic read {d}/text.png", "daily-set classify {d}/empty.png",
          "burrito-bison classify {d}/text.png", "puzlogic solve {d}/pipe",
          "puzlogic solve {d}/latin1.json", "puzlogic solve {d}/deep.json",
-         f"daily-set read {DEAD}"]
+         "daily-set read {dead}"]
 
 
 @pytest.mark.parametrize("args", NOISY)
-def test_no_library_noise_in_a_fresh_process(inputs, args):
-    result = run_webbot(*[arg.replace("{d}", str(inputs)) for arg in args.split()], timeout=60)
+def test_no_library_noise_in_a_fresh_process(inputs, dead, args):
+    result = run_webbot(*filled(args, inputs, dead).split(), timeout=60)
     assert result.returncode in (1, 2) and result.stdout == ""
     assert one_line(result.stderr).startswith("webbot: error: ")

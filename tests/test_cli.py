@@ -58,8 +58,9 @@ def test_debug_dir_keeps_frames_annotations_and_trace(tmp_path):
     assert "trace.zip" in saved and (tmp_path / "debug" / "trace.zip").stat().st_size > 1000
 
 
-def test_failure_leaves_last_frame_and_reason(pages_url, tmp_path):
+def test_failure_leaves_last_frame_and_reason(pages_url, short_tmp):
     # A page that is not what the check expects: the run fails and says where it left the frame.
+    tmp_path = short_tmp
     result = run_webbot("check", "--url", f"{pages_url}plain.html", env={"TMPDIR": str(tmp_path)})
     assert result.returncode == 1
     line = one_line_error(result)
@@ -89,7 +90,8 @@ def closed_port() -> int:
         return s.getsockname()[1]
 
 
-def test_dead_url(tmp_path):
+def test_dead_url(short_tmp):
+    tmp_path = short_tmp
     url = f"http://127.0.0.1:{closed_port()}/"
     result = run_webbot("check", "--url", url, env={"TMPDIR": str(tmp_path)})
     assert result.returncode == 1

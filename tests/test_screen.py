@@ -90,9 +90,10 @@ def is_green(frame) -> bool:
 
 
 def test_wait_until_sees_the_expected_change(page, pages_url):
-    page.goto(f"{pages_url}animation.html?green=400")
+    page.goto(f"{pages_url}animation.html")
     screen = Screen(page, "#scene")
     assert not is_green(screen.grab())
+    page.evaluate("window.turnGreen(300)")  # after the first grab, however slow the machine
     frame = screen.wait_until(is_green, what="a green square", timeout_s=10)
     assert is_green(frame)
 

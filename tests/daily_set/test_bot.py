@@ -213,13 +213,13 @@ def test_what_the_bot_saw_is_kept(tmp_path):
     assert "0001-cards.png" in saved and "0002-cards-annotated.png" in saved
 
 
-def test_a_misread_leaves_the_cards_it_saw(tmp_path):
+def test_a_misread_leaves_the_cards_it_saw(tmp_path, short_tmp):
     site = site_with(tmp_path, lambda h: shown_card(h, 12, 81))
     with FixtureServer(Path(site)) as server:
         done = run_webbot("daily-set", "--url", server.url + OLD,
-                          env={"TMPDIR": str(tmp_path)})
+                          env={"TMPDIR": str(short_tmp)})
     line = one_line(done)
     assert done.returncode == 1 and "nothing clicked" in line
-    [folder] = tmp_path.glob("webbot-failure-*")
+    [folder] = short_tmp.glob("webbot-failure-*")
     assert str(folder) in line and (folder / "last-frame.png").stat().st_size > 0
 

@@ -287,10 +287,10 @@ def test_read_command_errors_are_one_line(fixtures_url, tmp_path):
             fixtures_url + "index.html": "found 0 cards",
             server.url + "cards.htm": "HTTP 404",
             f"http://127.0.0.1:{closed_port()}/set.htm": "cannot load (connection refused)",
-            "ftp://example.org/set.htm": "only http(s) URLs",
+            "ftp://example.org/set.htm": "expected a URL starting with one of http://, https://",
         }
         for url, reason in cases.items():
             done = run_webbot("daily-set", "read", url)
-            assert done.returncode == 1, url
+            assert done.returncode == (2 if url.startswith("ftp") else 1), url
             assert done.stderr.startswith("webbot: error: ") and reason in done.stderr, url
             assert len(done.stderr.splitlines()) == 1

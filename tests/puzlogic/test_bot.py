@@ -41,10 +41,11 @@ def play(url: str | None, levels: list[int], reader: Reader, before=None, dpr: f
     return in_own_thread(run)
 
 
-def test_all_fifteen_bundled_levels_are_played_unattended(reader):
-    results, game = play(None, list(range(1, 16)), reader)
-    assert [(r.level, r.result) for r in results] == [(n, "completed") for n in range(1, 16)]
-    assert game["finished"] == list(range(1, 16))
+def test_the_first_bundled_levels_are_played_unattended(reader):
+    # A short game; all 15 levels are played by scripts/play.sh and the benchmark.
+    results, game = play(None, [1, 2, 3, 4], reader)
+    assert [(r.level, r.result) for r in results] == [(n, "completed") for n in range(1, 5)]
+    assert game["finished"] == [1, 2, 3, 4]
     assert game["screen"] in ("completed", "completing")
     assert all(r.solve_ms > 0 and r.perception_ms for r in results)
 

@@ -24,6 +24,7 @@ from webbot.burrito_bison.model import Round, Sighting
 from webbot.burrito_bison.readout import (
     Offer,
     ResultsReading,
+    read_number,
     read_results,
     read_shop,
     results_numbers,
@@ -236,8 +237,11 @@ class BurritoBot:
             if after.sighting.screen != "shop":
                 return None
             button = after.image[y:y + height, x:x + width]
+            # A settled new look is a purchase only if the button no longer asks the price
+            # clicked: on a busy machine a pressed or half-redrawn button can hold still too.
             if changed_fraction(before, button) > 0.02 and previous is not None and \
-                    changed_fraction(previous, button) == 0:
+                    changed_fraction(previous, button) == 0 and \
+                    read_number(button) != offer.price:
                 self.watchdog.moved(time.monotonic())
                 self.spent += offer.price
                 if self.rounds:  # bought with the coins of the round just finished
