@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 
 import pytest
 from hypothesis import settings
+from hypothesis.configuration import set_hypothesis_home_dir
 
 from webbot.browser import CHROMIUM_ARGS, find_chromium
 from webbot.server import FixtureServer
@@ -28,6 +29,12 @@ REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference"
 # Hypothesis keeps no example database in the checkout: a run leaves nothing behind.
 settings.register_profile("webbot", database=None, deadline=None)
 settings.load_profile("webbot")
+
+
+@pytest.hookimpl(trylast=True)  # after pytest's own set-up made the temporary path factory
+def pytest_configure(config):
+    """Hypothesis keeps its caches in this run's pytest folder, not .hypothesis/ here."""
+    set_hypothesis_home_dir(config._tmp_path_factory.mktemp("hypothesis"))
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -33,3 +33,10 @@ def known_solution(level: dict) -> tuple[Placement, ...]:
 
 def level_puzzle(level: dict) -> Puzzle:
     return Puzzle.from_json(level)
+
+
+def comparable(level: dict) -> tuple:
+    """A level without layout details: cells, the multiset of pieces, sums with their kinds."""
+    return (sorted(tuple(c) for c in level["cells"]),
+            sorted((p["value"], p["color"]) for p in level["pieces"]),
+            sorted((s["line"], s["index"], s["target"], s["counts"]) for s in level["sums"]))

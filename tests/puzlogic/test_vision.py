@@ -10,7 +10,12 @@ import numpy as np
 import pytest
 
 from tests.conftest import REFERENCE
-from tests.puzlogic.conftest import bundled_levels, needs_reference, reference_levels
+from tests.puzlogic.conftest import (
+    bundled_levels,
+    comparable,
+    needs_reference,
+    reference_levels,
+)
 from tests.puzlogic.replica import cell_box, centre, drag, layout, open_game, state
 from webbot.puzlogic.vision import Reader, UnreadableScreen, classify, normalise
 from webbot.vision.digits import DigitReader
@@ -22,13 +27,6 @@ REAL_LEVELS = {"puzlogic-map-1.png": 1, "puzlogic-map-2.png": 2, "puzlogic-map-3
 REAL_SCREENS = {"puzlogic-start.png": "title", "puzlogic-start-map.png": "select",
                 "puzlogic-level-completed.png": "completed", **dict.fromkeys(REAL_LEVELS,
                                                                              "level")}
-
-
-def comparable(level: dict) -> tuple:
-    """A level without layout details: cells, the multiset of pieces, sums with their kinds."""
-    return (sorted(tuple(c) for c in level["cells"]),
-            sorted((p["value"], p["color"]) for p in level["pieces"]),
-            sorted((s["line"], s["index"], s["target"], s["counts"]) for s in level["sums"]))
 
 
 @pytest.fixture(scope="module")
@@ -184,7 +182,7 @@ def test_read_command_errors_are_one_line(tmp_path):
     from tests.conftest import run_webbot
 
     missing = run_webbot("puzlogic", "read", str(tmp_path / "nope.png"))
-    assert missing.returncode == 1 and "cannot read" in missing.stderr
+    assert missing.returncode == 2 and "nope.png: no such file" in missing.stderr
     black = tmp_path / "black.png"
     cv2.imwrite(str(black), np.zeros((600, 800, 3), np.uint8))
     result = run_webbot("puzlogic", "read", str(black))
