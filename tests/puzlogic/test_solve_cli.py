@@ -90,3 +90,32 @@ def test_missing_file_and_unknown_solver(tmp_path):
     result = run_webbot("puzlogic", "solve", str(tmp_path / "none.json"), "--solver", "magic")
     assert result.returncode == 2
     assert "'magic' is not one of" in one_line_error(result)
+
+
+@pytest.mark.parametrize("solver", ["fast", "z3"])
+def test_the_largest_board_allowed_is_solved_or_stopped_with_one_line(tmp_path, solver):
+    puzzle, _ = latin_puzzle(50, seed=1)  # 1,500 free cells: once a RecursionError
+    path = write(tmp_path, puzzle.to_json())
+    result = run_webbot("puzlogic", "solve", path, "--solver", solver, "--timeout", "2",
+                        "--json", timeout=300)
+    if result.returncode == 0:
+        placed = [Placement(*p) for p in json.loads(result.stdout)["placements"]]
+        assert broken_rules(puzzle, placed) == []
+    else:
+        assert result.returncode == 1
+        assert one_line_error(result) == (f"webbot: error: {solver} solver: the search ran past "
+                                          "its 2 s limit (--timeout S to allow longer)")
+
+
+def test_all_stops_at_the_limit_and_says_so(tmp_path):
+    cells = [[k, k, None] for k in range(6)]  # 6 free cells in 6 lines: 6! solutions
+    pieces = [{"value": v, "color": "blue"} for v in range(1, 7)]
+    path = write(tmp_path, {"cells": cells, "pieces": pieces})
+    result = run_webbot("puzlogic", "solve", path, "--all", "--limit", "7", "--json")
+    assert result.returncode == 0
+    out = json.loads(result.stdout)
+    assert len(out["solutions"]) == 7 and out["complete"] is False and out["unique"] is False
+    assert result.stderr == ("note: stopped at the limit of 7 solutions (--limit); there are "
+                             "more\n")
+    done = run_webbot("puzlogic", "solve", path, "--all", "--limit", "720", "--json")
+    assert json.loads(done.stdout)["complete"] is True and done.stderr == ""

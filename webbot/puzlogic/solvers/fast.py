@@ -23,7 +23,7 @@ has searched completely, so "no solution" remains a proof.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from itertools import combinations, product
+from itertools import combinations
 
 import numpy as np
 
@@ -183,9 +183,19 @@ class _Search:
         fixed = [Placement(*self.free[i], self.numbers[k], COLORS[c])
                  for i, (k, c) in self.chosen.items() if c is not None]
         spare_blue = {k: int(self.colored[0, k] - self.placed[0, k]) for k in blind}
-        ways = [[(k, set(pick)) for pick in combinations(cells, spare_blue[k])]
-                for k, cells in blind.items()]
-        for choice in product(*ways):
+
+        # Lazily: on a large board one number alone can be dealt in millions of ways.
+        def deal(numbers: list[int]) -> Iterator[list[tuple[int, set[int]]]]:
+            if not numbers:
+                yield []
+                return
+            k = numbers[0]
+            for pick in combinations(blind[k], spare_blue[k]):
+                for rest in deal(numbers[1:]):
+                    yield [(k, set(pick)), *rest]
+
+        for choice in deal(list(blind)):
+            self.deadline.check()
             dealt = [Placement(*self.free[i], self.numbers[k], "blue" if i in blues else "white")
                      for k, blues in choice for i in blind[k]]
             yield tuple(sorted(fixed + dealt))

@@ -46,6 +46,7 @@ def solutions(puzzle: Puzzle, deadline: Deadline = UNLIMITED) -> Iterator[Soluti
     kinds = sorted(Counter(puzzle.pieces).items())
     choice: dict[tuple[int, int], z3.BoolRef] = {}  # (free cell index, kind index) -> placed?
     for i, (r, c) in enumerate(puzzle.free):
+        deadline.check()  # building the model of a large board takes seconds too
         taken = set(_givens_in_line(puzzle, "row", r) + _givens_in_line(puzzle, "col", c))
         for k, (piece, _) in enumerate(kinds):
             if piece.value not in taken:
@@ -64,12 +65,14 @@ def solutions(puzzle: Puzzle, deadline: Deadline = UNLIMITED) -> Iterator[Soluti
     for axis in (0, 1):
         for index in {cell[axis] for cell in puzzle.cells}:
             members = {i for i, cell in enumerate(puzzle.free) if cell[axis] == index}
+            deadline.check()
             for value in {p.value for p, _ in kinds}:
                 same = [x for (i, k), x in choice.items()
                         if i in members and kinds[k][0].value == value]
                 if len(same) > 1:
                     solver.add(z3.AtMost(*same, 1))
     for s in puzzle.sums:
+        deadline.check()
         axis = 0 if s.line == "row" else 1
         given = sum(_givens_in_line(puzzle, s.line, s.index)) if s.counts == "all" else 0
         terms = [(x, kinds[k][0].value) for (i, k), x in choice.items()
