@@ -65,8 +65,8 @@ def solutions(puzzle: Puzzle, deadline: Deadline = UNLIMITED) -> Iterator[Soluti
     for axis in (0, 1):
         for index in {cell[axis] for cell in puzzle.cells}:
             members = {i for i, cell in enumerate(puzzle.free) if cell[axis] == index}
-            deadline.check()
             for value in {p.value for p, _ in kinds}:
+                deadline.check()
                 same = [x for (i, k), x in choice.items()
                         if i in members and kinds[k][0].value == value]
                 if len(same) > 1:
