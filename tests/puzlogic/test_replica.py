@@ -117,18 +117,15 @@ def test_level_fits_the_screen_without_overlaps(page, fixtures_url, number):
 
 
 @needs_reference
-def test_level_6_side_by_side_with_the_real_game(page, fixtures_url, output_path):
-    """The replica's level 6 against the real screenshot (leaves left out of the replica)."""
+def test_level_6_side_by_side_with_the_real_game(page, fixtures_url, tmp_path):
+    """The replica's level 6 against the real screenshot (leaves left out of the replica); the
+    picture of both and their difference is kept in the test's pytest folder."""
     real_grab = cv2.imread(str(REAL_SCREENS / "puzlogic-with-sums.png"))
     real = real_grab[308:908, 391:1191]
     open_game(page, fixtures_url, "level=6")
     ours = grab(page)
     difference = np.abs(real.astype(int) - ours.astype(int)).sum(axis=2)
-    from pathlib import Path
-
-    folder = Path(output_path)
-    folder.mkdir(parents=True, exist_ok=True)
-    cv2.imwrite(str(folder / "level-06-real-replica-difference.png"),
+    cv2.imwrite(str(tmp_path / "level-06-real-replica-difference.png"),
                 np.hstack([real, ours, cv2.cvtColor(np.clip(difference, 0, 255).astype(np.uint8),
                                                      cv2.COLOR_GRAY2BGR)]))
     # What differs: the real screenshot's leaves and the font's anti-aliasing.
