@@ -184,6 +184,10 @@ ROWS = [
     # a dead server
     ("daily-set read {dead}", 1, "page {dead}: cannot load (connection refused)"),
     ("puzlogic --url {dead}", 1, "cannot open {dead}: connection refused"),
+    ("puzlogic --url file:///no/such/page.html", 1,
+     "cannot open file:///no/such/page.html: no such file"),
+    ("daily-set --url http://127.0.0.1:1/", 1,
+     "cannot open http://127.0.0.1:1/: Chromium refuses to open that port"),
 ]
 
 

@@ -117,6 +117,10 @@ def open_url(page: Page, url: str, timeout_s: float = 30) -> None:
             reason = "connection refused (is the server running?)"
         elif "ERR_NAME_NOT_RESOLVED" in text:
             reason = "host name not found"
+        elif "ERR_FILE_NOT_FOUND" in text:
+            reason = "no such file"
+        elif "ERR_UNSAFE_PORT" in text:
+            reason = "Chromium refuses to open that port (it is kept for other protocols)"
         elif "Timeout" in text:
             reason = f"no answer within {timeout_s:g} s"
         else:
