@@ -110,15 +110,6 @@ def reader(tmp_path_factory) -> Reader:
     return Reader(DigitReader(tmp_path_factory.mktemp("glyphs")))
 
 
-def sum_box(puzzle: dict, s: dict) -> tuple[int, int]:
-    """The grid box a sum is drawn in: beside the first or last cell of its line."""
-    axis = 0 if s["line"] == "row" else 1
-    along = [c[1 - axis] for c in puzzle["cells"] if c[axis] == s["index"]]
-    step = -1 if s["side"] in ("left", "top") else 1
-    spot = (min(along) if step < 0 else max(along)) + step
-    return (s["index"], spot) if axis == 0 else (spot, s["index"])
-
-
 @settings(max_examples=8, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 10**6), size=st.integers(2, 12))
 def test_generated_puzzles_round_trip_through_the_screen(browser, fixtures_url, reader, seed,
@@ -127,9 +118,6 @@ def test_generated_puzzles_round_trip_through_the_screen(browser, fixtures_url, 
     try:
         open_game(page, fixtures_url, f"generate={seed}&size={size}&level=1")
         shown = level(page, 1)  # what the replica drew (the test hook; the reader never sees it)
-        # The replica's generator can draw two sums in one box (unreadable, and a screen the
-        # real game never shows); such levels are not a reading test.
-        assume(len({sum_box(shown, s) for s in shown["sums"]}) == len(shown["sums"]))
         for _ in range(3):  # a frame with doubts is read again, as the bot does
             picture = normalise(cv2.imdecode(np.frombuffer(page.screenshot(), np.uint8),
                                              cv2.IMREAD_COLOR))

@@ -40,3 +40,12 @@ def comparable(level: dict) -> tuple:
     return (sorted(tuple(c) for c in level["cells"]),
             sorted((p["value"], p["color"]) for p in level["pieces"]),
             sorted((s["line"], s["index"], s["target"], s["counts"]) for s in level["sums"]))
+
+
+def sum_box(puzzle: dict, s: dict) -> tuple[int, int]:
+    """The grid box a sum is drawn in: beside the first or last cell of its line."""
+    axis = 0 if s["line"] == "row" else 1
+    along = [c[1 - axis] for c in puzzle["cells"] if c[axis] == s["index"]]
+    step = -1 if s["side"] in ("left", "top") else 1
+    spot = (min(along) if step < 0 else max(along)) + step
+    return (s["index"], spot) if axis == 0 else (spot, s["index"])
