@@ -71,17 +71,20 @@ def test_every_replica_level_reads_exactly_with_leaves_over_the_board(browser, f
         doubtful = 0
         for number, level in enumerate(bundled_levels(), 1):
             open_game(page, fixtures_url, f"level={number}", leaves=40)
-            for _ in range(3):  # a frame with doubts is read again, as the bot does
-                picture = normalise(grab_page(page))  # the whole page: the game inside black
-                assert picture.region.width == 800 * dpr
+            puzzle = None
+            for _ in range(3):  # a doubtful frame is read again, as the bot does: a digit
+                picture = normalise(grab_page(page))  # under a leaf, or a cell outline under
+                assert picture.region.width == 800 * dpr  # one (the pieces then do not fit)
                 assert classify(picture) == "level"
                 view = reader.read_level(picture)
-                if not view.doubts:
+                try:
+                    puzzle = view.puzzle()  # refuses a reading with doubts or that does not fit
                     break
-                doubtful += 1
-            assert view.doubts == [], number
+                except UnreadableScreen:
+                    doubtful += 1
+            assert puzzle is not None, (number, view.doubts)
             assert view.level == number
-            assert comparable(view.puzzle().to_json()) == comparable(level), number  # never wrong
+            assert comparable(puzzle.to_json()) == comparable(level), number  # never wrong
         assert doubtful <= 3
     finally:
         context.close()
