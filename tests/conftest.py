@@ -34,7 +34,9 @@ settings.load_profile("webbot")
 @pytest.hookimpl(trylast=True)  # after pytest's own set-up made the temporary path factory
 def pytest_configure(config):
     """Hypothesis keeps its caches in this run's pytest folder, not .hypothesis/ here."""
-    set_hypothesis_home_dir(config._tmp_path_factory.mktemp("hypothesis"))
+    factory = getattr(config, "_tmp_path_factory", None)  # pytest's own, made at configure
+    if factory is not None:
+        set_hypothesis_home_dir(factory.mktemp("hypothesis"))
 
 
 @pytest.fixture(scope="session", autouse=True)

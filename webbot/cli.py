@@ -236,7 +236,9 @@ def _fail(message: str, code: int) -> int:
 def main(argv: list[str] | None = None) -> int:
     # Libraries' log records (urllib3's retries, say) are not for the user: without a handler
     # of ours Python would print their warnings on stderr beside our one line.
-    logging.getLogger().addHandler(logging.NullHandler())
+    root = logging.getLogger()
+    if not root.handlers:
+        root.addHandler(logging.NullHandler())
     try:
         result = cli.main(args=argv, prog_name="webbot", standalone_mode=False)
     except click.UsageError as exc:

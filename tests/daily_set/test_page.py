@@ -15,6 +15,7 @@ import pytest
 
 from tests.conftest import run_webbot
 from tests.daily_set.conftest import FIXTURES, REAL, REAL_CARDS, REAL_PAGE, needs_reference
+from tests.test_bad_input import png_header
 from tests.test_cli import closed_port
 from webbot.daily_set.page import (
     MAX_IMAGE_BYTES,
@@ -188,12 +189,15 @@ def test_an_oversized_or_foreign_file_is_refused(tmp_path):
     behaviour = Behaviour()
     behaviour.answers["/big.gif"] = [(200, GIF + bytes(MAX_IMAGE_BYTES))]
     behaviour.answers["/page.gif"] = [(200, b"<html>sorry</html>")]
+    behaviour.answers["/bomb.png"] = [(200, png_header(30_000, 30_000))]  # 2.7 GB if decoded
     with scripted_server(behaviour) as url:
         fetcher = ImageFetcher(url, cache_dir=tmp_path, use_cache=True)
         with pytest.raises(PageError, match="more than 2000000"):
             fetcher.fetch(url + "big.gif")
-        with pytest.raises(PageError, match="not a picture"):
+        with pytest.raises(PageError, match="page.gif is not an image that can be decoded"):
             fetcher.fetch(url + "page.gif")
+        with pytest.raises(PageError, match=r"bomb.png is too large a picture \(30000x30000\)"):
+            fetcher.fetch(url + "bomb.png")
     assert list(tmp_path.iterdir()) == []  # nothing bad is kept
 
 
@@ -221,7 +225,7 @@ def test_an_empty_answer_or_a_garbled_length(tmp_path):
     behaviour.answers["/c.gif"] = [(200, GIF, {"Content-Length": "lots"})]
     with scripted_server(behaviour) as url:
         fetcher = ImageFetcher(url, cache_dir=tmp_path)
-        with pytest.raises(PageError, match=r"not a picture \(0 bytes\)"):
+        with pytest.raises(PageError, match=r"not an image that can be decoded .*\(0 bytes\)"):
             fetcher.fetch(url + "empty.gif")
         assert fetcher.fetch(url + "c.gif") == GIF  # the length is only a hint
 

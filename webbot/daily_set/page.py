@@ -14,7 +14,6 @@ from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
 import cv2
-import numpy as np
 import requests
 from bs4 import BeautifulSoup
 from requests.adapters import HTTPAdapter
@@ -22,6 +21,7 @@ from urllib3.util.retry import Retry
 
 from webbot.cache import default_cache_dir
 from webbot.errors import WebbotError
+from webbot.inputs import InputError, decode_image
 
 CARDS = 12
 CLICK_LINK = re.compile(r"^\s*javascript:\s*board\.cardClicked\(\s*(\d+)\s*\)\s*;?\s*$")
@@ -123,8 +123,10 @@ class ImageFetcher:
             return cached.read_bytes()
         data = _get(self.session, url, MAX_IMAGE_BYTES, "card image", self.timeout,
                     self.origin).body
-        if not data or cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_UNCHANGED) is None:
-            raise PageError(f"card image {url}: not a picture ({len(data)} bytes)")
+        try:  # the one picture gate: a picture declaring absurd dimensions is never decoded
+            decode_image(data, f"card image {url}", cv2.IMREAD_UNCHANGED)
+        except InputError as exc:
+            raise PageError(f"{exc} ({len(data)} bytes)") from None
         if self.use_cache:
             self._store(cached, data)
         return data

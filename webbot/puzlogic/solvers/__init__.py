@@ -9,7 +9,6 @@ limit that each backend checks as it goes (SolverTimeout past it).
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Iterator
 from itertools import islice
 
@@ -43,8 +42,6 @@ def solutions(puzzle: Puzzle, backend: str = "auto", limit: int | None = None,
         raise ValueError(f"unknown solver {backend!r}; choose from {', '.join(NAMES)}")
     if givens_repeat(puzzle):
         return []
-    # The searches go one call deeper per placement; a 50 x 50 board has 2,500 free cells.
-    sys.setrecursionlimit(max(sys.getrecursionlimit(), 2 * len(puzzle.free) + 1000))
     try:
         found = islice(BACKENDS[name](puzzle, Deadline(timeout_s)), limit)
         return [tuple(sorted(s)) for s in found]

@@ -22,6 +22,7 @@ has searched completely, so "no solution" remains a proof.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from itertools import combinations
 
@@ -267,6 +268,8 @@ def _first_solution(puzzle: Puzzle, cache: dict, budget: float, deadline: Deadli
 
 def solutions(puzzle: Puzzle, deadline: Deadline = UNLIMITED, budget: float = 1000
               ) -> Iterator[Solution]:
+    # The search goes one call deeper per placement; a 50 x 50 board has 2,500 free cells.
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 2 * len(puzzle.free) + 1000))
     cache: dict = {}
     search = _Search(puzzle, cache, node_limit=budget, deadline=deadline)
     if not search.consistent:
