@@ -1,5 +1,5 @@
-"""Draws the Daily SET replica's card images: the 81 small GIF cards of the old page, the larger
-PNG cards of the new page, and the page's few buttons.
+"""Draws the Daily SET replica's card images: the 81 small GIF cards of the old page, the 258x167
+GIF cards of the 2022 page, the PNG cards of the current page, and the page's few buttons.
 
     python scripts/render_set_cards.py [--out fixtures/daily-set/images]
 
@@ -21,6 +21,7 @@ import numpy as np
 from PIL import Image
 
 SMALL = (95, 62)  # width, height of an old-page card
+LARGE = (258, 167)  # the 2022 page's GIF cards (shown at 95x62)
 NEW_SCALE = 2  # new-page cards: the same drawing, twice the size, on a rounded card
 SUPERSAMPLE = 8
 SHAPE_W, SHAPE_H, SHAPE_TOP, PITCH = 19.0, 42.0, 10.0, 32.0
@@ -132,6 +133,11 @@ def new_card(card: dict) -> np.ndarray:
     return np.dstack([np.round(face).astype(np.uint8), alpha])
 
 
+def large_card(card: dict) -> np.ndarray:
+    """A 2022-page card: the same drawing at 258x167."""
+    return draw_card(card, LARGE[0] / SMALL[0])[:LARGE[1], :LARGE[0]]
+
+
 def _rounded_rect(image: np.ndarray, rect: tuple[int, int, int, int], radius: int, colour: int,
                   filled: bool, thickness: int = 1) -> None:
     x, y, w, h = rect
@@ -164,13 +170,15 @@ def text_button(text: str, size: tuple[int, int], fill: tuple[int, int, int]) ->
 def render(out: Path) -> list[Path]:
     """Writes every image under `out`; returns the files written."""
     small, new = out / "setcards" / "small", out / "setcards" / "new"
-    small.mkdir(parents=True, exist_ok=True)
-    new.mkdir(parents=True, exist_ok=True)
+    large = out / "setcards" / "large"
+    for folder in (small, new, large):
+        folder.mkdir(parents=True, exist_ok=True)
     written = []
     for number in range(1, 82):
         card = card_for_number(number)
         written.append(_write(small / f"{number:02d}.gif", draw_card(card)))
         written.append(_write(new / f"{number}.png", new_card(card)))
+        written.append(_write(large / f"{number}.gif", large_card(card)))
     written.append(_write(small / "empty_card.gif", empty_card()))
     written.append(_write(out / "sets_found_button.gif",
                           text_button("SETs Found", (96, 22), (99, 0, 125))))

@@ -50,3 +50,12 @@ def test_bench_burrito_bison_prints_tables():
     assert len(rows) == 1 and "| 12/12 |" in rows[0] and "x faster" in rows[0]
     play = next(line for line in result.stdout.splitlines() if line.startswith("| bot (looks"))
     assert "| 1 |" in play
+
+
+def test_bench_portal_prints_a_table():
+    script = SCRIPT.with_name("bench_portal.py")
+    result = subprocess.run([sys.executable, str(script), "--quick"], capture_output=True,
+                            text=True, timeout=600)
+    assert result.returncode == 0, result.stderr
+    rows = [line for line in result.stdout.splitlines() if line.startswith("| puzlogic")]
+    assert len(rows) == 3 and rows[0].endswith("| 1.0x |")

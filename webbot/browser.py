@@ -130,6 +130,14 @@ def open_url(page: Page, url: str, timeout_s: float = 30) -> None:
         raise WebbotError(f"cannot open {url}: HTTP {response.status}")
 
 
+def full_page(page: Page) -> bytes | None:
+    """A PNG of the whole page (for a failure record), or None when it cannot be taken."""
+    try:
+        return page.screenshot(full_page=True, timeout=10_000)
+    except Error:
+        return None
+
+
 def chromium_version(page: Page) -> str:
     return page.context.browser.version if page.context.browser else "unknown"
 

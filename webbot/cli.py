@@ -15,7 +15,7 @@ from rich.table import Table
 from webbot import __version__
 from webbot.browser import BrowserOptions
 from webbot.errors import WebbotError, first_line
-from webbot.params import BROWSER_ENDPOINT, PAGE_URL, Finite, Url
+from webbot.params import BROWSER_ENDPOINT, GAME_SELECTOR, PAGE_URL, VIEWPORT, Finite, Url
 from webbot.puzlogic.solvers import DEFAULT_TIMEOUT
 from webbot.puzlogic.solvers import NAMES as SOLVERS
 from webbot.session import RunOptions
@@ -36,10 +36,18 @@ def run_options(command: Callable) -> Callable:
                        "a Chromium DevTools endpoint (http://host:port).")
     @click.option("--debug-dir", type=click.Path(file_okay=False, path_type=Path),
                   help="Save the frames seen, annotated copies and a Playwright trace here.")
+    @click.option("--game-selector", type=GAME_SELECTOR, metavar="SELECTOR",
+                  help="The game's element, when finding it is not enough: CSS selectors, one "
+                       "per frame, joined by '>>>' (iframe#gameiframe >>> iframe >>> canvas), "
+                       "or a Playwright selector.")
+    @click.option("--viewport", type=VIEWPORT, default="1280x800", show_default=True,
+                  metavar="WxH", help="The browser window's size in CSS pixels.")
     @functools.wraps(command)
-    def wrapper(url, headed, slow_mo, connect, debug_dir, **kwargs):
-        browser = BrowserOptions(headed=headed, slow_mo=slow_mo, connect=connect)
-        return command(RunOptions(url=url, browser=browser, debug_dir=debug_dir), **kwargs)
+    def wrapper(url, headed, slow_mo, connect, debug_dir, game_selector, viewport, **kwargs):
+        browser = BrowserOptions(headed=headed, slow_mo=slow_mo, connect=connect,
+                                 viewport=viewport)
+        return command(RunOptions(url=url, browser=browser, debug_dir=debug_dir,
+                                  game_selector=game_selector), **kwargs)
 
     return wrapper
 
@@ -210,6 +218,9 @@ def serve(host: str, port: int) -> None:
     click.echo(f"  Puzlogic: {server.url}puzlogic/index.html")
     click.echo(f"  Daily SET: {server.url}daily-set/index.html")
     click.echo(f"  Burrito Bison: {server.url}burrito-bison/index.html")
+    click.echo(f"  a game portal: {server.url}portal/index.html?game=puzlogic&consent=onetrust"
+               "&preroll=5 (the game's frame comes from the other host name, localhost or "
+               "127.0.0.1)")
     try:
         server.serve_forever()
     finally:

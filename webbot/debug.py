@@ -58,6 +58,7 @@ class Recorder:
                 raise WebbotError(f"cannot create the debug folder {directory}: "
                                   f"{exc.strerror}") from None
         self.last_frame: Frame | None = None
+        self.page_shot: bytes | None = None  # the whole page as a PNG, taken on a failure
         self._count = 0
         self._tracing: BrowserContext | None = None
         self._failure_folder: Path | None = None
@@ -114,4 +115,6 @@ class Recorder:
             (folder / "details.txt").write_text(details)
         if self.last_frame is not None:
             cv2.imwrite(str(folder / "last-frame.png"), self.last_frame.image)
+        if self.page_shot:
+            (folder / "page.png").write_bytes(self.page_shot)
         return folder

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 from playwright.sync_api import Page
 
@@ -36,6 +37,9 @@ class Mouse:
         self.step_px = step_px
         self.pause_ms = pause_ms
         self.position: Point | None = None
+        # Called with the page point before each press: clears what may have come over the
+        # game (see webbot.way.Way.guard).
+        self.guard: Callable[[float, float], None] | None = None
 
     def move_to(self, x: float, y: float, step_px: float | None = None) -> None:
         if self.position is None:
@@ -49,6 +53,8 @@ class Mouse:
 
     def click(self, x: float, y: float, button: str = "left",
               step_px: float | None = None) -> None:
+        if self.guard:
+            self.guard(x, y)
         self.move_to(x, y, step_px)
         self.page.mouse.down(button=button)
         self.page.mouse.up(button=button)
@@ -58,6 +64,8 @@ class Mouse:
 
         Each intermediate move costs about a frame of the page (~30 ms headless), so a game
         that only needs the path's ends can take longer steps."""
+        if self.guard:
+            self.guard(*start)
         self.move_to(*start, step_px)
         self.page.mouse.down()
         self.move_to(*end, step_px)

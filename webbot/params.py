@@ -6,6 +6,7 @@ click turns a refusal here into `webbot: error: Invalid value for '--x': ...` an
 from __future__ import annotations
 
 import math
+import re
 from urllib.parse import urlsplit
 
 import click
@@ -50,3 +51,45 @@ class Url(click.ParamType):
 
 PAGE_URL = Url(("http", "https", "file"))
 BROWSER_ENDPOINT = Url(("ws", "wss", "http", "https"))
+
+
+class Size(click.ParamType):
+    """WxH in pixels, each within bounds: `--viewport 1024x640`."""
+
+    name = "WxH"
+
+    def __init__(self, low: int = 200, high: int = 8000) -> None:
+        self.low, self.high = low, high
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, tuple):
+            return value
+        match = re.fullmatch(r"\s*(\d{1,5})\s*[xX]\s*(\d{1,5})\s*", str(value))
+        if not match:
+            self.fail(f"{value!r}: expected WIDTHxHEIGHT, such as 1280x800", param, ctx)
+        size = int(match.group(1)), int(match.group(2))
+        if not all(self.low <= side <= self.high for side in size):
+            self.fail(f"{value!r}: each side must be from {self.low} to {self.high}", param, ctx)
+        return size
+
+
+VIEWPORT = Size()
+
+
+class GameSelector(click.ParamType):
+    """`--game-selector`: checked before anything starts (see webbot.finder.frame_selector)."""
+
+    name = "SELECTOR"
+
+    def convert(self, value, param, ctx):
+        from webbot.finder import frame_selector
+        from webbot.inputs import InputError
+
+        try:
+            frame_selector(value)
+        except InputError as exc:
+            self.fail(str(exc).removeprefix("--game-selector "), param, ctx)
+        return value
+
+
+GAME_SELECTOR = GameSelector()

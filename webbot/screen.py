@@ -8,13 +8,14 @@ pixel ratio or zoom.
 from __future__ import annotations
 
 import base64
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
-from playwright.sync_api import Error, Page
+from playwright.sync_api import ElementHandle, Error, Page
 
 from webbot.errors import WaitTimeout, WebbotError
 
@@ -41,6 +42,9 @@ class Frame:
     image: np.ndarray
     box: Box
     taken_at: float = field(default_factory=time.monotonic)
+    # The element's box as it is now (it moves when a banner loads above it): points found in
+    # the picture are mapped through it, not through where the element was when grabbed.
+    anchor: Callable[[], Box] | None = field(default=None, repr=False, compare=False)
 
     @property
     def scale(self) -> float:
@@ -50,9 +54,15 @@ class Frame:
     def scale_y(self) -> float:
         return self.image.shape[0] / self.box.height
 
+    def origin(self) -> tuple[float, float]:
+        """The element's top-left corner on the page now."""
+        box = self.anchor() if self.anchor else self.box
+        return box.x, box.y
+
     def to_page(self, x: float, y: float) -> tuple[float, float]:
-        """Image point -> page point (for the mouse)."""
-        return self.box.x + x / self.scale, self.box.y + y / self.scale_y
+        """Image point -> page point (for the mouse), with the element where it is now."""
+        left, top = self.origin()
+        return left + x / self.scale, top + y / self.scale_y
 
     def to_image(self, x: float, y: float) -> tuple[float, float]:
         """Page point -> image point."""
@@ -83,8 +93,11 @@ class Screen:
     """
 
     def __init__(self, page: Page, selector: str, recorder=None, timeout_s: float = 10,
-                 *, fast: bool = False) -> None:
+                 *, fast: bool = False, element: ElementHandle | None = None) -> None:
         self.page = page
+        # A game found by webbot.finder comes as its element (in any frame): measuring a handle
+        # costs ~1-6 ms, re-finding a selector's element across frames ~10-25 ms.
+        self.element = element
         # fast: Chromium's own screenshot call with its cheaper PNG encoding, ~35 ms instead of
         # ~50 ms a grab (for decision loops); the same pixels.
         self.fast = fast
@@ -99,21 +112,60 @@ class Screen:
         # A page screenshot clipped to the element's box: the same pixels as an element
         # screenshot at about half the cost (no actionability checks).
         try:
-            if self._first:
-                self.locator.scroll_into_view_if_needed(timeout=self.timeout_s * 1000)
-                self._first = False
-            box = self.locator.bounding_box(timeout=self.timeout_s * 1000)
-            if box is None or box["width"] <= 0 or box["height"] <= 0:
-                raise WebbotError(f"'{self.selector}' on {self.page.url} is not displayed")
+            box = self._measure() if self.element is not None else self._measure_selector()
             png = self._png(box)
         except Error as exc:
             if "Timeout" in str(exc):
                 raise WebbotError(f"no visible '{self.selector}' on {self.page.url}") from None
             raise
         image = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR)
-        frame = Frame(image, Box(box["x"], box["y"], box["width"], box["height"]))
+        frame = Frame(image, Box(box["x"], box["y"], box["width"], box["height"]),
+                      anchor=self.current_box if self.element is not None else None)
         self.recorder.saw(frame)
         return frame
+
+    def _measure_selector(self) -> dict:
+        if self._first:
+            self.locator.scroll_into_view_if_needed(timeout=self.timeout_s * 1000)
+            self._first = False
+        box = self.locator.bounding_box(timeout=self.timeout_s * 1000)
+        if box is None or box["width"] <= 0 or box["height"] <= 0:
+            raise WebbotError(f"'{self.selector}' on {self.page.url} is not displayed")
+        return box
+
+    def _element_box(self) -> dict:
+        assert self.element is not None
+        try:
+            box = self.element.bounding_box()
+        except Error:
+            box = None
+        if box is None or box["width"] <= 0 or box["height"] <= 0:
+            raise WebbotError(f"the game ({self.selector}) is no longer displayed on "
+                              f"{self.page.url}")
+        return box
+
+    def _measure(self) -> dict:
+        """The game's box, scrolled fully into the window first when it is not."""
+        box = self._element_box()
+        view = self.page.viewport_size
+        if view is None:
+            return box
+        if box["width"] > view["width"] + 0.5 or box["height"] > view["height"] + 0.5:
+            raise WebbotError(
+                f"the game ({box['width']:.0f}x{box['height']:.0f}) does not fit the "
+                f"{view['width']}x{view['height']} window; give --viewport "
+                f"{math.ceil(box['width']) + 40}x{math.ceil(box['height']) + 40} or larger")
+        if (box["x"] < 0 or box["y"] < 0 or box["x"] + box["width"] > view["width"] + 0.5
+                or box["y"] + box["height"] > view["height"] + 0.5):
+            self.element.scroll_into_view_if_needed(timeout=self.timeout_s * 1000)
+            box = self._element_box()
+        return box
+
+    def current_box(self) -> Box:
+        """Where the game element is on the page now (scrolled back into the window first if
+        something pushed it out, so that a point mapped through it can be clicked)."""
+        box = self._measure() if self.element is not None else self._measure_selector()
+        return Box(box["x"], box["y"], box["width"], box["height"])
 
     def _png(self, box: dict) -> bytes:
         if self.fast:

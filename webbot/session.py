@@ -16,9 +16,11 @@ from urllib.parse import urljoin
 
 from playwright.sync_api import Page
 
-from webbot.browser import BrowserOptions, open_page, open_url
+from webbot.browser import BrowserOptions, full_page, open_page, open_url
 from webbot.debug import Recorder
 from webbot.errors import WebbotError, first_line
+from webbot.finder import FIND_TIMEOUT_S, Found, find_game
+from webbot.game import GameSpec
 from webbot.mouse import Mouse
 from webbot.screen import Screen
 from webbot.server import FixtureServer
@@ -29,6 +31,7 @@ class RunOptions:
     url: str | None = None
     browser: BrowserOptions = field(default_factory=BrowserOptions)
     debug_dir: Path | None = None
+    game_selector: str | None = None  # see webbot.finder.frame_selector
 
 
 @dataclass
@@ -37,9 +40,25 @@ class Session:
     url: str
     recorder: Recorder
     mouse: Mouse
+    game_selector: str | None = None
 
     def screen(self, selector: str, timeout_s: float = 10, *, fast: bool = False) -> Screen:
         return Screen(self.page, selector, self.recorder, timeout_s, fast=fast)
+
+    def find_game(self, spec: GameSpec, timeout_s: float = FIND_TIMEOUT_S) -> Found:
+        """The game's element in whatever frame holds it, the way to it cleared; every press
+        of the mouse first checks that nothing has come over the game since."""
+        found = find_game(self.page, spec, selector=self.game_selector, timeout_s=timeout_s)
+        self.mouse.guard = found.way.guard
+        return found
+
+    def game_screen(self, spec: GameSpec, timeout_s: float = 10, *,
+                    fast: bool = False) -> Screen:
+        found = self.find_game(spec)
+        screen = Screen(self.page, found.candidate.name, self.recorder, timeout_s, fast=fast,
+                        element=found.candidate.element)
+        found.way.box = screen.current_box
+        return screen
 
 
 @contextmanager
@@ -56,12 +75,18 @@ def game_session(options: RunOptions, fixture_path: str) -> Iterator[Session]:
             recorder.start_trace(page.context)
             stack.callback(recorder.stop_trace)
             open_url(page, url)
-            yield Session(page, url, recorder, Mouse(page))
+            try:
+                yield Session(page, url, recorder, Mouse(page), options.game_selector)
+            except WebbotError:
+                recorder.page_shot = full_page(page)
+                raise
     except WebbotError as exc:
-        # Without a frame or a debug folder there is nothing worth a folder: the line says it all.
-        if recorder.last_frame is not None or options.debug_dir:
+        # Without a picture or a debug folder there is nothing worth a folder: the line says
+        # it all.
+        if recorder.last_frame is not None or recorder.page_shot or options.debug_dir:
             where = recorder.save_failure(str(exc))
-            kept = "last frame and reason" if recorder.last_frame is not None else "reason"
+            kept = ("last frame, page and reason" if recorder.last_frame is not None
+                    else "page and reason" if recorder.page_shot else "reason")
             exc.args = (f"{exc} ({kept} saved in {where})",)
         raise
     except Exception as exc:

@@ -30,7 +30,8 @@ from webbot.server import FixtureServer
 from webbot.session import RunOptions, game_session
 
 OLD = "daily-set/puzzle/set.htm"
-NEW = "daily-set/set/puzzle/index.html"
+CURRENT = "daily-set/set/puzzle/index.html"
+TABLE_2022 = "daily-set/set/puzzle/2022.html"
 HOOK = "() => window.__dailySetTest.state()"
 DONE = re.compile(r"/daily-set/you_completed_todays_puzzle\.htm\?time=\d+$")
 
@@ -51,10 +52,10 @@ def play(url: str | None, browser: BrowserOptions | None = None
     return in_own_thread(run)
 
 
-def assert_all_found(outcome: Outcome, puzzle: dict) -> None:
+def assert_all_found(outcome: Outcome, puzzle: dict, done: re.Pattern = DONE) -> None:
     assert sorted(list(f.positions) for f in outcome.found) == sorted(puzzle["sets"])
     assert outcome.complete
-    assert outcome.completion_url and DONE.search(outcome.completion_url)
+    assert outcome.completion and done.search(outcome.completion)
 
 
 def test_the_bundled_page_from_the_command_line():
@@ -62,7 +63,7 @@ def test_the_bundled_page_from_the_command_line():
     assert done.returncode == 0, done.stderr
     assert "6 of 6 sets confirmed" in done.stdout
     assert "GREAT! 6 Sets Found" in done.stdout
-    assert re.search(r"you_completed_todays_puzzle\.htm\?time=\d+", done.stdout)
+    assert re.search(r"went on to \S*you_completed_todays_puzzle\.htm\?time=\d+", done.stdout)
 
 
 def test_the_bundled_page(fixtures_url):
@@ -81,11 +82,20 @@ def test_generated_puzzles(fixtures_url, seed):
     assert_all_found(outcome, puzzle)
 
 
-def test_the_new_layout(fixtures_url):
-    outcome, puzzle, dialogs = play(f"{fixtures_url}{NEW}?seed=5")
+def test_the_current_layout_with_its_consent_popup(fixtures_url):
+    # "GREAT!" for each set (the same words six times, each cleared a moment later), the
+    # eu_cookie_compliance popup a second after load, the title saying the puzzle is done.
+    outcome, puzzle, dialogs = play(f"{fixtures_url}{CURRENT}?seed=5")
+    assert_all_found(outcome, puzzle, re.compile(r"title became 'You completed today's puzzle'"))
+    assert outcome.layout == "current" and dialogs == []
+    assert [f.message for f in outcome.found] == ["GREAT!"] * 6
+
+
+def test_the_2022_layout(fixtures_url):
+    # 258x167 GIF cards shown at 95x62 in a table; messages in alert boxes.
+    outcome, puzzle, dialogs = play(f"{fixtures_url}{TABLE_2022}?seed=12")
     assert_all_found(outcome, puzzle)
-    assert outcome.layout == "new" and dialogs == []
-    assert [f.message for f in outcome.found][-1] == "GREAT! 6 Sets Found"
+    assert outcome.layout == "2022" and len(dialogs) == 6
 
 
 def test_a_small_window_scrolls_to_the_cards(fixtures_url):
@@ -193,7 +203,8 @@ def test_a_card_that_is_not_a_card(tmp_path):
 
 
 @pytest.mark.parametrize(("url", "reason"), [
-    ("index.html", "found 0 cards (a Daily SET page has 12"),
+    ("index.html", "shows the Daily SET puzzle after 10 s; looked in 1 frame (the top page): "
+                   "no displayed"),
     ("daily-set/none.htm", "HTTP 404"),
 ])
 def test_pages_without_a_puzzle(fixtures_url, url, reason):

@@ -45,7 +45,7 @@ def test_old_layout():
 def test_new_layout():
     html = (FIXTURES / "set" / "puzzle" / "index.html").read_text()
     board = parse_board(html, BASE + "set/puzzle/index.html")
-    assert board.layout == "new"
+    assert board.layout == "current"
     assert [s.image_url for s in board.slots] == [
         f"{BASE}images/setcards/new/{n}.png" for n in NEW_CARDS]
 
@@ -270,7 +270,7 @@ def test_read_command_lists_the_sets(fixtures_url):
     assert [c["position"] for c in result["cards"]] == list(range(1, 13))
     done = run_webbot("daily-set", "read", fixtures_url + "daily-set/set/puzzle/index.html")
     assert done.returncode == 0, done.stderr
-    assert "new layout, 12 cards read" in done.stdout and "set 6: cards" in done.stdout
+    assert "current layout, 12 cards read" in done.stdout and "set 6: cards" in done.stdout
 
 
 @needs_reference

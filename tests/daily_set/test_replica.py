@@ -270,60 +270,84 @@ def test_a_random_seed(page: Page, fixtures_url: str):
     assert numbers_shown(page, r"(\d\d)\.gif") == s["cards"]
 
 
-# --- the new layout (set/puzzle/index.html) --------------------------------------------------
+# --- the current layout (set/puzzle/index.html) ------------------------------------------------
 
-def test_new_page_markup(page: Page, fixtures_url: str):
-    seen = open_game(page, fixtures_url + NEW)
+def test_current_page_markup(page: Page, fixtures_url: str):
+    seen = open_game(page, fixtures_url + NEW + "?consent=none")
     s = state(page)
     assert s["cards"] == NEW_CARDS and s["sets"] == sets_among(NEW_CARDS)
-    expect(page.locator("h1")).to_have_count(1)
+    expect(page.locator(".set-game-wrapper > h1")).to_have_count(1)
     expect(page.locator("div.set-card-td")).to_have_count(12)
     for position, number in enumerate(NEW_CARDS, start=1):
-        image = page.locator(f"div.set-card-td img.A{position}[name=card{position}]")
+        image = page.locator(f"div.set-card-td > a > img.A{position}[name=card{position}]")
         expect(image).to_have_attribute("src", f"../../images/setcards/new/{number}.png")
-        expect(page.locator(f"div.set-card-td input[type=checkbox][name=A{position}]"))\
-            .to_have_count(1)
-    expect(page.locator("form[name=card] input[name=score]")).to_have_count(1)
+        expect(page.locator(f"div.set-card-td > p.set-inputs > input[type=checkbox]"
+                            f"[name=A{position}]")).to_have_count(1)
     expect(page.locator("div.set-messages")).to_have_count(1)
+    expect(page.locator("form.raffle")).to_be_hidden()
     assert_images_loaded(page)
     assert seen.errors == seen.dialogs == seen.missing == []
 
 
-def test_new_page_messages_replace_each_other_and_no_dialog(page: Page, fixtures_url: str):
-    seen = open_game(page, fixtures_url + NEW)
+def test_current_page_says_great_and_clears_it(page: Page, fixtures_url: str):
+    seen = open_game(page, fixtures_url + NEW + "?consent=none")
     messages = page.locator("div.set-messages")
     first = state(page)["sets"][0]
     check(page, first[0])
     expect(page.locator("div.set-card-td.selected")).to_have_count(1)
-    expect(page.locator("div.set-card-td.selected img")).to_have_class(f"A{first[0]}")
     check(page, first[1])
     card(page, first[2]).click()
-    expect(messages).to_have_js_property("textContent", great(1))
+    expect(messages).to_have_js_property("textContent", "GREAT!")
     expect(page.locator("div.set-card-td.selected")).to_have_count(0)
-    assert page.locator("input[name=score]").input_value() == "1"
+    expect(messages).to_have_js_property("textContent", "")  # gone again
     assert pick(page, first) == "You already found that one!\nStill have 5 to find"
-    expect(messages).to_have_js_property("textContent",
-                                         "You already found that one!\nStill have 5 to find")
     message = pick(page, not_a_set(NEW_CARDS))
     assert message.startswith("NOT A SET!\n")
-    expect(messages).to_have_js_property("textContent", message)
     assert seen.dialogs == [] and seen.errors == []
 
 
-def test_new_page_played_to_the_end(page: Page, fixtures_url: str):
-    seen = open_game(page, fixtures_url + NEW + "?seed=11")
+def test_current_page_played_to_the_end(page: Page, fixtures_url: str):
+    seen = open_game(page, fixtures_url + NEW + "?seed=11&consent=none")
     sets = state(page)["sets"]
-    for k, triple in enumerate(sets[:5], start=1):
-        assert pick(page, triple) == great(k)
-        expect(page.locator("div.set-messages")).to_have_js_property("textContent", great(k))
-    for position in sets[5][:2]:
-        check(page, position)
-    card(page, sets[5][2]).click()
-    # The last message stays on the page for a moment before it goes.
-    expect(page.locator("div.set-messages")).to_have_js_property("textContent", great(6))
-    page.wait_for_url(COMPLETED)
-    expect(page.locator("h1")).to_have_text("You completed today's puzzle")
+    for triple in sets:
+        assert pick(page, triple) == "GREAT!"
+    # No new page: the title says it, and a raffle form appears.
+    expect(page).to_have_title("You completed today's puzzle")
+    expect(page.locator("form.raffle input[name=uid]")).to_be_visible()
+    expect(page.locator("form.raffle button[type=submit]")).to_be_visible()
+    assert page.url.startswith(fixtures_url + NEW)
     assert seen.dialogs == [] and seen.errors == seen.missing == []
+
+
+def test_current_page_consent_popup_blocks_clicks_until_answered(page: Page, fixtures_url: str):
+    open_game(page, fixtures_url + NEW)
+    decline = page.locator("#sliding-popup .decline-button")
+    expect(decline).to_be_visible()  # about a second after load
+    expect(page.locator("#sliding-popup .agree-button")).to_have_text("OK, I agree")
+    box = card(page, 1).bounding_box()
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    assert state(page)["checked"] == []
+    assert page.evaluate("window.__consentTest.swallowedClicks") == 1
+    decline.click()
+    expect(decline).to_have_count(0)
+    assert page.evaluate("window.__consentTest.consent") == "declined"
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    expect(page.locator("input[name=A1]")).to_be_checked()
+
+
+# --- the 2022 layout (set/puzzle/2022.html) --------------------------------------------------
+
+def test_2022_page_shows_large_gif_cards_small(page: Page, fixtures_url: str):
+    seen = open_game(page, fixtures_url + "daily-set/set/puzzle/2022.html?seed=7")
+    s = state(page)
+    assert s["sets"] == sets_among(s["cards"]) and len(s["sets"]) == 6
+    assert numbers_shown(page, r"(\d+)\.gif") == s["cards"]
+    assert all("/setcards/large/" in src for src in card_srcs(page))
+    sizes = page.locator("img[name^=card]").evaluate_all(
+        "images => images.map(i => [i.width, i.height, i.naturalWidth, i.naturalHeight])")
+    assert sizes == [[95, 62, 258, 167]] * 12
+    assert pick(page, s["sets"][0]) == "GREAT! \n1 Set Found"
+    assert seen.errors == seen.missing == []
 
 
 # --- the landing and completion pages --------------------------------------------------------

@@ -12,7 +12,8 @@ DRAG_STEP_PX = 25    # the game follows a launch drag, so it gets a hand-like pa
 
 
 def page_point(frame: Frame, point: Point) -> Point:
-    return frame.box.x + point[0], frame.box.y + point[1]
+    left, top = frame.origin()  # where the canvas is now, not when it was grabbed
+    return left + point[0], top + point[1]
 
 
 class Hands:

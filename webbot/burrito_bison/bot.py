@@ -32,6 +32,7 @@ from webbot.burrito_bison.readout import (
 from webbot.burrito_bison.screens import TemplatePack, classify
 from webbot.debug import Mark
 from webbot.errors import WebbotError
+from webbot.game import Candidate, GameSpec
 from webbot.screen import Frame, Screen, changed_fraction
 from webbot.session import Session
 
@@ -71,6 +72,14 @@ def css_sized(frame: Frame) -> np.ndarray:
     return cv2.resize(frame.image, (width, height), interpolation=cv2.INTER_AREA)
 
 
+def game_spec(pack: TemplatePack) -> GameSpec:
+    """Burrito Bison as the page search knows it: a canvas showing a screen of the pack."""
+    def recognises(candidate: Candidate) -> bool:
+        return classify(pack, css_sized(candidate.grab())).screen != "unknown"
+
+    return GameSpec("Burrito Bison", CANVAS, recognises, needs_focus=True)
+
+
 class BurritoBot:
     def __init__(self, session: Session, pack: TemplatePack, *, shop: bool = True,
                  stuck_after: float = DEFAULT_PATIENCE_S, pace_s: float = 0.0,
@@ -78,7 +87,7 @@ class BurritoBot:
                  status: Callable[[str], None] = lambda line: None) -> None:
         self.session = session
         self.pack = pack
-        self.screen: Screen = session.screen(CANVAS, fast=True)
+        self.screen: Screen = session.game_screen(game_spec(pack), fast=True)
         self.hands = Hands(session.mouse)
         self.decider = Decider(shop=shop)
         self.watchdog = Watchdog(stuck_after)

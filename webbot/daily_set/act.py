@@ -1,6 +1,7 @@
-"""Clicking cards like a player, and hearing what the page answers: an alert() in the old
-layout, the text of div.set-messages in the new one, or the page moving on to its completion
-URL after the last set."""
+"""Clicking cards like a player, and hearing what the page answers: an alert() in the old and
+2022 layouts, the text of div.set-messages in the current one (which may be cleared again a
+moment later), the page moving on to its completion URL, or its title saying the puzzle is
+done. The page may sit in a frame of another page (a portal's)."""
 
 from __future__ import annotations
 
@@ -8,15 +9,22 @@ import re
 import time
 from dataclasses import dataclass
 
-from playwright.sync_api import Dialog, Error, Page, Request
+from playwright.sync_api import Dialog, ElementHandle, Error, Request
+from playwright.sync_api import Frame as PageFrame
 
+from webbot.daily_set.page import CardSlot
 from webbot.errors import WebbotError
 from webbot.mouse import Mouse
+from webbot.screen import Box
+from webbot.way import Way
 
 MESSAGES = "div.set-messages"
 FOUND = re.compile(r"(\d+)\s+Sets?\s+Found", re.IGNORECASE)
 ALREADY = re.compile(r"already found", re.IGNORECASE)
 NOT_A_SET = re.compile(r"NOT A SET", re.IGNORECASE)
+GREAT = re.compile(r"^\s*GREAT\b", re.IGNORECASE)
+COMPLETED_TITLE = re.compile(r"completed today", re.IGNORECASE)
+CHECK_TIMEOUT_S = 0.5  # a clicked card's checkbox ticks within a frame or two
 ANSWER_TIMEOUT_S = 5.0
 CLICK_STEP_PX = 150  # each in-page mouse move costs about a frame; cards are ~100 px apart
 
@@ -38,22 +46,30 @@ class Answer:
         return bool(NOT_A_SET.search(self.text))
 
     @property
+    def great(self) -> bool:
+        """A set found (the current page says only "GREAT!", without a count)."""
+        return self.found is not None or bool(GREAT.search(self.text))
+
+    @property
     def is_verdict(self) -> bool:
         """Says something about the three cards (not some other text in the message box)."""
-        return self.found is not None or self.already or self.rejected
+        return self.great or self.already or self.rejected
 
 
 class Hands:
     """Clicks cards with the mouse and waits for the page's answer."""
 
-    def __init__(self, page: Page, mouse: Mouse) -> None:
-        self.page = page
+    def __init__(self, frame: PageFrame, mouse: Mouse, way: Way | None = None) -> None:
+        self.frame = frame
+        self.page = frame.page
         self.mouse = mouse
-        self.start_url = page.url
+        self.way = way
+        self.start_url = frame.url
         self._dialogs: list[str] = []
         self._navigated: str | None = None
-        page.on("dialog", self._on_dialog)
-        page.on("request", self._on_request)
+        self.page.on("dialog", self._on_dialog)
+        self.page.on("request", self._on_request)
+        self._watching = self._watch_messages()
 
     def _on_dialog(self, dialog: Dialog) -> None:
         self._dialogs.append(dialog.message)
@@ -62,66 +78,139 @@ class Hands:
     def _on_request(self, request: Request) -> None:
         # The request, not where the frame lands: a completion page on an unreachable site
         # still shows where the game sent the player.
-        if (request.is_navigation_request() and request.frame == self.page.main_frame
+        if (request.is_navigation_request() and request.frame == self.frame
                 and request.url.split("#")[0] != self.start_url.split("#")[0]):
             self._navigated = request.url
 
-    def click_set(self, targets: list[str]) -> Answer:
-        """Clicks the three card targets (CSS selectors) and returns the page's answer."""
-        before = self._message_text()
-        seen = len(self._dialogs)
-        for target in targets:
-            self._click(target)
-        return self._wait_answer(before, seen)
-
-    def wait_left_page(self, timeout_s: float) -> str | None:
-        """The URL the page went to, waiting up to `timeout_s` for it to go."""
-        deadline = time.monotonic() + timeout_s
-        while self._navigated is None and time.monotonic() < deadline:
-            self.page.wait_for_timeout(20)
-        return self._navigated
-
-    def _click(self, target: str) -> None:
-        element = self.page.locator(target).first
+    def _watch_messages(self) -> bool:
+        """Note every text the message box shows, as a player watching it would: a message
+        may be cleared before the next look, and the same "GREAT!" may come twice."""
         try:
-            box = element.bounding_box(timeout=ANSWER_TIMEOUT_S * 1000)
-            if box and not self._in_view(box):  # scrolling costs a few frames: only if needed
-                element.scroll_into_view_if_needed(timeout=ANSWER_TIMEOUT_S * 1000)
-                box = element.bounding_box(timeout=ANSWER_TIMEOUT_S * 1000)
+            return self.frame.evaluate(WATCH_MESSAGES, MESSAGES)
         except Error:
-            box = None
-        if box is None:
-            raise WebbotError(f"the card {target} is not on the page to click")
-        self.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2,
-                         step_px=CLICK_STEP_PX)
+            return False
 
-    def _in_view(self, box: dict) -> bool:
-        size = self.page.viewport_size or {"width": 0, "height": 0}
-        return (box["x"] >= 0 and box["y"] >= 0 and box["x"] + box["width"] <= size["width"]
-                and box["y"] + box["height"] <= size["height"])
-
-    def _message_text(self) -> str | None:
-        """The new layout's message text; None when the page has no message box (or is gone)."""
+    def _messages(self) -> list[str]:
+        if not self._watching:
+            return []
         try:
-            box = self.page.locator(MESSAGES)
-            return box.first.inner_text(timeout=500) if box.count() else None
+            return self.frame.evaluate(TAKE_MESSAGES) or []
+        except Error:
+            return []
+
+    def click_set(self, slots: list[CardSlot]) -> Answer:
+        """Clicks the three cards and returns the page's answer."""
+        self._messages()  # forget anything said before
+        seen = len(self._dialogs)
+        for slot in slots[:-1]:
+            self._click_checked(slot)
+        self._click(slots[-1])
+        answer = self._wait_answer(seen)
+        if answer is None and self.way is not None and self.way.cover() is not None:
+            self.way.clear()  # something came over the page and took the click
+            self._click(slots[-1])
+            answer = self._wait_answer(seen)
+        if answer is None:
+            raise WebbotError(f"the page gave no answer within {ANSWER_TIMEOUT_S:g} s "
+                              "after three cards were clicked")
+        return answer
+
+    def wait_done(self, timeout_s: float) -> str | None:
+        """How the page said the puzzle is done (it went to a completion URL, or its title
+        says so), waiting up to `timeout_s`; None if it said nothing."""
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            try:
+                title, url = self.frame.title(), self.frame.url
+            except Error:
+                title, url = "", ""
+            if url and url.split("#")[0] != self.start_url.split("#")[0]:
+                self._navigated = self._navigated or url
+            if self._navigated is not None:
+                return f"the page went on to {self._navigated}"
+            if COMPLETED_TITLE.search(title):
+                return f"the page's title became '{title}'"
+            self.page.wait_for_timeout(20)
+        return None
+
+    def _click_checked(self, slot: CardSlot) -> None:
+        """Click a card and see its checkbox tick; once more after clearing the way if not."""
+        for _ in range(2):
+            self._click(slot)
+            if self._checked(slot):
+                return
+            if self.way is not None:
+                self.way.clear()
+        raise WebbotError(f"card {slot.position} did not get checked when clicked")
+
+    def _checked(self, slot: CardSlot) -> bool:
+        box = self.frame.locator(f'input[name="A{slot.position}"]')
+        deadline = time.monotonic() + CHECK_TIMEOUT_S
+        try:
+            if not box.count():
+                return True  # a page without checkboxes: nothing to see
+            while time.monotonic() < deadline:
+                if box.first.is_checked():
+                    return True
+                self.page.wait_for_timeout(15)
+        except Error:
+            return True  # the page moved on
+        return False
+
+    def _click(self, slot: CardSlot) -> None:
+        element = self.frame.query_selector(slot.target)
+        box = self._box(element)
+        if element is not None and box is not None and not self._in_view(box):
+            element.scroll_into_view_if_needed(timeout=ANSWER_TIMEOUT_S * 1000)
+            box = self._box(element)
+        if element is None or box is None:
+            raise WebbotError(f"card {slot.position} ({slot.target}) is not on the page to click")
+        x, y = box.x + box.width / 2, box.y + box.height / 2
+        if self.way is not None:
+            self.way.guard(x, y, element, box, every_s=0)
+        self.mouse.click(x, y, step_px=CLICK_STEP_PX)
+
+    @staticmethod
+    def _box(element: ElementHandle | None) -> Box | None:
+        try:
+            found = element.bounding_box() if element is not None else None
         except Error:
             return None
+        return Box(found["x"], found["y"], found["width"], found["height"]) if found else None
 
-    def _wait_answer(self, before: str | None, seen: int) -> Answer:
+    def _in_view(self, box: Box) -> bool:
+        size = self.page.viewport_size or {"width": 0, "height": 0}
+        return (box.x >= 0 and box.y >= 0 and box.x + box.width <= size["width"]
+                and box.y + box.height <= size["height"])
+
+    def _wait_answer(self, seen: int) -> Answer | None:
         deadline = time.monotonic() + ANSWER_TIMEOUT_S
         while time.monotonic() < deadline:
             if len(self._dialogs) > seen:
                 return _answer(self._dialogs[seen])
-            if before is not None:
-                now = self._message_text()
-                if now and now != before and _answer(now).is_verdict:
-                    return _answer(now)
+            for text in self._messages():
+                if _answer(text).is_verdict:
+                    return _answer(text)
             if self._navigated:
                 return Answer("", left_page=self._navigated)
             self.page.wait_for_timeout(15)
-        raise WebbotError(f"the page gave no answer within {ANSWER_TIMEOUT_S:g} s "
-                          "after three cards were clicked")
+        return None
+
+
+# Installed once in the game's frame: records each new text of the message box.
+WATCH_MESSAGES = """selector => {
+  const box = document.querySelector(selector);
+  if (!box) return false;
+  if (window.__webbotSaid) return true;
+  const said = window.__webbotSaid = [];
+  // Every change of the box's text counts, the same text again included ("GREAT!" twice).
+  new MutationObserver(() => {
+    const text = box.innerText.trim();
+    if (text) said.push(text);
+  }).observe(box, {subtree: true, childList: true, characterData: true});
+  return true;
+}"""
+TAKE_MESSAGES = "() => window.__webbotSaid ? window.__webbotSaid.splice(0) : []"
 
 
 def _answer(text: str) -> Answer:

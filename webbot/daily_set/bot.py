@@ -17,6 +17,7 @@ from webbot.daily_set.page import Board, ImageFetcher, parse_board
 from webbot.daily_set.sets import DAILY_SETS, find_sets
 from webbot.debug import Mark
 from webbot.errors import WebbotError
+from webbot.game import Candidate, GameSpec
 from webbot.screen import Box, Frame
 from webbot.session import Session
 
@@ -24,6 +25,7 @@ COMPLETION_WAIT_S = 5.0
 DOUBT_LIMIT = 0.9  # the readings of the real and replica cards stay under 0.7
 TILE = (190, 124)  # a card in the picture of what the bot saw
 LABEL_H = 22
+OLD_CARD_WIDTH = 95
 
 
 class Misread(WebbotError):
@@ -42,7 +44,7 @@ class Outcome:
     layout: str = ""
     readings: list[Reading] = field(default_factory=list)
     found: list[FoundSet] = field(default_factory=list)
-    completion_url: str | None = None
+    completion: str | None = None  # how the page said the puzzle is done
     read_ms: float = 0.0
     confirmed_s: float = 0.0  # from the start to the last set confirmed
     seconds: float = 0.0  # from the start to the end, the completion page included
@@ -50,6 +52,27 @@ class Outcome:
     @property
     def complete(self) -> bool:
         return len(self.found) == DAILY_SETS
+
+
+def recognises(candidate: Candidate) -> bool:
+    """Is this frame a Daily SET page (its HTML holds the 12 cards)?"""
+    try:
+        parse_board(candidate.html(), candidate.frame.url)
+    except WebbotError:
+        return False
+    return True
+
+
+# A card's link or picture, in whatever frame holds the puzzle.
+GAME = GameSpec("the Daily SET puzzle", 'a[href*="cardClicked"], img[name^="card"]', recognises,
+                min_size=(20, 15), appears_within_s=10)
+
+
+def layout_name(board: Board, images: Sequence[np.ndarray]) -> str:
+    """current, 2022 (the table with large GIF cards shown small) or old (small GIFs)."""
+    if board.layout != "old":
+        return board.layout
+    return "2022" if images and images[0].shape[1] > 1.5 * OLD_CARD_WIDTH else "old"
 
 
 def fetch_images(board: Board) -> list[np.ndarray]:
@@ -128,30 +151,33 @@ class DailySetBot:
 
     def play(self) -> Outcome:
         started = time.perf_counter()
-        page = self.session.page
-        hands = Hands(page, self.session.mouse)
+        found = self.session.find_game(GAME)
+        frame = found.candidate.frame
+        for step in found.done:
+            self.report(step)
+        hands = Hands(frame, self.session.mouse, found.way)
         # The live page rather than a second download: a generated puzzle exists only there.
-        board = parse_board(page.content(), page.url)
+        board = parse_board(frame.content(), frame.url)
         images = fetch_images(board)
         readings = read_cards(board, images)
-        self.outcome.layout, self.outcome.readings = board.layout, readings
+        self.outcome.layout, self.outcome.readings = layout_name(board, images), readings
         self.outcome.read_ms = (time.perf_counter() - started) * 1000
         frame = cards_picture(images)
         self.session.recorder.keep(frame, "cards")
         self.session.recorder.annotated(frame, "cards", picture_marks(readings))
         sets = todays_sets(readings)
-        self.report(f"read {len(readings)} cards ({board.layout} layout) in "
+        self.report(f"read {len(readings)} cards ({self.outcome.layout} layout) in "
                     f"{self.outcome.read_ms:.0f} ms: {DAILY_SETS} sets to click")
         for number, triple in enumerate(sets, 1):
             positions = tuple(board.slots[i].position for i in triple)
-            answer = hands.click_set([board.slots[i].target for i in triple])
+            answer = hands.click_set([board.slots[i] for i in triple])
             self._check(answer, positions, number)
             cards = tuple(readings[i].card for i in triple)
             self.outcome.found.append(FoundSet(positions, cards, answer.text))
             self.report(f"set {number}: cards {_positions(positions)} -> "
                         f"{answer.text or 'the page moved on to ' + str(answer.left_page)}")
         self.outcome.confirmed_s = time.perf_counter() - started
-        self.outcome.completion_url = hands.wait_left_page(COMPLETION_WAIT_S)
+        self.outcome.completion = hands.wait_done(COMPLETION_WAIT_S)
         self.outcome.seconds = time.perf_counter() - started
         return self.outcome
 
@@ -168,7 +194,7 @@ class DailySetBot:
         if answer.already:
             raise WebbotError(f"the page says {said} were found before ({answer.text}); "
                               "was the puzzle already played?")
-        if answer.found != number:
+        if answer.found is not None and answer.found != number or not answer.great:
             raise WebbotError(f"after {said}, set {number} for the bot, the page says: "
                               f"{answer.text!r}")
 

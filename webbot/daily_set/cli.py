@@ -16,6 +16,7 @@ from webbot.daily_set.bot import (
     DailySetBot,
     Outcome,
     fetch_images,
+    layout_name,
     read_cards,
     todays_sets,
 )
@@ -43,7 +44,7 @@ def play_command(options: RunOptions, console: Console) -> int:
 
 def sets_table(outcome: Outcome, seconds: float) -> Table:
     done = len(outcome.found)
-    ending = f"; the page went on to {outcome.completion_url}" if outcome.completion_url else ""
+    ending = f"; {outcome.completion}" if outcome.completion else ""
     table = Table("set", "cards", "what they show", "page said",
                   title=f"Daily SET: {done} of {DAILY_SETS} sets confirmed in {seconds:.1f} s "
                         f"(cards read in {outcome.read_ms:.0f} ms){ending}")
@@ -70,16 +71,18 @@ def read_command(url: str, as_json: bool) -> None:
     page = fetch_page(url)
     board = parse_board(page.body, page.url)
     started = time.perf_counter()
-    readings = read_cards(board, fetch_images(board))
+    images = fetch_images(board)
+    readings = read_cards(board, images)
+    layout = layout_name(board, images)
     ms = (time.perf_counter() - started) * 1000
     sets = todays_sets(readings)
     positions = [[board.slots[i].position for i in triple] for triple in sets]
     if as_json:
         cards = [{"position": s.position, "image": s.image_url, **r.card.as_dict()}
                  for s, r in zip(board.slots, readings, strict=True)]
-        click.echo(json.dumps({"layout": board.layout, "cards": cards, "sets": positions}))
+        click.echo(json.dumps({"layout": layout, "cards": cards, "sets": positions}))
         return
-    click.echo(f"{url}: {board.layout} layout, 12 cards read in {ms:.0f} ms")
+    click.echo(f"{url}: {layout} layout, 12 cards read in {ms:.0f} ms")
     for slot, reading in zip(board.slots, readings, strict=True):
         click.echo(f"  {slot.position:2d}: {reading.card} ({_doubt(reading)})")
     for number, triple in enumerate(positions, 1):

@@ -47,14 +47,14 @@ class CardSlot:
 @dataclass(frozen=True)
 class Board:
     url: str
-    layout: str  # "old" (the GIF table) or "new" (div.set-card-td)
+    layout: str  # "old" (a table of linked images; the 2022 page too) or "current"
     slots: tuple[CardSlot, ...]
 
 
 def parse_board(html: str | bytes, url: str) -> Board:
     """Finds the 12 cards of a Daily SET page, in page order 1..12."""
     soup = BeautifulSoup(html, "html.parser")
-    layout = "new" if soup.select_one("div.set-card-td") else "old"
+    layout = "current" if soup.select_one("div.set-card-td") else "old"
     found: dict[int, CardSlot] = {}
     for link in soup.find_all("a", href=CLICK_LINK):
         image = link.find("img", src=True)

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from webbot.errors import WaitTimeout, WebbotError
+from webbot.game import GameSpec
 from webbot.puzlogic.act import Hands, Seen
 from webbot.puzlogic.model import Placement, Puzzle, Solution
 from webbot.puzlogic.solvers import solutions
@@ -26,6 +27,7 @@ from webbot.puzlogic.vision import (
     completed_buttons,
     hud_button,
     normalise,
+    recognises,
 )
 from webbot.screen import Frame, Screen
 from webbot.session import Session
@@ -35,6 +37,7 @@ READ_TRIES = 5  # frames to try when a reading has doubts (a drifting leaf, say)
 DROP_TRIES = 2  # drags of one piece before the level is restarted
 RESTARTS = 2  # restarts of one level before the run fails
 SCREENS = ("title", "select", "level", "completed")
+GAME = GameSpec("Puzlogic", "canvas", lambda candidate: recognises(candidate.grab().image))
 
 
 class LevelFailed(WebbotError):
@@ -74,7 +77,7 @@ class PuzlogicBot:
     def __init__(self, session: Session, *, solver: str = "auto", reader: Reader | None = None,
                  report: Callable[[str], None] = print) -> None:
         self.session = session
-        self.screen: Screen = session.screen("canvas", timeout_s=15)
+        self.screen: Screen = session.game_screen(GAME, timeout_s=15)
         self.hands = Hands(session.mouse)
         self.reader = reader or Reader()
         self.solver = solver

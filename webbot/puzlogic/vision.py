@@ -186,6 +186,14 @@ def background_colour(canvas: np.ndarray) -> np.ndarray:
 
 # ---- screens ---------------------------------------------------------------------------------
 
+def recognises(image: np.ndarray) -> bool:
+    """Does a grab show Puzlogic (any of its screens)?"""
+    try:
+        return classify(normalise(image)) != "unknown"
+    except WebbotError:  # no 4:3 game area in it
+        return False
+
+
 def classify(picture: Picture) -> str:
     """title, select, level, completed or unknown."""
     canvas = picture.canvas

@@ -1,0 +1,179 @@
+"""The games where they really live: a portal page whose game sits two cross-site frames deep
+(127.0.0.1 -> localhost -> 127.0.0.1), behind a consent dialog and maybe a preroll, after a
+chat sidebar with a canvas of its own, pushed down by a late banner. Outcomes are checked
+through the fixtures' test hooks; the bot never reads them."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page
+
+from tests.conftest import PAGES, in_own_thread, run_webbot
+from webbot.browser import BrowserOptions
+from webbot.burrito_bison.bot import BurritoBot, game_spec
+from webbot.burrito_bison.screens import TemplatePack
+from webbot.daily_set.bot import DailySetBot
+from webbot.errors import WebbotError
+from webbot.finder import NoGameFound, frame_selector
+from webbot.inputs import InputError
+from webbot.puzlogic.bot import GAME as PUZLOGIC
+from webbot.puzlogic.bot import PuzlogicBot
+from webbot.server import FixtureServer
+from webbot.session import RunOptions, game_session
+
+PORTAL = "portal/index.html"
+CONSENTS = {"eu": "declined", "onetrust": "declined", "cookiebot": "declined",
+            "didomi": "declined", "words-en": "declined", "words-fr": "declined",
+            "words-de": "declined", "accept-only": "accepted"}
+
+
+def hooked(page: Page, hook: str):
+    """The frame whose page has the test hook `hook` (the game's, two frames down)."""
+    for frame in page.frames:
+        if frame.evaluate(f"typeof window.{hook}") != "undefined":
+            return frame
+    raise AssertionError(f"no frame has {hook}")
+
+
+def portal(session_page: Page) -> dict:
+    return session_page.evaluate("window.__portalTest")
+
+
+def run(url: str, body, viewport=(1280, 800), dpr: float = 1, selector: str | None = None):
+    options = RunOptions(url=url, browser=BrowserOptions(viewport=viewport,
+                                                         device_scale_factor=dpr),
+                         game_selector=selector)
+
+    def go():
+        with game_session(options, PORTAL) as session:
+            return body(session)
+
+    return in_own_thread(go)
+
+
+@pytest.mark.parametrize("consent", sorted(CONSENTS))
+def test_each_consent_dialog_is_answered_and_the_game_found_past_the_decoy(fixtures_url,
+                                                                          consent):
+    embed = "new" if consent in ("onetrust", "words-fr") else "old"
+    url = f"{fixtures_url}{PORTAL}?game=puzlogic&consent={consent}&banner=0&embed={embed}"
+
+    def body(session):
+        found = session.find_game(PUZLOGIC)
+        frame = found.candidate.frame
+        return (found.candidate.name, frame.url, frame.parent_frame.parent_frame is not None,
+                portal(session.page), found.done)
+
+    name, url, two_deep, hook, done = run(url, body)
+    assert name == "canvas#game" and "/puzlogic/index.html" in url and two_deep
+    assert hook["consent"] == CONSENTS[consent] and hook["consentVendor"] == consent
+    assert hook["swallowedClicks"] == 0 and len(done) == 1
+
+
+@pytest.mark.parametrize("dpr", [1, 2])
+def test_puzlogic_plays_below_the_fold_past_preroll_banner_and_consent(fixtures_url, dpr):
+    # 1024x640: the game starts below the fold; the banner comes during the level.
+    url = f"{fixtures_url}{PORTAL}?game=puzlogic&consent=onetrust&preroll=1&banner=2"
+
+    def body(session):
+        bot = PuzlogicBot(session, report=lambda line: None)
+        bot.play([1, 2])
+        game = hooked(session.page, "__puzlogicTest").evaluate("__puzlogicTest.state()")
+        return [r.result for r in bot.results], game, portal(session.page)
+
+    results, game, hook = run(url, body, viewport=(1024, 640), dpr=dpr)
+    assert results == ["completed"] * 2 and game["finished"] == [1, 2]
+    assert hook == {**hook, "consent": "declined", "preroll": "skipped", "banner": True,
+                    "swallowedClicks": 0}
+
+
+def test_daily_set_completes_in_the_portal_and_answers_its_own_popup(fixtures_url):
+    url = f"{fixtures_url}{PORTAL}?game=daily-set&consent=cookiebot&preroll=1&banner=1&seed=4"
+
+    def body(session):
+        outcome = DailySetBot(session, report=lambda line: None).play()
+        game = hooked(session.page, "__dailySetTest")
+        return outcome, game.evaluate("__dailySetTest.state()"), \
+            game.evaluate("window.__consentTest"), portal(session.page)
+
+    outcome, puzzle, own, hook = run(url, body, viewport=(1024, 640))
+    assert outcome.complete and sorted(puzzle["found"]) == sorted(puzzle["sets"])
+    assert "You completed today's puzzle" in (outcome.completion or "")
+    assert hook["consent"] == "declined" and hook["preroll"] == "skipped"
+    assert own["consent"] == "declined"  # the game page's own eu_cookie_compliance popup
+
+
+def test_burrito_bison_plays_a_round_in_the_portal(fixtures_url):
+    url = f"{fixtures_url}{PORTAL}?game=burrito-bison&consent=didomi&preroll=1&banner=2"
+
+    def body(session):
+        bot = BurritoBot(session, TemplatePack(), shop=False)
+        rounds = bot.play(rounds=1)
+        game = hooked(session.page, "__burritoTest").evaluate("__burritoTest.state()")
+        return rounds, game, portal(session.page)
+
+    rounds, game, hook = run(url, body, viewport=(1280, 900))
+    assert len(rounds) == 1 and len(game["rounds"]) == 1
+    assert hook["consent"] == "declined" and hook["preroll"] == "skipped"
+
+
+def test_the_game_selector_names_the_element_through_the_frames(fixtures_url):
+    url = f"{fixtures_url}{PORTAL}?game=puzlogic&consent=eu&banner=0"
+    done = run_webbot("puzlogic", "--levels", "1", "--url", url, "--viewport", "1024x700",
+                      "--game-selector", "iframe#gameiframe >>> iframe >>> canvas#game")
+    assert done.returncode == 0, done.stderr
+    assert "completed" in done.stdout
+
+
+def test_frame_selectors():
+    assert frame_selector("iframe#gameiframe >>> iframe >>> canvas") == (
+        "iframe#gameiframe >> internal:control=enter-frame >> iframe >> "
+        "internal:control=enter-frame >> canvas")
+    assert frame_selector("canvas#game") == "canvas#game"
+    with pytest.raises(InputError, match="empty step"):
+        frame_selector("iframe >>> >>> canvas")
+
+
+# --- clear failures ----------------------------------------------------------------------------
+
+def test_a_page_without_the_game_says_what_was_looked_at_and_keeps_the_page(fixtures_url,
+                                                                           tmp_path):
+    url = f"{fixtures_url}{PORTAL}?game=daily-set&banner=0"
+    options = RunOptions(url=url, debug_dir=tmp_path / "debug")
+
+    def go():
+        with game_session(options, PORTAL) as session:
+            session.find_game(PUZLOGIC, timeout_s=2)
+
+    with pytest.raises(NoGameFound) as failure:
+        in_own_thread(go)
+    message = str(failure.value)
+    assert "shows Puzlogic" in message and "looked in 3 frames" in message
+    assert "canvas#chat_avatars 300x240 in the top page: not Puzlogic" in message
+    assert "\n" not in message
+    assert (tmp_path / "debug" / "failure" / "page.png").stat().st_size > 1000
+
+
+def test_a_game_larger_than_the_window_is_told(fixtures_url):
+    url = f"{fixtures_url}{PORTAL}?game=burrito-bison&banner=0"
+
+    def body(session):
+        with pytest.raises(NoGameFound) as failure:
+            session.find_game(game_spec(TemplatePack()), timeout_s=2)
+        return str(failure.value)
+
+    message = run(url, body, viewport=(1024, 640))
+    assert "canvas#game 1173x660" in message
+    assert "larger than the 1024x640 window (give --viewport 1213x700 or larger)" in message
+
+
+def test_a_dialog_that_will_not_close_is_a_clear_failure():
+    with FixtureServer(PAGES) as server:
+        url = server.url + "stuck-consent.html"
+
+        def go():
+            with game_session(RunOptions(url=url), "") as session:
+                session.find_game(PUZLOGIC, timeout_s=2)
+
+        with pytest.raises(WebbotError, match="OneTrust did not close after 'Reject All' was "
+                                              "pressed; cannot get past it"):
+            in_own_thread(go)

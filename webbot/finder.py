@@ -1,0 +1,150 @@
+"""Finding a game on any page: in every frame (cross-site ones included), every element that
+could hold it, each shown to the game's own `recognises`; consent dialogs answered and prerolls
+skipped on the way. The first element the game recognises wins, whatever comes before it in the
+page (a chat sidebar's canvas, an ad's)."""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import time
+from dataclasses import dataclass
+
+from playwright.sync_api import Error, Page
+
+from webbot.errors import WebbotError
+from webbot.game import Candidate, GameSpec, frame_name
+from webbot.inputs import InputError
+from webbot.screen import Box
+from webbot.way import Way, answer_consent
+
+FRAME_SEPARATOR = ">>>"
+ENTER_FRAME = " >> internal:control=enter-frame >> "
+FIND_TIMEOUT_S = 45.0  # a preroll may run 15-30 s before the game shows
+
+
+class NoGameFound(WebbotError):
+    """No frame of the page shows the game; the message lists what was looked at."""
+
+
+@dataclass
+class Found:
+    candidate: Candidate
+    way: Way
+    done: list[str]  # what was answered, skipped or pressed on the way
+
+
+def frame_selector(text: str) -> str:
+    """`--game-selector`: CSS selectors, one per frame level, joined by `>>>`
+    (`iframe#gameiframe >>> iframe >>> canvas`), or a Playwright selector as it is."""
+    if "internal:" in text or FRAME_SEPARATOR not in text:
+        return text.strip()
+    parts = [part.strip() for part in text.split(FRAME_SEPARATOR)]
+    if not all(parts):
+        raise InputError(f"--game-selector {text!r}: an empty step between '>>>'")
+    return ENTER_FRAME.join(parts)
+
+
+def _box(candidate_box: dict) -> Box:
+    return Box(candidate_box["x"], candidate_box["y"], candidate_box["width"],
+               candidate_box["height"])
+
+
+def candidates(page: Page, spec: GameSpec, selector: str | None = None) -> list[Candidate]:
+    """Displayed elements that may be the game, in every frame, largest first."""
+    found: list[Candidate] = []
+    if selector:
+        handles = page.locator(frame_selector(selector)).element_handles()
+        pairs = [(handle.owner_frame(), handle) for handle in handles]
+    else:
+        pairs = []
+        for frame in page.frames:
+            try:
+                pairs += [(frame, handle) for handle in frame.query_selector_all(spec.candidates)]
+            except Error:
+                continue  # a frame that went away while we looked
+    for frame, handle in pairs:
+        try:
+            box = handle.bounding_box()
+        except Error:
+            continue
+        if frame is None or not box:
+            continue
+        if not selector and (box["width"] < spec.min_size[0] or box["height"] < spec.min_size[1]):
+            continue
+        found.append(Candidate(frame, handle, _box(box)))
+    found.sort(key=lambda c: -c.box.width * c.box.height)
+    return found
+
+
+def find_game(page: Page, spec: GameSpec, *, selector: str | None = None,
+              timeout_s: float = FIND_TIMEOUT_S) -> Found:
+    """The element of the page that holds the game, with the way to it cleared."""
+    started = time.monotonic()
+    deadline = started + timeout_s
+    done: list[str] = []
+    while True:
+        done += answer_consent(page)
+        looked: list[str] = []
+        for candidate in candidates(page, spec, selector):
+            verdict = _look_at(candidate, spec, done)
+            if verdict is None:
+                way = Way(page, candidate.element, lambda c=candidate: _current(c))
+                way.done = done
+                if spec.needs_focus:
+                    _focus(way)
+                return Found(candidate, way, done)
+            looked.append(f"{candidate.where}: {verdict}")
+        waited = time.monotonic() - started
+        if time.monotonic() > deadline or (not looked and waited > spec.appears_within_s):
+            raise NoGameFound(_not_found(page, spec, selector, looked, min(waited, timeout_s)))
+        page.wait_for_timeout(250)
+
+
+def _current(candidate: Candidate) -> Box:
+    box = candidate.element.bounding_box()
+    if not box:
+        raise WebbotError(f"the game ({candidate.name}) is no longer displayed")
+    return _box(box)
+
+
+def _look_at(candidate: Candidate, spec: GameSpec, done: list[str]) -> str | None:
+    """None when the candidate is the game, uncovered; else what is wrong with it."""
+    view = candidate.frame.page.viewport_size
+    if view and (candidate.box.width > view["width"] + 0.5
+                 or candidate.box.height > view["height"] + 0.5):
+        return (f"larger than the {view['width']}x{view['height']} window (give --viewport "
+                f"{math.ceil(candidate.box.width) + 40}x{math.ceil(candidate.box.height) + 40}"
+                " or larger)")
+    try:
+        way = Way(candidate.frame.page, candidate.element, lambda: _current(candidate))
+        cover = way.cover()
+        if cover is not None and cover.what == "outside":
+            candidate.element.scroll_into_view_if_needed(timeout=5000)
+            candidate.box = _current(candidate)
+            cover = way.cover()
+        if cover is not None:
+            if cover.button is not None:
+                label = " ".join(cover.button.inner_text().split())
+                cover.button.click(timeout=3000)
+                done.append(f"pressed '{label}' on {cover.what}")
+            return f"covered by {cover.what}"
+        return None if spec.recognises(candidate) else f"not {spec.name}"
+    except (Error, WebbotError) as exc:
+        return f"cannot be looked at ({str(exc).splitlines()[0]})"
+
+
+def _focus(way: Way) -> None:
+    """Keyboard focus into the game's frame, as a click into it would give."""
+    for holder in way.chain:
+        with contextlib.suppress(Error):
+            holder.focus()
+
+
+def _not_found(page: Page, spec: GameSpec, selector: str | None, looked: list[str],
+               timeout_s: float) -> str:
+    frames = [frame_name(frame) for frame in page.frames]
+    what = f"'{selector}'" if selector else f"{spec.candidates} elements"
+    seen = "; ".join(looked) if looked else f"no displayed {what}"
+    return (f"no frame of {page.url} shows {spec.name} after {timeout_s:.0f} s; looked in "
+            f"{len(frames)} frame{'s' * (len(frames) != 1)} ({', '.join(frames)}): {seen}")

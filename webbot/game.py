@@ -1,0 +1,82 @@
+"""The one contract every game offers the code that looks for it on a page.
+
+A game names the kind of element it may live in (`candidates`, a CSS selector) and answers
+"is this my game?" for one such element found anywhere in the page (`recognises`), from what
+its own perception sees there: a grab of the element for the canvas games, the frame's HTML for
+the Daily SET. The search (webbot.finder) knows no game in particular.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+from playwright.sync_api import ElementHandle, Error
+from playwright.sync_api import Frame as PageFrame
+
+from webbot.screen import Box, Frame
+
+
+@dataclass
+class Candidate:
+    """An element of some frame of the page that may hold the game."""
+
+    frame: PageFrame
+    element: ElementHandle
+    box: Box  # in the page's viewport, CSS pixels
+    _picture: Frame | None = field(default=None, repr=False)
+
+    @property
+    def name(self) -> str:
+        return describe(self.element)
+
+    @property
+    def where(self) -> str:
+        return (f"{self.name} {self.box.width:.0f}x{self.box.height:.0f} in "
+                f"{frame_name(self.frame)}")
+
+    def grab(self) -> Frame:
+        """A picture of the element (scrolled into view first), taken once."""
+        if self._picture is None:
+            self.element.scroll_into_view_if_needed(timeout=5000)
+            box = self.element.bounding_box() or {}
+            if not box.get("width") or not box.get("height"):
+                raise Error("not displayed")
+            png = self.frame.page.screenshot(clip=box, animations="allow", caret="hide")
+            image = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR)
+            self._picture = Frame(image, Box(box["x"], box["y"], box["width"], box["height"]))
+        return self._picture
+
+    def html(self) -> str:
+        return self.frame.content()
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    name: str  # as the user knows it: "Puzlogic"
+    candidates: str  # CSS selector of the elements the game may be drawn in
+    recognises: Callable[[Candidate], bool]
+    min_size: tuple[int, int] = (160, 120)  # smaller elements are not looked at
+    needs_focus: bool = False  # give its frame the keyboard focus before playing
+    # When no frame has even one candidate element after this long, the search stops (a
+    # canvas may still be loading or covered for longer: that is waited out to the end).
+    appears_within_s: float = 45.0
+
+
+def frame_name(frame: PageFrame) -> str:
+    url = frame.url
+    if len(url) > 80:
+        url = url[:77] + "..."
+    return "the top page" if frame.parent_frame is None else f"frame {url}"
+
+
+def describe(element: ElementHandle) -> str:
+    """tag#id.class, the way a reader would name the element."""
+    try:
+        return element.evaluate(
+            "e => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + "
+            "[...e.classList].slice(0, 2).map(c => '.' + c).join('')")
+    except Error:
+        return "a detached element"
