@@ -88,6 +88,16 @@ def pages_url():
 
 
 @pytest.fixture(scope="session")
+def reader(tmp_path_factory):
+    """One Puzlogic reader for the session, learning its digits into a fresh cache: Tesseract
+    teaches it here once (about 10 s), not once per test."""
+    from webbot.puzlogic.vision import Reader
+    from webbot.vision.digits import DigitReader
+
+    return Reader(DigitReader(tmp_path_factory.mktemp("glyphs")))
+
+
+@pytest.fixture(scope="session")
 def fixtures_url():
     """Base URL of the bundled games (fixtures/) on a real fixture server."""
     with FixtureServer() as server:

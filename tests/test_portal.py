@@ -39,10 +39,11 @@ def portal(session_page: Page) -> dict:
     return session_page.evaluate("window.__portalTest")
 
 
-def run(url: str, body, viewport=(1280, 800), dpr: float = 1, selector: str | None = None):
+def run(url: str, body, viewport=(1280, 800), dpr: float = 1, find_timeout_s: float = 45,
+        selector: str | None = None):
     options = RunOptions(url=url, browser=BrowserOptions(viewport=viewport,
                                                          device_scale_factor=dpr),
-                         game_selector=selector)
+                         game_selector=selector, find_timeout_s=find_timeout_s)
 
     def go():
         with game_session(options, PORTAL) as session:
@@ -70,18 +71,19 @@ def test_each_consent_dialog_is_answered_and_the_game_found_past_the_decoy(fixtu
 
 
 @pytest.mark.parametrize("dpr", [1, 2])
-def test_puzlogic_plays_below_the_fold_past_preroll_banner_and_consent(fixtures_url, dpr):
+def test_puzlogic_plays_below_the_fold_past_preroll_banner_and_consent(fixtures_url, reader,
+                                                                       dpr):
     # 1024x640: the game starts below the fold; the banner comes during the level.
     url = f"{fixtures_url}{PORTAL}?game=puzlogic&consent=onetrust&preroll=1&banner=2"
 
     def body(session):
-        bot = PuzlogicBot(session, report=lambda line: None)
-        bot.play([1, 2])
+        bot = PuzlogicBot(session, reader=reader, report=lambda line: None)
+        bot.play([1])
         game = hooked(session.page, "__puzlogicTest").evaluate("__puzlogicTest.state()")
         return [r.result for r in bot.results], game, portal(session.page)
 
     results, game, hook = run(url, body, viewport=(1024, 640), dpr=dpr)
-    assert results == ["completed"] * 2 and game["finished"] == [1, 2]
+    assert results == ["completed"] and game["finished"] == [1]
     assert hook == {**hook, "consent": "declined", "preroll": "skipped", "banner": True,
                     "swallowedClicks": 0}
 
@@ -118,10 +120,23 @@ def test_burrito_bison_plays_a_round_in_the_portal(fixtures_url):
 
 def test_the_game_selector_names_the_element_through_the_frames(fixtures_url):
     url = f"{fixtures_url}{PORTAL}?game=puzlogic&consent=eu&banner=0"
-    done = run_webbot("puzlogic", "--levels", "1", "--url", url, "--viewport", "1024x700",
-                      "--game-selector", "iframe#gameiframe >>> iframe >>> canvas#game")
-    assert done.returncode == 0, done.stderr
-    assert "completed" in done.stdout
+
+    def body(session):
+        found = session.find_game(PUZLOGIC)
+        return found.candidate.where, found.done
+
+    where, done = run(url, body, selector="iframe#gameiframe >>> iframe >>> canvas#game")
+    assert where.startswith("canvas#game 800x600 in frame ") and "/puzlogic/index.html" in where
+    assert done == ["declined eu_cookie_compliance ('Decline')"]
+
+
+def test_a_game_selector_that_matches_nothing_is_told(fixtures_url):
+    url = f"{fixtures_url}{PORTAL}?game=puzlogic&consent=none&banner=0"
+    done = run_webbot("puzlogic", "--url", url, "--find-timeout", "2",
+                      "--game-selector", "iframe#gameiframe >>> canvas#game")
+    assert done.returncode == 1
+    assert "looked in 3 frames" in done.stderr
+    assert "no displayed 'iframe#gameiframe >>> canvas#game'" in done.stderr
 
 
 def test_frame_selectors():
@@ -138,11 +153,11 @@ def test_frame_selectors():
 def test_a_page_without_the_game_says_what_was_looked_at_and_keeps_the_page(fixtures_url,
                                                                            tmp_path):
     url = f"{fixtures_url}{PORTAL}?game=daily-set&banner=0"
-    options = RunOptions(url=url, debug_dir=tmp_path / "debug")
+    options = RunOptions(url=url, debug_dir=tmp_path / "debug", find_timeout_s=2)
 
     def go():
         with game_session(options, PORTAL) as session:
-            session.find_game(PUZLOGIC, timeout_s=2)
+            session.find_game(PUZLOGIC)
 
     with pytest.raises(NoGameFound) as failure:
         in_own_thread(go)
@@ -158,10 +173,10 @@ def test_a_game_larger_than_the_window_is_told(fixtures_url):
 
     def body(session):
         with pytest.raises(NoGameFound) as failure:
-            session.find_game(game_spec(TemplatePack()), timeout_s=2)
+            session.find_game(game_spec(TemplatePack()))
         return str(failure.value)
 
-    message = run(url, body, viewport=(1024, 640))
+    message = run(url, body, viewport=(1024, 640), find_timeout_s=2)
     assert "canvas#game 1173x660" in message
     assert "larger than the 1024x640 window (give --viewport 1213x700 or larger)" in message
 
@@ -171,8 +186,8 @@ def test_a_dialog_that_will_not_close_is_a_clear_failure():
         url = server.url + "stuck-consent.html"
 
         def go():
-            with game_session(RunOptions(url=url), "") as session:
-                session.find_game(PUZLOGIC, timeout_s=2)
+            with game_session(RunOptions(url=url, find_timeout_s=2), "") as session:
+                session.find_game(PUZLOGIC)
 
         with pytest.raises(WebbotError, match="OneTrust did not close after 'Reject All' was "
                                               "pressed; cannot get past it"):

@@ -16,8 +16,7 @@ from webbot.inputs import InputError, decode_image, parse_json
 from webbot.puzlogic.model import KINDS, Piece, Placement, Puzzle, PuzzleError, Sum
 from webbot.puzlogic.rules import broken_rules
 from webbot.puzlogic.solvers import BACKENDS, solutions
-from webbot.puzlogic.vision import Reader, classify, normalise
-from webbot.vision.digits import DigitReader
+from webbot.puzlogic.vision import classify, normalise
 
 KEYS = st.sampled_from(["cells", "pieces", "sums", "value", "color", "line", "index", "target",
                         "counts", "side"]) | st.text(max_size=3)
@@ -103,11 +102,6 @@ def test_every_answer_of_every_solver_obeys_the_rules(case):
     if all(len(answers) < limit for answers in found.values()):  # every search was complete:
         assert planted in found["fast"]  # ... the planted solution is among the answers,
         assert found["fast"] == found["z3"] == found["bruteforce"]  # ... and all agree
-
-
-@pytest.fixture(scope="module")
-def reader(tmp_path_factory) -> Reader:
-    return Reader(DigitReader(tmp_path_factory.mktemp("glyphs")))
 
 
 @settings(max_examples=8, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -110,3 +110,25 @@ def test_element_below_the_fold_is_scrolled_into_view(page, pages_url):
     assert frame.box.y < 800  # within the viewport now
     Mouse(page).click(*frame.to_page(*red_centre(frame.image)))
     assert page.evaluate("window.hits") == ["marker"]
+
+
+@pytest.mark.parametrize("dpr", [1, 2])
+def test_a_click_reaches_a_cross_site_frame_at_the_point_grabbed(browser, fixtures_url, dpr):
+    # After a capture at device resolution Chromium sent clicks into cross-site frames to the
+    # wrong place (page point / DPR): the picture is taken in CSS pixels there.
+    context = browser.new_context(device_scale_factor=dpr, viewport={"width": 1024,
+                                                                      "height": 640})
+    page = context.new_page()
+    page.goto(f"{fixtures_url}portal/index.html?game=puzlogic&consent=none&banner=0")
+    game = page.frame_locator("#gameiframe").frame_locator("iframe").locator("canvas#game")
+    element = game.element_handle()
+    frame = element.owner_frame()
+    assert frame.parent_frame.parent_frame is not None  # two frames deep
+    frame.evaluate("window.downs = []; addEventListener('mousedown', "
+                   "e => downs.push([e.clientX, e.clientY]), true)")
+
+    seen = Screen(page, "canvas#game", element=element).grab()
+    assert seen.image.shape[:2] == (600, 800)
+    Mouse(page).click(*seen.to_page(120, 90))
+    assert frame.evaluate("downs") == [[120, 90]]
+    context.close()

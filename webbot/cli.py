@@ -15,6 +15,7 @@ from rich.table import Table
 from webbot import __version__
 from webbot.browser import BrowserOptions
 from webbot.errors import WebbotError, first_line
+from webbot.finder import FIND_TIMEOUT_S
 from webbot.params import BROWSER_ENDPOINT, GAME_SELECTOR, PAGE_URL, VIEWPORT, Finite, Url
 from webbot.puzlogic.solvers import DEFAULT_TIMEOUT
 from webbot.puzlogic.solvers import NAMES as SOLVERS
@@ -42,12 +43,18 @@ def run_options(command: Callable) -> Callable:
                        "or a Playwright selector.")
     @click.option("--viewport", type=VIEWPORT, default="1280x800", show_default=True,
                   metavar="WxH", help="The browser window's size in CSS pixels.")
+    @click.option("--find-timeout", type=Finite(1, 600), default=FIND_TIMEOUT_S,
+                  show_default=True, metavar="S",
+                  help="Give up looking for the game on the page after S seconds (a loading "
+                       "screen or a preroll ad may hold it back that long).")
     @functools.wraps(command)
-    def wrapper(url, headed, slow_mo, connect, debug_dir, game_selector, viewport, **kwargs):
+    def wrapper(url, headed, slow_mo, connect, debug_dir, game_selector, viewport,
+                find_timeout, **kwargs):
         browser = BrowserOptions(headed=headed, slow_mo=slow_mo, connect=connect,
                                  viewport=viewport)
         return command(RunOptions(url=url, browser=browser, debug_dir=debug_dir,
-                                  game_selector=game_selector), **kwargs)
+                                  game_selector=game_selector, find_timeout_s=find_timeout),
+                       **kwargs)
 
     return wrapper
 

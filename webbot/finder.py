@@ -15,7 +15,7 @@ from playwright.sync_api import Error, Page
 from webbot.errors import WebbotError
 from webbot.game import Candidate, GameSpec, frame_name
 from webbot.inputs import InputError
-from webbot.screen import Box
+from webbot.screen import Box, Camera
 from webbot.way import Way, answer_consent
 
 FRAME_SEPARATOR = ">>>"
@@ -50,8 +50,11 @@ def _box(candidate_box: dict) -> Box:
                candidate_box["height"])
 
 
-def candidates(page: Page, spec: GameSpec, selector: str | None = None) -> list[Candidate]:
-    """Displayed elements that may be the game, in every frame, largest first."""
+def candidates(page: Page, spec: GameSpec, selector: str | None = None,
+               cameras: dict[bool, Camera] | None = None) -> list[Candidate]:
+    """Displayed elements that may be the game, in every frame, largest first. `cameras`
+    take their pictures: one for the top page, one for frames (see Camera)."""
+    cameras = cameras or {False: Camera(page), True: Camera(page, in_frame=True)}
     found: list[Candidate] = []
     if selector:
         handles = page.locator(frame_selector(selector)).element_handles()
@@ -72,7 +75,8 @@ def candidates(page: Page, spec: GameSpec, selector: str | None = None) -> list[
             continue
         if not selector and (box["width"] < spec.min_size[0] or box["height"] < spec.min_size[1]):
             continue
-        found.append(Candidate(frame, handle, _box(box)))
+        found.append(Candidate(frame, handle, _box(box),
+                               cameras[frame.parent_frame is not None]))
     found.sort(key=lambda c: -c.box.width * c.box.height)
     return found
 
@@ -83,10 +87,11 @@ def find_game(page: Page, spec: GameSpec, *, selector: str | None = None,
     started = time.monotonic()
     deadline = started + timeout_s
     done: list[str] = []
+    cameras = {False: Camera(page), True: Camera(page, in_frame=True)}
     while True:
         done += answer_consent(page)
         looked: list[str] = []
-        for candidate in candidates(page, spec, selector):
+        for candidate in candidates(page, spec, selector, cameras):
             verdict = _look_at(candidate, spec, done)
             if verdict is None:
                 way = Way(page, candidate.element, lambda c=candidate: _current(c))

@@ -16,7 +16,7 @@ import numpy as np
 from playwright.sync_api import ElementHandle, Error
 from playwright.sync_api import Frame as PageFrame
 
-from webbot.screen import Box, Frame
+from webbot.screen import Box, Camera, Frame
 
 
 @dataclass
@@ -26,6 +26,7 @@ class Candidate:
     frame: PageFrame
     element: ElementHandle
     box: Box  # in the page's viewport, CSS pixels
+    camera: Camera = field(repr=False)
     _picture: Frame | None = field(default=None, repr=False)
 
     @property
@@ -44,7 +45,7 @@ class Candidate:
             box = self.element.bounding_box() or {}
             if not box.get("width") or not box.get("height"):
                 raise Error("not displayed")
-            png = self.frame.page.screenshot(clip=box, animations="allow", caret="hide")
+            png = self.camera.shoot(box)
             image = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR)
             self._picture = Frame(image, Box(box["x"], box["y"], box["width"], box["height"]))
         return self._picture

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
-from playwright.sync_api import ElementHandle, Error, Page
+from playwright.sync_api import CDPSession, ElementHandle, Error, Page
 
 from webbot.errors import WaitTimeout, WebbotError
 
@@ -69,6 +69,59 @@ class Frame:
         return (x - self.box.x) * self.scale, (y - self.box.y) * self.scale_y
 
 
+class Camera:
+    """Pictures of a box of the page, through Chromium's own screenshot call.
+
+    Playwright's page.screenshot captures "beyond the viewport" whenever the page is larger
+    than the window, and any capture at device resolution (DPR 2, say) leaves Chromium routing
+    mouse input into out-of-process (cross-site) frames at the wrong place: a click at page
+    (410, 340) reached the game at (205, 170). So the capture is made here, inside the
+    viewport, and a game in a frame is seen in CSS pixels when the DPR is not 1; vision reads
+    any scale. Without a CDP session (not Chromium) Playwright's call is used.
+    """
+
+    def __init__(self, page: Page, *, in_frame: bool = False, fast: bool = False) -> None:
+        self.page = page
+        self.in_frame = in_frame
+        # fast: Chromium's cheaper PNG encoding, ~35 ms instead of ~50 ms a grab (for decision
+        # loops); the same pixels.
+        self.fast = fast
+        self._cdp: CDPSession | None = None
+        self._scale = 1.0
+        self._portable = False  # no CDP here: Playwright's call
+
+    def shoot(self, box: dict) -> bytes:
+        """A PNG of `box` (CSS pixels, in the viewport)."""
+        if self._cdp is None and not self._portable:
+            try:
+                self._cdp = self.page.context.new_cdp_session(self.page)
+            except Error:
+                self._portable = True
+            else:
+                self._scale = 1.0 if self.in_frame else float(
+                    self.page.evaluate("devicePixelRatio"))
+        view_size = self.page.viewport_size
+        outside = view_size is not None and (
+            box["x"] < 0 or box["y"] < 0 or box["x"] + box["width"] > view_size["width"] + 0.5
+            or box["y"] + box["height"] > view_size["height"] + 0.5)
+        if self._cdp is None or outside:
+            return self.page.screenshot(clip=box, animations="allow", caret="hide",
+                                        scale="css" if self.in_frame else "device")
+        view = self._cdp.send("Page.getLayoutMetrics")["cssVisualViewport"]
+        clip = {"x": box["x"] + view["pageX"], "y": box["y"] + view["pageY"],
+                "width": box["width"], "height": box["height"],
+                "scale": self._scale * view.get("zoom", 1)}
+        shot = self._cdp.send("Page.captureScreenshot", {
+            "format": "png", "clip": clip, "captureBeyondViewport": False,
+            "optimizeForSpeed": self.fast})
+        return base64.b64decode(shot["data"])
+
+
+def _in_frame(element: ElementHandle) -> bool:
+    frame = element.owner_frame()
+    return frame is not None and frame.parent_frame is not None
+
+
 def changed_fraction(a: np.ndarray, b: np.ndarray, threshold: int = 8) -> float:
     """Share of pixels whose colour moved by more than `threshold` in some channel."""
     if a.shape != b.shape:
@@ -98,10 +151,8 @@ class Screen:
         # A game found by webbot.finder comes as its element (in any frame): measuring a handle
         # costs ~1-6 ms, re-finding a selector's element across frames ~10-25 ms.
         self.element = element
-        # fast: Chromium's own screenshot call with its cheaper PNG encoding, ~35 ms instead of
-        # ~50 ms a grab (for decision loops); the same pixels.
-        self.fast = fast
-        self._cdp = None
+        in_frame = element is not None and _in_frame(element)
+        self.camera = Camera(page, in_frame=in_frame, fast=fast)
         self.selector = selector
         self.locator = page.locator(selector).first
         self.recorder = recorder or _NoRecorder()
@@ -113,7 +164,7 @@ class Screen:
         # screenshot at about half the cost (no actionability checks).
         try:
             box = self._measure() if self.element is not None else self._measure_selector()
-            png = self._png(box)
+            png = self.camera.shoot(box)
         except Error as exc:
             if "Timeout" in str(exc):
                 raise WebbotError(f"no visible '{self.selector}' on {self.page.url}") from None
@@ -166,19 +217,6 @@ class Screen:
         something pushed it out, so that a point mapped through it can be clicked)."""
         box = self._measure() if self.element is not None else self._measure_selector()
         return Box(box["x"], box["y"], box["width"], box["height"])
-
-    def _png(self, box: dict) -> bytes:
-        if self.fast:
-            try:
-                if self._cdp is None:
-                    self._cdp = self.page.context.new_cdp_session(self.page)
-                shot = self._cdp.send("Page.captureScreenshot", {
-                    "format": "png", "clip": {**box, "scale": 1}, "optimizeForSpeed": True})
-                return base64.b64decode(shot["data"])
-            except Error:
-                self.fast = False  # not reachable here: the portable way from now on
-        return self.page.screenshot(clip=box, animations="allow", caret="hide",
-                                    timeout=self.timeout_s * 1000)
 
     def look(self) -> Frame:
         """A frame for a decision loop: remembered as the last seen, not saved each time."""

@@ -32,6 +32,7 @@ class RunOptions:
     browser: BrowserOptions = field(default_factory=BrowserOptions)
     debug_dir: Path | None = None
     game_selector: str | None = None  # see webbot.finder.frame_selector
+    find_timeout_s: float = FIND_TIMEOUT_S
 
 
 @dataclass
@@ -41,14 +42,16 @@ class Session:
     recorder: Recorder
     mouse: Mouse
     game_selector: str | None = None
+    find_timeout_s: float = FIND_TIMEOUT_S
 
     def screen(self, selector: str, timeout_s: float = 10, *, fast: bool = False) -> Screen:
         return Screen(self.page, selector, self.recorder, timeout_s, fast=fast)
 
-    def find_game(self, spec: GameSpec, timeout_s: float = FIND_TIMEOUT_S) -> Found:
+    def find_game(self, spec: GameSpec) -> Found:
         """The game's element in whatever frame holds it, the way to it cleared; every press
         of the mouse first checks that nothing has come over the game since."""
-        found = find_game(self.page, spec, selector=self.game_selector, timeout_s=timeout_s)
+        found = find_game(self.page, spec, selector=self.game_selector,
+                          timeout_s=self.find_timeout_s)
         self.mouse.guard = found.way.guard
         return found
 
@@ -76,7 +79,8 @@ def game_session(options: RunOptions, fixture_path: str) -> Iterator[Session]:
             stack.callback(recorder.stop_trace)
             open_url(page, url)
             try:
-                yield Session(page, url, recorder, Mouse(page), options.game_selector)
+                yield Session(page, url, recorder, Mouse(page), options.game_selector,
+                              options.find_timeout_s)
             except WebbotError:
                 recorder.page_shot = full_page(page)
                 raise

@@ -73,16 +73,19 @@ def test_a_hung_screen_is_recovered_then_reported(fixtures_url, tmp_path):
     assert "recovery attempt 1" in " ".join(done.stdout.split())  # rich wraps long lines
 
 
-def test_a_screen_it_does_not_know_is_reported(fixtures_url):
+def test_a_canvas_of_another_game_is_not_taken_for_it(fixtures_url):
     url = f"{fixtures_url}puzlogic/index.html"  # a canvas, but not this game
-    done = run_webbot("burrito-bison", "--url", url, "--stuck-after", "1", timeout=180)
+    done = run_webbot("burrito-bison", "--url", url, "--find-timeout", "3")
     assert done.returncode == 1
-    assert "stuck on the unknown screen" in done.stderr
+    assert ("shows Burrito Bison after 3 s; looked in 1 frame (the top page): "
+            "canvas#game 800x600 in the top page: not Burrito Bison") in done.stderr
+    assert done.stderr.strip().count("\n") == 0
 
 
 def test_a_page_without_the_game(fixtures_url):
-    done = run_webbot("burrito-bison", "--url", f"{fixtures_url}index.html", timeout=180)
-    assert done.returncode == 1 and "no visible 'canvas'" in done.stderr
+    done = run_webbot("burrito-bison", "--url", f"{fixtures_url}index.html",
+                      "--find-timeout", "3")
+    assert done.returncode == 1 and "no displayed canvas elements" in done.stderr
 
 
 def test_a_dead_server_is_one_line():

@@ -63,7 +63,8 @@ def test_the_bundled_page_from_the_command_line():
     assert done.returncode == 0, done.stderr
     assert "6 of 6 sets confirmed" in done.stdout
     assert "GREAT! 6 Sets Found" in done.stdout
-    assert re.search(r"went on to \S*you_completed_todays_puzzle\.htm\?time=\d+", done.stdout)
+    assert re.search(r"Done: the page went on to \S*you_completed_todays_puzzle\.htm\?time=\d+",
+                     done.stdout)
 
 
 def test_the_bundled_page(fixtures_url):

@@ -16,14 +16,8 @@ from webbot.puzlogic.bot import PuzlogicBot
 from webbot.puzlogic.vision import Reader
 from webbot.server import FixtureServer
 from webbot.session import RunOptions, game_session
-from webbot.vision.digits import DigitReader
 
 GAME = "puzlogic/index.html"
-
-
-@pytest.fixture(scope="module")
-def reader(tmp_path_factory) -> Reader:
-    return Reader(DigitReader(tmp_path_factory.mktemp("glyphs")))
 
 
 def play(url: str | None, levels: list[int], reader: Reader, before=None, dpr: float = 1):
@@ -184,9 +178,10 @@ def test_a_bad_level_list_is_a_usage_error(spec):
 
 
 def test_a_page_without_the_game_is_a_clear_error(fixtures_url):
-    result = run_webbot("puzlogic", "--url", fixtures_url + "index.html")
+    result = run_webbot("puzlogic", "--url", fixtures_url + "index.html", "--find-timeout", "3")
     assert result.returncode == 1
-    assert "no visible 'canvas'" in result.stderr and "Traceback" not in result.stderr
+    assert f"no frame of {fixtures_url}index.html shows Puzlogic after 3 s" in result.stderr
+    assert "no displayed canvas elements" in result.stderr and "Traceback" not in result.stderr
 
 
 def test_a_dead_url_is_a_clear_error():

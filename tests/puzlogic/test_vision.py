@@ -29,12 +29,6 @@ REAL_SCREENS = {"puzlogic-start.png": "title", "puzlogic-start-map.png": "select
                                                                              "level")}
 
 
-@pytest.fixture(scope="module")
-def reader(tmp_path_factory) -> Reader:
-    """One reader for the module, learning into a fresh cache (so Tesseract teaches it here)."""
-    return Reader(DigitReader(tmp_path_factory.mktemp("glyphs")))
-
-
 def grab_page(page) -> np.ndarray:
     return cv2.imdecode(np.frombuffer(page.screenshot(), np.uint8), cv2.IMREAD_COLOR)
 

@@ -37,6 +37,8 @@ def play_command(options: RunOptions, console: Console) -> int:
             outcome = bot.play()
         finally:
             console.print(sets_table(bot.outcome, time.perf_counter() - started))
+            if bot.outcome.completion:  # a URL is one line, however long
+                console.print(f"Done: {bot.outcome.completion}", soft_wrap=True)
     if not outcome.complete:
         raise WebbotError(f"only {len(outcome.found)} of {DAILY_SETS} sets were confirmed")
     return 0
@@ -44,10 +46,9 @@ def play_command(options: RunOptions, console: Console) -> int:
 
 def sets_table(outcome: Outcome, seconds: float) -> Table:
     done = len(outcome.found)
-    ending = f"; {outcome.completion}" if outcome.completion else ""
     table = Table("set", "cards", "what they show", "page said",
                   title=f"Daily SET: {done} of {DAILY_SETS} sets confirmed in {seconds:.1f} s "
-                        f"(cards read in {outcome.read_ms:.0f} ms){ending}")
+                        f"(cards read in {outcome.read_ms:.0f} ms)")
     for number, found in enumerate(outcome.found, 1):
         table.add_row(str(number), " ".join(map(str, found.positions)),
                       "; ".join(map(str, found.cards)), found.message or "(moved on)")
