@@ -77,19 +77,22 @@ def test_puzlogic_plays_below_the_fold_past_preroll_banner_and_consent(fixtures_
     url = f"{fixtures_url}{PORTAL}?game=puzlogic&consent=onetrust&preroll=1&banner=2"
 
     def body(session):
-        bot = PuzlogicBot(session, reader=reader, report=lambda line: None)
+        bot = PuzlogicBot(session, reader=reader, report=said.append)
         bot.play([1])
         game = hooked(session.page, "__puzlogicTest").evaluate("__puzlogicTest.state()")
         return [r.result for r in bot.results], game, portal(session.page)
 
+    said: list[str] = []
     results, game, hook = run(url, body, viewport=(1024, 640), dpr=dpr)
+    assert said[0] == "declined OneTrust ('Reject All')"  # what it did on the way is told
+    assert said[1].startswith("pressed 'Skip Ad")
     assert results == ["completed"] and game["finished"] == [1]
     assert hook == {**hook, "consent": "declined", "preroll": "skipped", "banner": True,
                     "swallowedClicks": 0}
 
 
 def test_daily_set_completes_in_the_portal_and_answers_its_own_popup(fixtures_url):
-    url = f"{fixtures_url}{PORTAL}?game=daily-set&consent=cookiebot&preroll=1&banner=1&seed=4"
+    url = f"{fixtures_url}{PORTAL}?game=daily-set&consent=cookiebot&preroll=3&banner=1&seed=4"
 
     def body(session):
         outcome = DailySetBot(session, report=lambda line: None).play()

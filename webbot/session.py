@@ -8,7 +8,7 @@ anything fails.
 from __future__ import annotations
 
 import traceback
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -55,9 +55,13 @@ class Session:
         self.mouse.guard = found.way.guard
         return found
 
-    def game_screen(self, spec: GameSpec, timeout_s: float = 10, *,
-                    fast: bool = False) -> Screen:
+    def game_screen(self, spec: GameSpec, timeout_s: float = 10, *, fast: bool = False,
+                    report: Callable[[str], None] = lambda line: None) -> Screen:
+        """A Screen on the game found on the page; what was done on the way (a consent
+        dialog declined, an ad skipped) is reported, a line each."""
         found = self.find_game(spec)
+        for step in found.done:
+            report(step)
         screen = Screen(self.page, found.candidate.name, self.recorder, timeout_s, fast=fast,
                         element=found.candidate.element)
         found.way.box = screen.current_box

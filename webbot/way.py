@@ -129,12 +129,14 @@ class Cover:
 
 
 def answer_consent(page: Page) -> list[str]:
-    """Answer every consent dialog showing in any frame; what was done, in words."""
+    """Answer every consent dialog showing in any frame; what was done, in words. A dialog
+    that something else covers (a game page's own dialog under the portal's preroll) is left
+    for a later call, once the cover is gone."""
     done: list[str] = []
     for frame in list(page.frames):
         for _ in range(3):  # a dialog may have a second step
             found = _consent_button(frame)
-            if found is None:
+            if found is None or _covered(page, found[0]):
                 break
             button, vendor, answer, label = found
             try:
@@ -161,6 +163,24 @@ def _consent_button(frame: PageFrame) -> tuple[ElementHandle, str, str, str] | N
     except Error:  # the frame went away or navigated meanwhile
         return None
     return (element, vendor, answer, label) if element else None
+
+
+def _covered(page: Page, button: ElementHandle) -> bool:
+    def box() -> Box:
+        found = button.bounding_box()
+        if not found:
+            raise WebbotError("the button is not displayed")
+        return Box(found["x"], found["y"], found["width"], found["height"])
+
+    try:
+        way = Way(page, button, box)
+        cover = way.cover(((0.5, 0.5),))
+        if cover is not None and cover.what == "outside":
+            button.scroll_into_view_if_needed(timeout=CONSENT_CLOSE_S * 1000)
+            cover = way.cover(((0.5, 0.5),))
+    except (Error, WebbotError):
+        return False  # let the click say what is wrong
+    return cover is not None and cover.what != "outside"
 
 
 def _went_away(element: ElementHandle, timeout_s: float) -> bool:

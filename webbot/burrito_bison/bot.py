@@ -87,7 +87,7 @@ class BurritoBot:
                  status: Callable[[str], None] = lambda line: None) -> None:
         self.session = session
         self.pack = pack
-        self.screen: Screen = session.game_screen(game_spec(pack), fast=True)
+        self.screen: Screen = session.game_screen(game_spec(pack), fast=True, report=report)
         self.hands = Hands(session.mouse)
         self.decider = Decider(shop=shop)
         self.watchdog = Watchdog(stuck_after)

@@ -77,11 +77,11 @@ class PuzlogicBot:
     def __init__(self, session: Session, *, solver: str = "auto", reader: Reader | None = None,
                  report: Callable[[str], None] = print) -> None:
         self.session = session
-        self.screen: Screen = session.game_screen(GAME, timeout_s=15)
+        self.report = report
+        self.screen: Screen = session.game_screen(GAME, timeout_s=15, report=report)
         self.hands = Hands(session.mouse)
         self.reader = reader or Reader()
         self.solver = solver
-        self.report = report
         self.results: list[LevelResult] = []
         self._current: LevelResult | None = None
 
