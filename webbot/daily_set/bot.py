@@ -156,12 +156,13 @@ class DailySetBot:
         for step in found.done:
             self.report(step)
         hands = Hands(frame, self.session.mouse, found.way)
+        reading = time.perf_counter()  # the game found, consent answered, ads skipped
         # The live page rather than a second download: a generated puzzle exists only there.
         board = parse_board(frame.content(), frame.url)
         images = fetch_images(board)
         readings = read_cards(board, images)
         self.outcome.layout, self.outcome.readings = layout_name(board, images), readings
-        self.outcome.read_ms = (time.perf_counter() - started) * 1000
+        self.outcome.read_ms = (time.perf_counter() - reading) * 1000
         frame = cards_picture(images)
         self.session.recorder.keep(frame, "cards")
         self.session.recorder.annotated(frame, "cards", picture_marks(readings))
