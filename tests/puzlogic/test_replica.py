@@ -100,6 +100,9 @@ def test_level_renders_with_the_measured_look(page, fixtures_url, number):
         inner = {"left": (x + PITCH - 5, y + 22), "right": (x + 1, y + 22),
                  "top": (x + 22, y + PITCH - 5), "bottom": (x + 22, y + 1)}[sum_["side"]]
         assert near(rgb(picture, *inner), SUM_COLOURS[sum_["counts"]], 12), sum_
+        if sum_["counts"] == "blue":  # the digits lighter than the triangle, as measured
+            digits = ink_pixels(picture, x - 4, y - 4, PITCH + 8, PITCH + 8, "#678cff", 12)
+            assert digits > 30, sum_
     assert len(lay["sums"]) == len(definition["sums"])
 
 
