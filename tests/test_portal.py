@@ -121,6 +121,24 @@ def test_burrito_bison_plays_a_round_in_the_portal(fixtures_url):
     assert hook["consent"] == "declined" and hook["preroll"] == "skipped"
 
 
+@pytest.mark.parametrize("size", ["1173x660", "1146x644", "1280x768", "1120x540"])
+def test_burrito_bison_is_seen_and_clicked_at_each_real_size(fixtures_url, size):
+    url = (f"{fixtures_url}{PORTAL}?game=burrito-bison&consent=none&banner=0&size={size}"
+           "&scene=results")
+
+    def body(session):
+        bot = BurritoBot(session, TemplatePack(), report=lambda line: None)
+        game = hooked(session.page, "__burritoTest")
+        game.wait_for_function("!__burritoTest.state().transitioning")
+        look = bot.look()
+        bot.hands.click(look.frame, look.sighting.targets["shop"])  # a button, not anywhere
+        game.wait_for_function("__burritoTest.state().screen === 'shop'", timeout=10_000)
+        return look.sighting.screen, look.frame.box
+
+    screen, box = run(url, body, viewport=(1400, 900))
+    assert screen == "results" and f"{box.width:.0f}x{box.height:.0f}" == size
+
+
 def test_the_game_selector_names_the_element_through_the_frames(fixtures_url):
     url = f"{fixtures_url}{PORTAL}?game=puzlogic&consent=eu&banner=0"
 

@@ -1,5 +1,6 @@
-"""Act: the bot's hands on the Burrito Bison canvas. Points are in the canvas's CSS pixels (the
-frames are matched at that size), turned into page points through the frame's box."""
+"""Act: the bot's hands on the Burrito Bison canvas. Points are in the pixels of the frame the
+bot matched (at the template pack's scale), turned into page points through the frame's box as
+it is now."""
 
 from __future__ import annotations
 
@@ -12,8 +13,7 @@ DRAG_STEP_PX = 25    # the game follows a launch drag, so it gets a hand-like pa
 
 
 def page_point(frame: Frame, point: Point) -> Point:
-    left, top = frame.origin()  # where the canvas is now, not when it was grabbed
-    return left + point[0], top + point[1]
+    return frame.to_page(*point)  # through where the canvas is now, not when it was grabbed
 
 
 class Hands:

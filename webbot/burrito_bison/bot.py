@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -29,7 +29,7 @@ from webbot.burrito_bison.readout import (
     read_shop,
     results_numbers,
 )
-from webbot.burrito_bison.screens import TemplatePack, classify
+from webbot.burrito_bison.screens import PACK_GAME_SIZE, TemplatePack, classify
 from webbot.debug import Mark
 from webbot.errors import WebbotError
 from webbot.game import Candidate, GameSpec
@@ -48,8 +48,8 @@ class Stuck(WebbotError):
 
 @dataclass(frozen=True)
 class Look:
-    frame: Frame
-    image: np.ndarray  # the frame at CSS-pixel size, as the templates are cut
+    frame: Frame       # at the pack's scale (see pack_sized)
+    image: np.ndarray  # its picture
     sighting: Sighting
     ms: float          # screenshot + classification
 
@@ -65,17 +65,25 @@ class Stats:
         return self.decisions / max(1e-9, time.monotonic() - self.started)
 
 
-def css_sized(frame: Frame) -> np.ndarray:
-    width, height = round(frame.box.width), round(frame.box.height)
+def pack_sized(frame: Frame) -> Frame:
+    """The frame at the scale the pack's crops were cut at, whatever the game's size on the
+    page and the device pixel ratio: the game's box fitted into PACK_GAME_SIZE (the smaller
+    of the two ratios, as the game fits its scene into a box of another aspect). Points found
+    in the returned frame map to page points through it (Frame.to_page)."""
+    scale = min(frame.box.width / PACK_GAME_SIZE[0], frame.box.height / PACK_GAME_SIZE[1])
+    width, height = round(frame.box.width / scale), round(frame.box.height / scale)
     if frame.image.shape[1] == width and frame.image.shape[0] == height:
-        return frame.image
-    return cv2.resize(frame.image, (width, height), interpolation=cv2.INTER_AREA)
+        return frame
+    shrink = frame.image.shape[1] > width
+    image = cv2.resize(frame.image, (width, height),
+                       interpolation=cv2.INTER_AREA if shrink else cv2.INTER_LINEAR)
+    return replace(frame, image=image)
 
 
 def game_spec(pack: TemplatePack) -> GameSpec:
     """Burrito Bison as the page search knows it: a canvas showing a screen of the pack."""
     def recognises(candidate: Candidate) -> bool:
-        return classify(pack, css_sized(candidate.grab())).screen != "unknown"
+        return classify(pack, pack_sized(candidate.grab()).image).screen != "unknown"
 
     return GameSpec("Burrito Bison", CANVAS, recognises, needs_focus=True)
 
@@ -114,13 +122,12 @@ class BurritoBot:
             if wait_ms > 0:
                 self.session.page.wait_for_timeout(wait_ms)
         self._looked = started = time.perf_counter()
-        frame = self.screen.look()
-        image = css_sized(frame)
-        sighting = classify(self.pack, image, self._last_screen)
+        frame = pack_sized(self.screen.look())
+        sighting = classify(self.pack, frame.image, self._last_screen)
         self._last_screen = sighting.screen
         ms = (time.perf_counter() - started) * 1000
         self.stats.look_ms.append(ms)
-        return Look(frame, image, sighting, ms)
+        return Look(frame, frame.image, sighting, ms)
 
     # -- the loop --------------------------------------------------------------------------
     def play(self, *, rounds: int | None = None, minutes: float | None = None) -> list[Round]:

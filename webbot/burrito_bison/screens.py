@@ -66,6 +66,7 @@ TARGETS: dict[str, dict[str, str]] = {
 INDICATOR_SCORE = 0.85  # real and replica indicators score 0.97-1.0, other screens < 0.75
 TARGET_SCORE = 0.6      # a target on a screen already known (the post on a zoomed ring)
 DEFAULT_PACK = "webbot.burrito_bison"
+PACK_GAME_SIZE = (1173, 660)  # the game's size in CSS pixels where the pack's crops were cut
 
 
 @dataclass(frozen=True)
