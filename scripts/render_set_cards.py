@@ -1,7 +1,7 @@
 """Draws the Daily SET replica's card images: the 81 small GIF cards of the old page, the 258x167
 GIF cards of the 2022 page, the PNG cards of the current page, and the page's few buttons.
 
-    python scripts/render_set_cards.py [--out fixtures/daily-set/images]
+    python scripts/render_set_cards.py [--out fixtures/daily-set/images] [--cards 1,63,81]
 
 The look follows the real cards' measurements (reference README and real GIFs): a 95x62 white
 card; 1-3 upright shapes 19x42 px side by side on a 32 px pitch, tops at y=10; colours red
@@ -167,14 +167,15 @@ def text_button(text: str, size: tuple[int, int], fill: tuple[int, int, int]) ->
     return button
 
 
-def render(out: Path) -> list[Path]:
-    """Writes every image under `out`; returns the files written."""
+def render(out: Path, numbers: list[int] | None = None) -> list[Path]:
+    """Writes every image (or the cards `numbers` and the buttons) under `out`; returns the
+    files written."""
     small, new = out / "setcards" / "small", out / "setcards" / "new"
     large = out / "setcards" / "large"
     for folder in (small, new, large):
         folder.mkdir(parents=True, exist_ok=True)
     written = []
-    for number in range(1, 82):
+    for number in numbers or range(1, 82):
         card = card_for_number(number)
         written.append(_write(small / f"{number:02d}.gif", draw_card(card)))
         written.append(_write(new / f"{number}.png", new_card(card)))
@@ -197,12 +198,20 @@ def _write(path: Path, image: np.ndarray) -> Path:
     return path
 
 
+def _numbers(text: str) -> list[int]:
+    numbers = [int(part) for part in text.split(",") if part.strip()]
+    if not numbers or not all(1 <= n <= 81 for n in numbers):
+        raise argparse.ArgumentTypeError(f"{text!r}: expected card numbers from 1 to 81")
+    return numbers
+
+
 def main() -> None:
     default = Path(__file__).resolve().parents[1] / "fixtures" / "daily-set" / "images"
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=default, help=f"default: {default}")
+    parser.add_argument("--cards", type=_numbers, help="only these cards (1-81), comma-separated")
     args = parser.parse_args()
-    files = render(args.out)
+    files = render(args.out, args.cards)
     print(f"wrote {len(files)} images under {args.out}")
 
 
