@@ -153,7 +153,7 @@ def test_the_game_selector_names_the_element_through_the_frames(fixtures_url):
 
 def test_a_game_selector_that_matches_nothing_is_told(fixtures_url):
     url = f"{fixtures_url}{PORTAL}?game=puzlogic&consent=none&banner=0"
-    done = run_webbot("puzlogic", "--url", url, "--find-timeout", "2",
+    done = run_webbot("puzlogic", "--url", url, "--find-timeout", "6",
                       "--game-selector", "iframe#gameiframe >>> canvas#game")
     assert done.returncode == 1
     assert "looked in 3 frames" in done.stderr
@@ -174,7 +174,8 @@ def test_frame_selectors():
 def test_a_page_without_the_game_says_what_was_looked_at_and_keeps_the_page(fixtures_url,
                                                                            tmp_path):
     url = f"{fixtures_url}{PORTAL}?game=daily-set&banner=0"
-    options = RunOptions(url=url, debug_dir=tmp_path / "debug", find_timeout_s=2)
+    # Long enough for the three frames to load on a busy machine.
+    options = RunOptions(url=url, debug_dir=tmp_path / "debug", find_timeout_s=8)
 
     def go():
         with game_session(options, PORTAL) as session:
@@ -197,7 +198,7 @@ def test_a_game_larger_than_the_window_is_told(fixtures_url):
             session.find_game(game_spec(TemplatePack()))
         return str(failure.value)
 
-    message = run(url, body, viewport=(1024, 640), find_timeout_s=2)
+    message = run(url, body, viewport=(1024, 640), find_timeout_s=8)
     assert "canvas#game 1173x660" in message
     assert "larger than the 1024x640 window (give --viewport 1213x700 or larger)" in message
 
@@ -207,7 +208,7 @@ def test_a_dialog_that_will_not_close_is_a_clear_failure():
         url = server.url + "stuck-consent.html"
 
         def go():
-            with game_session(RunOptions(url=url, find_timeout_s=2), "") as session:
+            with game_session(RunOptions(url=url, find_timeout_s=8), "") as session:
                 session.find_game(PUZLOGIC)
 
         with pytest.raises(WebbotError, match="OneTrust did not close after 'Reject All' was "

@@ -45,16 +45,11 @@ def frame_selector(text: str) -> str:
     return ENTER_FRAME.join(parts)
 
 
-def _box(candidate_box: dict) -> Box:
-    return Box(candidate_box["x"], candidate_box["y"], candidate_box["width"],
-               candidate_box["height"])
-
-
 def candidates(page: Page, spec: GameSpec, selector: str | None = None,
-               cameras: dict[bool, Camera] | None = None) -> list[Candidate]:
-    """Displayed elements that may be the game, in every frame, largest first. `cameras`
-    take their pictures: one for the top page, one for frames (see Camera)."""
-    cameras = cameras or {False: Camera(page), True: Camera(page, in_frame=True)}
+               camera: Camera | None = None) -> list[Candidate]:
+    """Displayed elements that may be the game, in every frame, largest first; `camera`
+    takes their pictures."""
+    camera = camera or Camera(page)
     found: list[Candidate] = []
     if selector:
         handles = page.locator(frame_selector(selector)).element_handles()
@@ -75,8 +70,7 @@ def candidates(page: Page, spec: GameSpec, selector: str | None = None,
             continue
         if not selector and (box["width"] < spec.min_size[0] or box["height"] < spec.min_size[1]):
             continue
-        found.append(Candidate(frame, handle, _box(box),
-                               cameras[frame.parent_frame is not None]))
+        found.append(Candidate(frame, handle, Box.of(box), camera))
     found.sort(key=lambda c: -c.box.width * c.box.height)
     return found
 
@@ -87,11 +81,11 @@ def find_game(page: Page, spec: GameSpec, *, selector: str | None = None,
     started = time.monotonic()
     deadline = started + timeout_s
     done: list[str] = []
-    cameras = {False: Camera(page), True: Camera(page, in_frame=True)}
+    camera = Camera(page)
     while True:
         done += answer_consent(page)
         looked: list[str] = []
-        for candidate in candidates(page, spec, selector, cameras):
+        for candidate in candidates(page, spec, selector, camera):
             verdict = _look_at(candidate, spec, done)
             if verdict is None:
                 way = Way(page, candidate.element, lambda c=candidate: _current(c))
@@ -110,7 +104,7 @@ def _current(candidate: Candidate) -> Box:
     box = candidate.element.bounding_box()
     if not box:
         raise WebbotError(f"the game ({candidate.name}) is no longer displayed")
-    return _box(box)
+    return Box.of(box)
 
 
 def _look_at(candidate: Candidate, spec: GameSpec, done: list[str]) -> str | None:

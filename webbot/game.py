@@ -47,7 +47,7 @@ class Candidate:
                 raise Error("not displayed")
             png = self.camera.shoot(box)
             image = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR)
-            self._picture = Frame(image, Box(box["x"], box["y"], box["width"], box["height"]))
+            self._picture = Frame(image, Box.of(box))
         return self._picture
 
     def html(self) -> str:

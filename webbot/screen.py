@@ -29,6 +29,11 @@ class Box:
     width: float
     height: float
 
+    @classmethod
+    def of(cls, found: dict) -> Box:
+        """From Playwright's bounding_box() answer."""
+        return cls(found["x"], found["y"], found["width"], found["height"])
+
 
 @dataclass(frozen=True)
 class Frame:
@@ -76,19 +81,26 @@ class Camera:
     than the window, and any capture at device resolution (DPR 2, say) leaves Chromium routing
     mouse input into out-of-process (cross-site) frames at the wrong place: a click at page
     (410, 340) reached the game at (205, 170). So the capture is made here, inside the
-    viewport, and a game in a frame is seen in CSS pixels when the DPR is not 1; vision reads
-    any scale. Without a CDP session (not Chromium) Playwright's call is used.
+    viewport, and at device resolution only on a page without frames: on any page with a
+    frame (a portal, an ad) the picture is in CSS pixels; vision reads any scale. Without a
+    CDP session (not Chromium) Playwright's call is used.
     """
 
-    def __init__(self, page: Page, *, in_frame: bool = False, fast: bool = False) -> None:
+    def __init__(self, page: Page, *, fast: bool = False) -> None:
         self.page = page
-        self.in_frame = in_frame
         # fast: Chromium's cheaper PNG encoding, ~35 ms instead of ~50 ms a grab (for decision
         # loops); the same pixels.
         self.fast = fast
         self._cdp: CDPSession | None = None
-        self._scale = 1.0
+        self._ratio: float | None = None  # the device pixel ratio, asked once
         self._portable = False  # no CDP here: Playwright's call
+
+    def _scale(self) -> float:
+        if len(self.page.frames) > 1:
+            return 1.0
+        if self._ratio is None:
+            self._ratio = float(self.page.evaluate("devicePixelRatio"))
+        return self._ratio
 
     def shoot(self, box: dict) -> bytes:
         """A PNG of `box` (CSS pixels, in the viewport)."""
@@ -97,29 +109,22 @@ class Camera:
                 self._cdp = self.page.context.new_cdp_session(self.page)
             except Error:
                 self._portable = True
-            else:
-                self._scale = 1.0 if self.in_frame else float(
-                    self.page.evaluate("devicePixelRatio"))
+        scale = self._scale()
         view_size = self.page.viewport_size
         outside = view_size is not None and (
             box["x"] < 0 or box["y"] < 0 or box["x"] + box["width"] > view_size["width"] + 0.5
             or box["y"] + box["height"] > view_size["height"] + 0.5)
         if self._cdp is None or outside:
             return self.page.screenshot(clip=box, animations="allow", caret="hide",
-                                        scale="css" if self.in_frame else "device")
+                                        scale="device" if scale != 1 else "css")
         view = self._cdp.send("Page.getLayoutMetrics")["cssVisualViewport"]
         clip = {"x": box["x"] + view["pageX"], "y": box["y"] + view["pageY"],
                 "width": box["width"], "height": box["height"],
-                "scale": self._scale * view.get("zoom", 1)}
+                "scale": scale * view.get("zoom", 1)}
         shot = self._cdp.send("Page.captureScreenshot", {
             "format": "png", "clip": clip, "captureBeyondViewport": False,
             "optimizeForSpeed": self.fast})
         return base64.b64decode(shot["data"])
-
-
-def _in_frame(element: ElementHandle) -> bool:
-    frame = element.owner_frame()
-    return frame is not None and frame.parent_frame is not None
 
 
 def changed_fraction(a: np.ndarray, b: np.ndarray, threshold: int = 8) -> float:
@@ -151,8 +156,7 @@ class Screen:
         # A game found by webbot.finder comes as its element (in any frame): measuring a handle
         # costs ~1-6 ms, re-finding a selector's element across frames ~10-25 ms.
         self.element = element
-        in_frame = element is not None and _in_frame(element)
-        self.camera = Camera(page, in_frame=in_frame, fast=fast)
+        self.camera = Camera(page, fast=fast)
         self.selector = selector
         self.locator = page.locator(selector).first
         self.recorder = recorder or _NoRecorder()
@@ -170,7 +174,7 @@ class Screen:
                 raise WebbotError(f"no visible '{self.selector}' on {self.page.url}") from None
             raise
         image = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR)
-        frame = Frame(image, Box(box["x"], box["y"], box["width"], box["height"]),
+        frame = Frame(image, Box.of(box),
                       anchor=self.current_box if self.element is not None else None)
         self.recorder.saw(frame)
         return frame
@@ -216,7 +220,7 @@ class Screen:
         """Where the game element is on the page now (scrolled back into the window first if
         something pushed it out, so that a point mapped through it can be clicked)."""
         box = self._measure() if self.element is not None else self._measure_selector()
-        return Box(box["x"], box["y"], box["width"], box["height"])
+        return Box.of(box)
 
     def look(self) -> Frame:
         """A frame for a decision loop: remembered as the last seen, not saved each time."""

@@ -170,7 +170,7 @@ def _covered(page: Page, button: ElementHandle) -> bool:
         found = button.bounding_box()
         if not found:
             raise WebbotError("the button is not displayed")
-        return Box(found["x"], found["y"], found["width"], found["height"])
+        return Box.of(found)
 
     try:
         way = Way(page, button, box)

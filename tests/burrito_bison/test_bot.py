@@ -75,9 +75,9 @@ def test_a_hung_screen_is_recovered_then_reported(fixtures_url, tmp_path):
 
 def test_a_canvas_of_another_game_is_not_taken_for_it(fixtures_url):
     url = f"{fixtures_url}puzlogic/index.html"  # a canvas, but not this game
-    done = run_webbot("burrito-bison", "--url", url, "--find-timeout", "3")
+    done = run_webbot("burrito-bison", "--url", url, "--find-timeout", "6")
     assert done.returncode == 1
-    assert ("shows Burrito Bison after 3 s; looked in 1 frame (the top page): "
+    assert ("shows Burrito Bison after 6 s; looked in 1 frame (the top page): "
             "canvas#game 800x600 in the top page: not Burrito Bison") in done.stderr
     assert done.stderr.strip().count("\n") == 0
 

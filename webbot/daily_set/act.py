@@ -181,7 +181,7 @@ class Hands:
             found = element.bounding_box() if element is not None else None
         except Error:
             return None
-        return Box(found["x"], found["y"], found["width"], found["height"]) if found else None
+        return Box.of(found) if found else None
 
     def _in_view(self, box: Box) -> bool:
         size = self.page.viewport_size or {"width": 0, "height": 0}
