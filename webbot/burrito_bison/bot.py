@@ -28,6 +28,7 @@ from webbot.burrito_bison.readout import (
     read_results,
     read_shop,
     results_numbers,
+    says_max,
 )
 from webbot.burrito_bison.screens import PACK_GAME_SIZE, TemplatePack, classify
 from webbot.debug import Mark
@@ -253,11 +254,12 @@ class BurritoBot:
             if after.sighting.screen != "shop":
                 return None
             button = after.image[y:y + height, x:x + width]
-            # A settled new look is a purchase only if the button no longer asks the price
-            # clicked: on a busy machine a pressed or half-redrawn button can hold still too.
+            # A settled new look is a purchase only if the button reads a new price (or MAX):
+            # on a busy machine a pressed or half-redrawn button can hold still too, and reads
+            # as no number at all (a purchase was once reported for a click the game ignored).
             if changed_fraction(before, button) > 0.02 and previous is not None and \
                     changed_fraction(previous, button) == 0 and \
-                    read_number(button) != offer.price:
+                    self._bought(button, offer.price):
                 self.watchdog.moved(time.monotonic())
                 self.spent += offer.price
                 if self.rounds:  # bought with the coins of the round just finished
@@ -269,6 +271,11 @@ class BurritoBot:
         self.report(f"  shop: {offer.name} for {offer.price:,} was clicked but its button did "
                     "not change; not counted as bought")
         return None
+
+    @staticmethod
+    def _bought(button: np.ndarray, price: int) -> bool:
+        now = read_number(button)
+        return now != price if now is not None else says_max(button)
 
     # -- stuck -----------------------------------------------------------------------------
     def recover(self, look: Look) -> None:

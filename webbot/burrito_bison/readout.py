@@ -82,6 +82,11 @@ def read_number(picture: np.ndarray) -> int | None:
     return int(match.group().replace(",", "")) if match else None
 
 
+def says_max(picture: np.ndarray) -> bool:
+    """A shop button at the last level: "MAX" instead of a price."""
+    return picture.size > 0 and "MAX" in read_text(ink_page(picture), WORD)
+
+
 def _crop(image: np.ndarray, x: int, y: int, width: int, height: int) -> np.ndarray:
     top, left = max(0, y), max(0, x)
     return image[top:max(top, y + height), left:max(left, x + width)]
