@@ -231,12 +231,15 @@ class BurritoBot:
             if not affordable:
                 break
             best = max(affordable, key=lambda o: o.price)
-            look = self.buy(look, best)
-            if look is None:
+            bought = self.buy(look, best)
+            if bought is None:
+                # Not bought, or the shop went away: leave by what the screen shows now.
+                look = self.look()
                 break
+            look = bought
         self.decider.want_shop = False
         self.decider.acted("shop", time.monotonic())
-        if "next" in look.sighting.targets:
+        if look.sighting.screen == "shop" and "next" in look.sighting.targets:
             self.hands.click(look.frame, look.sighting.targets["next"])
 
     def buy(self, look: Look, offer: Offer) -> Look | None:
