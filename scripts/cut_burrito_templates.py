@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Cut the bundled Burrito Bison template pack from the replica's own frames.
 
-Each template is a box of one screen, shown settled and frozen (`?scene=...&freeze=1`) in
-headless Chromium at device scale 1, so running this again on the same replica gives the
-same PNGs. The names are those of the real game's crops (../shared/reference/burrito-bison/
-templates) plus the optional extras the classifier knows.
+Each screen is shown settled and frozen (`?scene=...&freeze=1`) in headless Chromium at
+device scale 1 and cut by the same code as `webbot burrito-bison pack cut` (the boxes of
+webbot/burrito_bison/pack.py), so running this again on the same replica gives the same
+PNGs.
 
     .venv/bin/python scripts/cut_burrito_templates.py [--out DIR] [--check]
 
@@ -22,6 +22,8 @@ import cv2
 import numpy as np
 
 from webbot.browser import BrowserOptions, open_page, open_url
+from webbot.burrito_bison.pack import MANIFEST, cut_pack
+from webbot.burrito_bison.screens import PACK_GAME_SIZE
 from webbot.screen import Screen
 from webbot.server import FixtureServer
 
@@ -29,38 +31,35 @@ ROOT = Path(__file__).resolve().parents[1]
 PACK = ROOT / "webbot" / "burrito_bison" / "templates"
 GAME = "burrito-bison/index.html"
 
-# name: (scene query, box (x, y, w, h) in canvas pixels)
-CUTS: dict[str, tuple[str, tuple[int, int, int, int]]] = {
-    "bison-health-bar": ("scene=ring&player=bison&opponent=sour-patch", (451, 71, 101, 19)),
-    "pineapple-health-bar": ("scene=ring&player=pineapple&opponent=sour-patch",
-                             (434, 70, 118, 21)),
-    "bison-head": ("scene=ring&player=bison&opponent=sour-patch", (489, 18, 42, 42)),
-    "pineapple-head": ("scene=ring&player=pineapple&opponent=sour-patch", (228, 460, 101, 137)),
-    "left-goalpost": ("scene=ring&player=bison&opponent=sour-patch", (343, 468, 30, 132)),
-    "full-rocket": ("scene=rocket_ready", (29, 127, 29, 391)),
-    "rocket-bar": ("scene=flight", (29, 127, 29, 40)),
-    "filled-with-goodies": ("scene=pinata", (531, 222, 326, 42)),
-    "cancel-button": ("scene=pinata", (540, 354, 81, 78)),
-    "tap-to-continue": ("scene=missions", (491, 585, 197, 31)),
-    "unlocked": ("scene=unlocked", (500, 60, 166, 40)),
-    "next-button": ("scene=results", (892, 510, 160, 117)),
-    "shop-button": ("scene=results", (715, 510, 130, 117)),
-    "shop-title": ("scene=shop", (500, 20, 170, 60)),
+# The screenshot of each screen the manifest cuts from: the replica's scene query.
+SHOTS = {
+    "ring": "scene=ring&player=bison&opponent=sour-patch",
+    "ring-pineapple": "scene=ring&player=pineapple&opponent=sour-patch",
+    "flight": "scene=flight",
+    "rocket_ready": "scene=rocket_ready",
+    "pinata": "scene=pinata",
+    "missions": "scene=missions",
+    "unlocked": "scene=unlocked",
+    "results": "scene=results",
+    "shop": "scene=shop",
 }
 
 
 def cut(out: Path) -> list[Path]:
-    out.mkdir(parents=True, exist_ok=True)
-    written = []
-    with FixtureServer() as server, open_page(BrowserOptions()) as page:
-        for name, (query, (x, y, width, height)) in CUTS.items():
+    with tempfile.TemporaryDirectory() as folder, FixtureServer() as server, \
+            open_page(BrowserOptions()) as page:
+        shots = []
+        for name, query in SHOTS.items():
             open_url(page, f"{server.url}{GAME}?seed=1&freeze=1&{query}")
             frame = Screen(page, "canvas").wait_until_still()
-            piece = frame.image[y:y + height, x:x + width]
-            path = out / f"{name}.png"
-            cv2.imwrite(str(path), piece)
-            written.append(path)
-    return written
+            shots.append(Path(folder) / f"{name}.png")
+            cv2.imwrite(str(shots[-1]), frame.image)
+        report = cut_pack(shots, out, box=(0, 0, *PACK_GAME_SIZE))
+    bad = [check.shot for check in report.checks if not check.ok]
+    if bad or report.missing_shots:
+        raise SystemExit(f"the replica's pack does not tell apart: {bad}; "
+                         f"missing {report.missing_shots}")
+    return list(report.written)
 
 
 def same_picture(a: Path, b: Path) -> bool:
@@ -84,7 +83,7 @@ def main() -> int:
     if differ:
         print(f"differ from the bundled pack: {', '.join(differ)}", file=sys.stderr)
         return 1
-    print(f"all {len(CUTS)} templates match the bundled pack")
+    print(f"all {len(MANIFEST)} templates match the bundled pack")
     return 0
 
 

@@ -85,7 +85,7 @@ def inputs(tmp_path_factory) -> Path:
     (folder / "a-folder").mkdir()
     os.mkfifo(folder / "pipe")
     (folder / "pack").mkdir()
-    (folder / "pack" / "bison-head.png").write_text("broken")
+    (folder / "pack" / "bison-health-bar.png").write_text("broken")
     return folder
 
 
@@ -154,7 +154,7 @@ ROWS = [
     ("burrito-bison classify {d}/blank.png --templates {d}/nowhere", 1,
      "template pack {d}/nowhere is not a folder"),
     ("burrito-bison classify {d}/blank.png --templates {d}/pack", 2,
-     "{d}/pack/bison-head.png is not an image that can be decoded"),
+     "{d}/pack/bison-health-bar.png is not an image that can be decoded"),
     # options
     ("puzlogic --levels 0", 2, "Invalid value for --levels: '0': levels go from 1 to 15"),
     ("puzlogic --levels 3-99", 2, "Invalid value for --levels: '3-99': levels go from 1 to 15"),

@@ -107,8 +107,10 @@ def test_daily_set_completes_in_the_portal_and_answers_its_own_popup(fixtures_ur
     assert own["consent"] == "declined"  # the game page's own eu_cookie_compliance popup
 
 
-def test_burrito_bison_plays_a_round_in_the_portal(fixtures_url):
-    url = f"{fixtures_url}{PORTAL}?game=burrito-bison&consent=didomi&preroll=1&banner=2"
+@pytest.mark.parametrize("size", ["1173x660", "1146x644", "1120x540"])
+def test_burrito_bison_plays_a_round_in_the_portal(fixtures_url, size):
+    url = (f"{fixtures_url}{PORTAL}?game=burrito-bison&consent=didomi&preroll=1&banner=2"
+           f"&size={size}&seed=3&flight=0.5")
 
     def body(session):
         bot = BurritoBot(session, TemplatePack(), shop=False)

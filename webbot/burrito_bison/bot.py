@@ -9,7 +9,6 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-import cv2
 import numpy as np
 
 from webbot.burrito_bison.act import Hands
@@ -30,7 +29,7 @@ from webbot.burrito_bison.readout import (
     results_numbers,
     says_max,
 )
-from webbot.burrito_bison.screens import PACK_GAME_SIZE, TemplatePack, classify
+from webbot.burrito_bison.screens import TemplatePack, classify, fitted
 from webbot.debug import Mark
 from webbot.errors import WebbotError
 from webbot.game import Candidate, GameSpec
@@ -68,17 +67,9 @@ class Stats:
 
 def pack_sized(frame: Frame) -> Frame:
     """The frame at the scale the pack's crops were cut at, whatever the game's size on the
-    page and the device pixel ratio: the game's box fitted into PACK_GAME_SIZE (the smaller
-    of the two ratios, as the game fits its scene into a box of another aspect). Points found
-    in the returned frame map to page points through it (Frame.to_page)."""
-    scale = min(frame.box.width / PACK_GAME_SIZE[0], frame.box.height / PACK_GAME_SIZE[1])
-    width, height = round(frame.box.width / scale), round(frame.box.height / scale)
-    if frame.image.shape[1] == width and frame.image.shape[0] == height:
-        return frame
-    shrink = frame.image.shape[1] > width
-    image = cv2.resize(frame.image, (width, height),
-                       interpolation=cv2.INTER_AREA if shrink else cv2.INTER_LINEAR)
-    return replace(frame, image=image)
+    page and the device pixel ratio. Points found in the returned frame map to page points
+    through it (Frame.to_page)."""
+    return replace(frame, image=fitted(frame.image, frame.box.width, frame.box.height))
 
 
 def game_spec(pack: TemplatePack) -> GameSpec:

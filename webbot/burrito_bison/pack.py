@@ -1,0 +1,206 @@
+"""Template packs cut from a player's own screenshots (`webbot burrito-bison pack cut`).
+
+The manifest says which crop is cut from which screenshot, as a box in the pack's 1173x660
+game. A screenshot may show a whole page: the game is then found as the part of the pictures
+that changes from one screen to the next (the page around it stays the same), or given as a
+box. The box is taken to hold the 1173x660 scene fitted and centred, as the game draws itself
+at other sizes; each picture is brought to the pack's scale the way the bot brings its frames
+(`screens.fitted`), and the crops are cut there, so a pack matches frames of any size alike.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from webbot.burrito_bison.screens import (
+    COVERS,
+    INDICATOR_SCORE,
+    PACK_GAME_SIZE,
+    REQUIRED,
+    RULES,
+    Looker,
+    TemplatePack,
+    classify,
+    fitted,
+)
+from webbot.errors import WebbotError
+
+Box = tuple[int, int, int, int]  # x, y, width, height in a picture's pixels
+
+
+@dataclass(frozen=True)
+class Cut:
+    name: str
+    shot: str  # the screenshot it is cut from
+    box: Box   # in the pack's 1173x660 game
+
+
+# The boxes are those of the real game's crops (found in the real 2018 screens), except the
+# health bars: the whole bar around the name, as the name alone is too thin to survive a
+# change of scale.
+MANIFEST = (
+    Cut("bison-health-bar", "ring", (440, 61, 140, 40)),
+    Cut("left-goalpost", "ring", (343, 468, 30, 132)),
+    Cut("pineapple-health-bar", "ring-pineapple", (425, 61, 155, 40)),
+    Cut("rocket-bar", "flight", (29, 127, 29, 40)),
+    Cut("full-rocket", "rocket_ready", (29, 127, 29, 391)),
+    Cut("filled-with-goodies", "pinata", (531, 222, 326, 42)),
+    Cut("cancel-button", "pinata", (540, 354, 81, 78)),
+    Cut("tap-to-continue", "missions", (491, 585, 197, 31)),
+    Cut("unlocked", "unlocked", (500, 60, 166, 40)),
+    Cut("next-button", "results", (892, 510, 160, 117)),
+    Cut("shop-button", "results", (715, 510, 130, 117)),
+    Cut("shop-title", "shop", (500, 20, 170, 60)),
+)
+# Screenshot name (file stem) -> the screen it shows.
+SHOTS = {"ring": "ring", "ring-pineapple": "ring", "flight": "flight",
+         "rocket_ready": "rocket_ready", "pinata": "pinata", "missions": "missions",
+         "unlocked": "unlocked", "results": "results", "shop": "shop"}
+
+CHANGES = 24          # grey levels by which a pixel differs between screens to count as game
+GAME_ASPECT = (1.3, 2.5)
+GAME_MIN = (320, 180)
+
+
+@dataclass(frozen=True)
+class ShotCheck:
+    """How one screenshot reads with the pack just cut."""
+
+    shot: str
+    screen: str        # what it should read as
+    read_as: str
+    score: float       # its own indicator's best score
+    rival: str         # the other screen whose indicator scores highest on it
+    rival_score: float
+
+    @property
+    def ok(self) -> bool:
+        return self.read_as == self.screen and self.rival_score < INDICATOR_SCORE
+
+
+@dataclass(frozen=True)
+class CutReport:
+    box: Box | None    # the game's box found in the pictures (None when given per picture)
+    written: tuple[Path, ...]
+    checks: tuple[ShotCheck, ...]
+    missing_shots: tuple[str, ...]
+    missing_required: tuple[str, ...]
+
+
+def shot_name(path: Path) -> str:
+    stem = path.stem.lower().replace("rocket-ready", "rocket_ready")
+    if stem not in SHOTS:
+        raise WebbotError(f"{path.name}: name the screenshots after their screens: "
+                          f"{', '.join(f'{name}.png' for name in SHOTS)}")
+    return stem
+
+
+def _span(fractions: np.ndarray, high: float, low: float) -> tuple[int, int]:
+    """The longest run of values >= high, grown either way while they stay >= low."""
+    best, start = (0, 0), None
+    for i, value in enumerate(np.append(fractions, -1.0)):
+        if value >= high and start is None:
+            start = i
+        elif value < high and start is not None:
+            if i - start > best[1] - best[0]:
+                best = (start, i)
+            start = None
+    first, end = best
+    while first > 0 and fractions[first - 1] >= low:
+        first -= 1
+    while end < len(fractions) and fractions[end] >= low:
+        end += 1
+    return first, end
+
+
+def find_game(pictures: list[np.ndarray]) -> Box:
+    """The game's box in screenshots of one page: the region that changes between them."""
+    if len(pictures) < 2:
+        height, width = pictures[0].shape[:2]
+        if GAME_ASPECT[0] <= width / height <= GAME_ASPECT[1]:
+            return 0, 0, width, height  # a grab of the game alone
+        raise WebbotError("one screenshot of a whole page does not show where the game is: "
+                          "give two or more screenshots of the same page, or --box X,Y,W,H")
+    height = min(p.shape[0] for p in pictures)
+    width = min(p.shape[1] for p in pictures)
+    grays = np.stack([cv2.cvtColor(p[:height, :width], cv2.COLOR_BGR2GRAY) for p in pictures])
+    changes = (grays.max(axis=0).astype(np.int16) - grays.min(axis=0)) > CHANGES
+    columns = changes.mean(axis=0)
+    left, right = _span(columns, 0.5 * columns.max(), 0.5 * columns.max())
+    rows = changes[:, left:right].mean(axis=1)
+    top, bottom = _span(rows, 0.5, 0.1)
+    columns = changes[top:bottom].mean(axis=0)
+    left, right = _span(columns, 0.5, 0.1)
+    box = left, top, right - left, bottom - top
+    aspect = box[2] / max(1, box[3])
+    if box[2] < GAME_MIN[0] or box[3] < GAME_MIN[1] or \
+            not GAME_ASPECT[0] <= aspect <= GAME_ASPECT[1]:
+        raise WebbotError(f"no game-shaped region changes between the screenshots (the one "
+                          f"that does is {box[2]}x{box[3]} at {box[0]},{box[1]}): give "
+                          "screenshots of different screens, or --box X,Y,W,H")
+    return box
+
+
+def scene(picture: np.ndarray, box: Box) -> np.ndarray:
+    """The game in `picture` at the pack's scale, cropped to the 1173x660 scene."""
+    x, y, width, height = box
+    if x < 0 or y < 0 or x + width > picture.shape[1] or y + height > picture.shape[0]:
+        raise WebbotError(f"the game's box {width}x{height} at {x},{y} is not inside the "
+                          f"{picture.shape[1]}x{picture.shape[0]} screenshot")
+    game = fitted(picture[y:y + height, x:x + width], width, height)
+    left = round((game.shape[1] - PACK_GAME_SIZE[0]) / 2)
+    top = round((game.shape[0] - PACK_GAME_SIZE[1]) / 2)
+    return game[top:top + PACK_GAME_SIZE[1], left:left + PACK_GAME_SIZE[0]]
+
+
+def _check(pack: TemplatePack, shot: str, image: np.ndarray) -> ShotCheck:
+    screen = SHOTS[shot]
+    looker = Looker(pack, image)
+    own, rival = 0.0, ("", -1.0)
+    for other, indicators in RULES:
+        for name in indicators:
+            match = looker.find(name)
+            if match is None:
+                continue
+            if other == screen:
+                own = max(own, match.score)
+            elif other not in COVERS.get(screen, ()) and screen not in COVERS.get(other, ()) \
+                    and match.score > rival[1]:
+                rival = (other, match.score)
+    return ShotCheck(shot, screen, classify(pack, image).screen, own, *rival)
+
+
+def cut_pack(paths: list[Path], out: Path, box: Box | None = None) -> CutReport:
+    """Cut the manifest's crops from screenshots named after their screens into `out`, then
+    read every screenshot back with the new pack."""
+    from webbot import inputs
+
+    shots: dict[str, Path] = {}
+    for path in paths:
+        name = shot_name(path)
+        if name in shots:
+            raise WebbotError(f"two screenshots of {name}: {shots[name]} and {path}")
+        shots[name] = path
+    pictures = {name: inputs.read_image(path) for name, path in shots.items()}
+    found = None
+    if box is None:
+        found = find_game(list(pictures.values()))
+    scenes = {name: scene(picture, box or found) for name, picture in pictures.items()}
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for cut in MANIFEST:
+        if cut.shot in scenes:
+            x, y, width, height = cut.box
+            path = out / f"{cut.name}.png"
+            cv2.imwrite(str(path), scenes[cut.shot][y:y + height, x:x + width])
+            written.append(path)
+    pack = TemplatePack(out, required=())
+    checks = tuple(_check(pack, name, image) for name, image in scenes.items())
+    cut_names = {path.stem for path in written}
+    return CutReport(found, tuple(written), checks,
+                     tuple(name for name in SHOTS if name not in shots),
+                     tuple(name for name in REQUIRED if name not in cut_names))
