@@ -84,6 +84,8 @@ def inputs(tmp_path_factory) -> Path:
     cv2.imwrite(str(folder / "blank.png"), np.full((600, 800, 3), 255, np.uint8))
     (folder / "a-folder").mkdir()
     os.mkfifo(folder / "pipe")
+    for shot in ("ring.png", "results.png", "a-folder/ring.png"):  # white, 800x600
+        cv2.imwrite(str(folder / shot), np.full((600, 800, 3), 255, np.uint8))
     (folder / "pack").mkdir()
     (folder / "pack" / "bison-health-bar.png").write_text("broken")
     return folder
@@ -155,6 +157,21 @@ ROWS = [
      "template pack {d}/nowhere is not a folder"),
     ("burrito-bison classify {d}/blank.png --templates {d}/pack", 2,
      "{d}/pack/bison-health-bar.png is not an image that can be decoded"),
+    ("burrito-bison pack cut {d}/blank.png --out {d}/cut", 1,
+     "blank.png: name the screenshots after their screens: ring.png, ring-pineapple.png"),
+    ("burrito-bison pack cut {d}/rocket-ready.png --out {d}/cut", 2,
+     "{d}/rocket-ready.png: no such file"),
+    ("burrito-bison pack cut {d}/ring.png {d}/a-folder/ring.png --out {d}/cut", 1,
+     "two screenshots of ring: {d}/ring.png and {d}/a-folder/ring.png"),
+    ("burrito-bison pack cut {d}/ring.png --out {d}/cut", 1,
+     "one 800x600 screenshot does not show where the game is"),
+    ("burrito-bison pack cut {d}/ring.png {d}/results.png --out {d}/cut", 1,
+     "no game-shaped region changes between the screenshots"),
+    ("burrito-bison pack cut {d}/ring.png --box 0,0,1173,660 --out {d}/cut", 1,
+     "the game's box 1173x660 at 0,0 is not inside the 800x600 screenshot"),
+    ("burrito-bison pack cut {d}/ring.png --box 1,2,3 --out {d}/cut", 2,
+     "Invalid value for '--box': '1,2,3': expected X,Y,WIDTH,HEIGHT"),
+    ("burrito-bison pack cut {d}/ring.png", 2, "Missing option '--out'"),
     # options
     ("puzlogic --levels 0", 2, "Invalid value for --levels: '0': levels go from 1 to 15"),
     ("puzlogic --levels 3-99", 2, "Invalid value for --levels: '3-99': levels go from 1 to 15"),

@@ -16,7 +16,15 @@ from webbot import __version__
 from webbot.browser import BrowserOptions
 from webbot.errors import WebbotError, first_line
 from webbot.finder import FIND_TIMEOUT_S
-from webbot.params import BROWSER_ENDPOINT, GAME_SELECTOR, PAGE_URL, VIEWPORT, Finite, Url
+from webbot.params import (
+    BROWSER_ENDPOINT,
+    GAME_SELECTOR,
+    PAGE_URL,
+    VIEWPORT,
+    Finite,
+    Rect,
+    Url,
+)
 from webbot.puzlogic.solvers import DEFAULT_TIMEOUT
 from webbot.puzlogic.solvers import NAMES as SOLVERS
 from webbot.session import RunOptions
@@ -187,7 +195,9 @@ def burrito_bison(ctx: click.Context, options: RunOptions, templates: Path | Non
                   stuck_after: float) -> None:
     """Grind Burrito Bison rounds: launch, rocket slams, popups, results, shop, again.
 
-    `webbot burrito-bison classify IMAGE...` tells which screen screenshots show."""
+    `webbot burrito-bison classify IMAGE...` tells which screen screenshots show;
+    `webbot burrito-bison pack cut SCREEN.png... --out DIR` makes a template pack from your
+    own screenshots of the game."""
     if ctx.invoked_subcommand is not None:
         return
     if rounds is not None and minutes is not None:
@@ -211,6 +221,31 @@ def burrito_bison_classify(images: tuple[str, ...], templates: Path | None,
     from webbot.burrito_bison.cli import classify_command
 
     classify_command(images, templates, as_json)
+
+
+@burrito_bison.group("pack")
+def burrito_bison_pack() -> None:
+    """Template packs: `pack cut` makes one from screenshots of the game you play."""
+
+
+@burrito_bison_pack.command("cut")
+@click.argument("screens", metavar="SCREEN.png...", nargs=-1, required=True,
+                type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True,
+              metavar="DIR", help="Write the pack's PNG crops into this folder.")
+@click.option("--box", type=Rect(), metavar="X,Y,W,H",
+              help="Where the game is in every screenshot (default: found as the part of the "
+                   "pictures that changes from screen to screen).")
+def burrito_bison_pack_cut(screens: tuple[Path, ...], out: Path,
+                           box: tuple[int, int, int, int] | None) -> None:
+    """Cut a template pack from screenshots named after their screens (ring.png,
+    ring-pineapple.png, flight.png, rocket_ready.png, pinata.png, missions.png, unlocked.png,
+    results.png, shop.png): each crop is cut where the pack's manifest says, scaled to the
+    game's size; then every screenshot is read back with the new pack, and the screens still
+    missing are listed. Exit 1 when two screens are not told apart."""
+    from webbot.burrito_bison.cli import pack_cut_command
+
+    raise click.exceptions.Exit(pack_cut_command(list(screens), out, box, console))
 
 
 @cli.command()

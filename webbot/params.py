@@ -76,6 +76,25 @@ class Size(click.ParamType):
 VIEWPORT = Size()
 
 
+class Rect(click.ParamType):
+    """X,Y,W,H in pixels: `--box 213,194,1173,660`."""
+
+    name = "X,Y,W,H"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, tuple):
+            return value
+        match = re.fullmatch(r"\s*(\d{1,5})\s*,\s*(\d{1,5})\s*,\s*(\d{1,5})\s*,\s*(\d{1,5})\s*",
+                             str(value))
+        if not match:
+            self.fail(f"{value!r}: expected X,Y,WIDTH,HEIGHT, such as 213,194,1173,660", param,
+                      ctx)
+        rect = tuple(int(group) for group in match.groups())
+        if min(rect[2:]) < 32:
+            self.fail(f"{value!r}: the box must be at least 32 pixels each way", param, ctx)
+        return rect
+
+
 class GameSelector(click.ParamType):
     """`--game-selector`: checked before anything starts (see webbot.finder.frame_selector)."""
 

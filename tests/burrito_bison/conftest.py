@@ -1,10 +1,16 @@
-"""Shared Burrito Bison test set-up: the real reference screens and pack, when present."""
+"""Shared Burrito Bison test set-up: the real reference screens and pack, when present, and
+the replica's screens at any size."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
+from playwright.sync_api import Page
 
 from tests.conftest import REFERENCE
+from webbot.burrito_bison.pack import SHOTS
+from webbot.screen import Frame, Screen
 
 REAL = REFERENCE / "burrito-bison"
 REAL_TEMPLATES = REAL / "templates"
@@ -16,3 +22,30 @@ REAL_SCREENS = {
 }
 needs_reference = pytest.mark.skipif(not REAL_TEMPLATES.is_dir(),
                                      reason="../shared/reference/burrito-bison is absent")
+
+GAME = "burrito-bison/index.html"
+
+
+def shot_query(shot: str) -> str:
+    """The replica's query that opens the screen of a pack's screenshot, settled."""
+    if shot.startswith("ring"):
+        return f"scene=ring&player={'pineapple' if shot == 'ring-pineapple' else 'bison'}"
+    return f"scene={shot}"
+
+
+def sized_frames(browser, fixtures_url: str, size: tuple[int, int],
+                 dpr: float) -> Iterator[tuple[str, Page, Frame]]:
+    """(shot name, page, canvas frame) for every screen a pack is cut from, the game drawn at
+    `size`, frozen; the page stays open until the next one is taken."""
+    context = browser.new_context(device_scale_factor=dpr, viewport={"width": 1400,
+                                                                      "height": 900})
+    try:
+        page = context.new_page()
+        for shot in SHOTS:
+            page.goto(f"{fixtures_url}{GAME}?seed=5&{shot_query(shot)}&freeze=1"
+                      f"&opponent=gummy-bear&size={size[0]}x{size[1]}")
+            page.wait_for_function("window.__burritoTest && window.__burritoTest.ready")
+            page.wait_for_function("!__burritoTest.state().transitioning")
+            yield shot, page, Screen(page, "canvas").wait_until_still(max_changed=0.05)
+    finally:
+        context.close()

@@ -9,7 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.burrito_bison.conftest import sized_frames
 from webbot.burrito_bison.bot import pack_sized
+from webbot.burrito_bison.pack import REAL_SIZES, SHOTS
 from webbot.burrito_bison.screens import TemplatePack, classify
 from webbot.screen import Screen
 
@@ -72,44 +74,24 @@ def test_a_partly_filled_rocket_bar_is_not_ready(page, fixtures_url, pack):
 
 
 # The sizes the real game is embedded at.
-REAL_SIZES = ((1173, 660), (1146, 644), (1280, 768), (1120, 540))
 SIZE_IDS = ["1173x660", "1146x644", "1280x768", "1120x540"]
-SIZED_SCENES = {"ring&player=bison": "ring", "ring&player=pineapple": "ring", "flight": "flight",
-                "rocket_ready": "rocket_ready", "pinata": "pinata", "missions": "missions",
-                "unlocked": "unlocked", "results": "results", "shop": "shop"}
-
-
-def sized_frames(browser, fixtures_url, size, dpr):
-    context = browser.new_context(device_scale_factor=dpr, viewport={"width": 1400,
-                                                                      "height": 900})
-    try:
-        page = context.new_page()
-        for scene in SIZED_SCENES:
-            page.goto(f"{fixtures_url}{GAME}?seed=5&scene={scene}&freeze=1"
-                      f"&opponent=gummy-bear&size={size[0]}x{size[1]}")
-            page.wait_for_function("window.__burritoTest && window.__burritoTest.ready")
-            page.wait_for_function("!__burritoTest.state().transitioning")
-            yield scene, pack_sized(Screen(page, "canvas").wait_until_still(max_changed=0.05))
-    finally:
-        context.close()
-
-
 @pytest.mark.parametrize("dpr", [1, 2])
 @pytest.mark.parametrize("size", REAL_SIZES, ids=SIZE_IDS)
 def test_every_screen_and_its_buttons_at_the_real_sizes(browser, fixtures_url, pack, size,
                                                         dpr):
     fit = min(size[0] / 1173, size[1] / 660)  # the scene fitted into the box, centred
     offset = ((size[0] - 1173 * fit) / 2, (size[1] - 660 * fit) / 2)
-    for scene, seen in sized_frames(browser, fixtures_url, size, dpr):
+    for shot, _, seen in sized_frames(browser, fixtures_url, size, dpr):
         assert (seen.box.width, seen.box.height) == size
-        sighting = classify(pack, seen.image)
-        assert sighting.screen == SIZED_SCENES[scene], scene
+        sighting = classify(pack, pack_sized(seen).image)
+        assert sighting.screen == SHOTS[shot], shot
         if sighting.screen == "ring":
-            assert sighting.evidence.name == f"{scene.split('=')[1]}-health-bar"
+            player = "pineapple" if shot == "ring-pineapple" else "bison"
+            assert sighting.evidence.name == f"{player}-health-bar"
         wanted = {"results": {"next": (972, 568.5), "shop": (780, 568.5)},
                   "pinata": {"cancel": (580.5, 393)}}.get(sighting.screen, {})
         for role, want in wanted.items():
-            page_x, page_y = seen.to_page(*sighting.targets[role])
+            page_x, page_y = pack_sized(seen).to_page(*sighting.targets[role])
             assert page_x == pytest.approx(seen.box.x + offset[0] + want[0] * fit, abs=2.5)
             assert page_y == pytest.approx(seen.box.y + offset[1] + want[1] * fit, abs=2.5)
 

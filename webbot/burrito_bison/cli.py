@@ -1,4 +1,4 @@
-"""`webbot burrito-bison` (play rounds) and `webbot burrito-bison classify` (screenshots)."""
+"""`webbot burrito-bison` (play rounds), `classify` (screenshots) and `pack cut` (packs)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.table import Table
 
 from webbot.burrito_bison.model import Round
+from webbot.burrito_bison.pack import MANIFEST, SHOTS, Box, cut_pack
 from webbot.burrito_bison.screens import TemplatePack, classify, read_image
 from webbot.errors import WebbotError
 from webbot.session import RunOptions, game_session
@@ -71,3 +72,32 @@ def classify_command(paths: Sequence[str], templates: Path | None, as_json: bool
         targets = "; ".join(f"{role} at ({x:.0f}, {y:.0f})"
                             for role, (x, y) in sighting.targets.items())
         click.echo(f"{path}: {sighting.screen}{why}" + (f"; {targets}" if targets else ""))
+
+
+def pack_cut_command(paths: list[Path], out: Path, box: Box | None, console: Console) -> int:
+    report = cut_pack(paths, out, box)
+    if report.box is not None:
+        x, y, width, height = report.box
+        where = "the whole picture" if len(paths) == 1 else \
+            f"the part that changes between the {len(paths)} screenshots"
+        console.print(f"the game: {width}x{height} at {x},{y} ({where})")
+    console.print(f"cut {len(report.written)} templates into {out}")
+    table = Table("screenshot", "reads as", "score", "next best",
+                  title="The screenshots read back with the new pack")
+    for check in report.checks:
+        rival = f"{check.rival} {check.rival_score:.2f}" if check.rival else "-"
+        verdict = check.read_as if check.ok else f"[red]{check.read_as} (not told apart)[/red]"
+        table.add_row(f"{check.shot}.png", verdict, f"{check.score:.2f}", rival)
+    console.print(table)
+    for shot in report.missing_shots:
+        names = ", ".join(cut.name for cut in MANIFEST if cut.shot == shot)
+        console.print(f"missing: {shot}.png (the {SHOTS[shot]} screen; it gives {names})")
+    if report.missing_required:
+        console.print("not enough to play yet: the bot needs the templates "
+                      f"{', '.join(report.missing_required)}")
+    bad = [check for check in report.checks if not check.ok]
+    if bad:
+        raise WebbotError(f"{len(bad)} screenshot(s) not told apart by the pack: "
+                          + "; ".join(f"{c.shot}.png reads as {c.read_as}, {c.rival} "
+                                      f"scores {c.rival_score:.2f}" for c in bad))
+    return 0

@@ -64,6 +64,7 @@ SHOTS = {"ring": "ring", "ring-pineapple": "ring", "flight": "flight",
 CHANGES = 24          # grey levels by which a pixel differs between screens to count as game
 GAME_ASPECT = (1.3, 2.5)
 GAME_MIN = (320, 180)
+REAL_SIZES = ((1173, 660), (1146, 644), (1280, 768), (1120, 540))
 
 
 @dataclass(frozen=True)
@@ -121,10 +122,12 @@ def find_game(pictures: list[np.ndarray]) -> Box:
     """The game's box in screenshots of one page: the region that changes between them."""
     if len(pictures) < 2:
         height, width = pictures[0].shape[:2]
-        if GAME_ASPECT[0] <= width / height <= GAME_ASPECT[1]:
+        if any(abs(width / height - w / h) < 0.02 * w / h for w, h in REAL_SIZES):
             return 0, 0, width, height  # a grab of the game alone
-        raise WebbotError("one screenshot of a whole page does not show where the game is: "
-                          "give two or more screenshots of the same page, or --box X,Y,W,H")
+        raise WebbotError(f"one {width}x{height} screenshot does not show where the game is "
+                          "(it is not a grab of the game alone, whose shape would be one of "
+                          f"{', '.join(f'{w}x{h}' for w, h in REAL_SIZES)}): give two or more "
+                          "screenshots of the same page, or --box X,Y,W,H")
     height = min(p.shape[0] for p in pictures)
     width = min(p.shape[1] for p in pictures)
     grays = np.stack([cv2.cvtColor(p[:height, :width], cv2.COLOR_BGR2GRAY) for p in pictures])
@@ -133,8 +136,9 @@ def find_game(pictures: list[np.ndarray]) -> Box:
     left, right = _span(columns, 0.5 * columns.max(), 0.5 * columns.max())
     rows = changes[:, left:right].mean(axis=1)
     top, bottom = _span(rows, 0.5, 0.1)
-    columns = changes[top:bottom].mean(axis=0)
-    left, right = _span(columns, 0.5, 0.1)
+    if bottom > top:
+        columns = changes[top:bottom].mean(axis=0)
+        left, right = _span(columns, 0.5, 0.1)
     box = left, top, right - left, bottom - top
     aspect = box[2] / max(1, box[3])
     if box[2] < GAME_MIN[0] or box[3] < GAME_MIN[1] or \

@@ -1,0 +1,86 @@
+"""`webbot burrito-bison pack cut`: packs cut from screenshots of whole pages, real and replica,
+the game found in them, and the crops where the real game's own crops are."""
+
+from __future__ import annotations
+
+import re
+
+import cv2
+
+from tests.burrito_bison.conftest import REAL, REAL_TEMPLATES, needs_reference, sized_frames
+from tests.conftest import run_webbot
+from webbot.burrito_bison.bot import pack_sized
+from webbot.burrito_bison.pack import MANIFEST, SHOTS, cut_pack, scene
+from webbot.burrito_bison.screens import TemplatePack, classify, read_image
+
+REAL_SHOTS = {"ring": "round-start-beaster-bunny.png", "rocket_ready": "flight-full-rocket.png",
+              "pinata": "pinata.png", "missions": "round-finished-missions.png",
+              "results": "round-finished-results.png", "shop": "shop.png"}
+REAL_CANVAS = (213, 194, 1173, 660)  # where the game is in most of the real page grabs
+
+
+@needs_reference
+def test_a_pack_cut_from_real_page_grabs(tmp_path):
+    for shot, name in REAL_SHOTS.items():
+        (tmp_path / f"{shot}.png").symlink_to(REAL / "screens" / name)
+    done = run_webbot("burrito-bison", "pack", "cut",
+                      *(str(tmp_path / f"{shot}.png") for shot in REAL_SHOTS),
+                      "--out", str(tmp_path / "pack"))
+    assert done.returncode == 0, done.stderr
+    out = " ".join(done.stdout.split())
+    found = re.search(r"the game: (\d+)x(\d+) at (\d+),(\d+)", out)
+    width, height, x, y = map(int, found.groups())
+    assert all(abs(a - b) <= 3 for a, b in zip((x, y, width, height), REAL_CANVAS, strict=True))
+    assert "missing: flight.png" in out and "missing: unlocked.png" in out
+    assert "missing: ring.png" not in out and "not told apart" not in out
+    assert "the bot needs the templates unlocked" in out
+
+    # Each real crop of the game lies where the manifest cut from the same screen.
+    box = (x, y, width, height)
+    real = TemplatePack(REAL_TEMPLATES)
+    for cut in MANIFEST:
+        if cut.shot not in REAL_SHOTS or cut.name not in real:
+            continue
+        game = scene(read_image(REAL / "screens" / REAL_SHOTS[cut.shot]), box)
+        left, top, w, h = cut.box
+        around = cv2.cvtColor(game[top - 6:top + h + 6, left - 6:left + w + 6],
+                              cv2.COLOR_BGR2GRAY)
+        crop = cv2.imread(str(REAL_TEMPLATES / f"{cut.name}.png"), cv2.IMREAD_GRAYSCALE)
+        score = cv2.minMaxLoc(cv2.matchTemplate(around, crop, cv2.TM_CCOEFF_NORMED))[1]
+        assert score > 0.9, cut.name
+
+    made = TemplatePack(tmp_path / "pack", required=())
+    for shot, name in REAL_SHOTS.items():
+        assert classify(made, read_image(REAL / "screens" / name)).screen == shot
+
+
+def test_a_pack_cut_from_replica_page_grabs_at_one_size_reads_another(browser, fixtures_url,
+                                                                       tmp_path):
+    shots, canvas = [], None
+    for shot, page, frame in sized_frames(browser, fixtures_url, (1120, 540), 1):
+        shots.append(tmp_path / f"{shot}.png")
+        page.screenshot(path=shots[-1])  # the whole window: the game with the page around it
+        canvas = frame.box
+    report = cut_pack(shots, tmp_path / "pack")
+    wanted = (canvas.x, canvas.y, canvas.width, canvas.height)
+    assert all(abs(a - b) <= 2 for a, b in zip(report.box, wanted, strict=True))
+    assert all(check.ok for check in report.checks)
+    assert not report.missing_shots and not report.missing_required
+    assert len(report.written) == len(MANIFEST)
+
+    pack = TemplatePack(tmp_path / "pack")
+    for shot, _, frame in sized_frames(browser, fixtures_url, (1280, 768), 2):
+        assert classify(pack, pack_sized(frame).image).screen == SHOTS[shot], shot
+
+
+@needs_reference
+def test_two_screens_the_pack_cannot_tell_apart_are_a_failure(tmp_path):
+    (tmp_path / "ring.png").symlink_to(REAL / "screens" / REAL_SHOTS["ring"])
+    for shot in ("pinata", "missions"):  # the same picture under two screens' names
+        (tmp_path / f"{shot}.png").symlink_to(REAL / "screens" / "pinata.png")
+    done = run_webbot("burrito-bison", "pack", "cut", *map(str, sorted(tmp_path.glob("*.png"))),
+                      "--out", str(tmp_path / "pack"))
+    assert done.returncode == 1
+    line = done.stderr.strip()
+    assert "\n" not in line and "not told apart by the pack" in line
+    assert "missions.png reads as pinata" in line
