@@ -3,7 +3,7 @@ the replica's screens at any size."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 import pytest
 from playwright.sync_api import Page
@@ -33,15 +33,15 @@ def shot_query(shot: str) -> str:
     return f"scene={shot}"
 
 
-def sized_frames(browser, fixtures_url: str, size: tuple[int, int],
-                 dpr: float) -> Iterator[tuple[str, Page, Frame]]:
+def sized_frames(browser, fixtures_url: str, size: tuple[int, int], dpr: float,
+                 shots: Iterable[str] = SHOTS) -> Iterator[tuple[str, Page, Frame]]:
     """(shot name, page, canvas frame) for every screen a pack is cut from, the game drawn at
     `size`, frozen; the page stays open until the next one is taken."""
     context = browser.new_context(device_scale_factor=dpr, viewport={"width": 1400,
                                                                       "height": 900})
     try:
         page = context.new_page()
-        for shot in SHOTS:
+        for shot in shots:
             page.goto(f"{fixtures_url}{GAME}?seed=5&{shot_query(shot)}&freeze=1"
                       f"&opponent=gummy-bear&size={size[0]}x{size[1]}")
             page.wait_for_function("window.__burritoTest && window.__burritoTest.ready")

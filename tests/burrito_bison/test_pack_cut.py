@@ -69,7 +69,8 @@ def test_a_pack_cut_from_replica_page_grabs_at_one_size_reads_another(browser, f
     assert len(report.written) == len(MANIFEST)
 
     pack = TemplatePack(tmp_path / "pack")
-    for shot, _, frame in sized_frames(browser, fixtures_url, (1280, 768), 2):
+    for shot, _, frame in sized_frames(browser, fixtures_url, (1280, 768), 2,
+                                       ("ring", "pinata", "results")):
         assert classify(pack, pack_sized(frame).image).screen == SHOTS[shot], shot
 
 
