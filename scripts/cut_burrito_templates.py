@@ -22,8 +22,8 @@ import cv2
 import numpy as np
 
 from webbot.browser import BrowserOptions, open_page, open_url
+from webbot.burrito_bison.layout import PACK_GAME_SIZE
 from webbot.burrito_bison.pack import MANIFEST, cut_pack
-from webbot.burrito_bison.screens import PACK_GAME_SIZE
 from webbot.screen import Screen
 from webbot.server import FixtureServer
 

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Page
 
 from tests.conftest import REFERENCE
-from webbot.burrito_bison.pack import SHOTS
+from webbot.burrito_bison.layout import SHOTS
 from webbot.screen import Frame, Screen
 
 REAL = REFERENCE / "burrito-bison"

@@ -10,7 +10,8 @@ import cv2
 from tests.burrito_bison.conftest import REAL, REAL_TEMPLATES, needs_reference, sized_frames
 from tests.conftest import run_webbot
 from webbot.burrito_bison.bot import pack_sized
-from webbot.burrito_bison.pack import MANIFEST, SHOTS, cut_pack, scene
+from webbot.burrito_bison.layout import MANIFEST, SHOTS
+from webbot.burrito_bison.pack import cut_pack, scene
 from webbot.burrito_bison.screens import TemplatePack, classify, read_image
 
 REAL_SHOTS = {"ring": "round-start-beaster-bunny.png", "rocket_ready": "flight-full-rocket.png",
@@ -71,7 +72,7 @@ def test_a_pack_cut_from_replica_page_grabs_at_one_size_reads_another(browser, f
     pack = TemplatePack(tmp_path / "pack")
     for shot, _, frame in sized_frames(browser, fixtures_url, (1280, 768), 2,
                                        ("ring", "pinata", "results")):
-        assert classify(pack, pack_sized(frame).image).screen == SHOTS[shot], shot
+        assert classify(pack, pack_sized(frame).image, framed=True).screen == SHOTS[shot], shot
 
 
 @needs_reference

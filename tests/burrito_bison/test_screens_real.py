@@ -30,6 +30,7 @@ def test_real_screens_are_classified_in_page_grabs_and_canvas_crops(real_pack, n
     for dx in (-1, 0, 1):  # the grabs are not all at the same offset
         crop = grab[y + dx:y + height, x:x + width + dx]
         assert classify(real_pack, crop).screen == screen
+        assert classify(real_pack, crop, framed=True).screen == screen
 
 
 def test_real_targets_are_where_the_buttons_are(real_pack):

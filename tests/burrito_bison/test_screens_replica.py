@@ -11,7 +11,7 @@ import pytest
 
 from tests.burrito_bison.conftest import sized_frames
 from webbot.burrito_bison.bot import pack_sized
-from webbot.burrito_bison.pack import REAL_SIZES, SHOTS
+from webbot.burrito_bison.layout import REAL_SIZES, SHOTS
 from webbot.burrito_bison.screens import TemplatePack, classify
 from webbot.screen import Screen
 
@@ -38,25 +38,27 @@ def frame_of(page, fixtures_url, query):
                                     "results", "shop"])
 def test_each_settled_screen_is_classified(page, fixtures_url, pack, screen):
     frame = frame_of(page, fixtures_url, f"scene={screen}&freeze=1")
-    assert classify(pack, frame.image).screen == screen
-    for hint in ("ring", "flight", "results", "shop", screen, "unknown"):
-        assert classify(pack, frame.image, hint).screen == screen
+    for framed in (False, True):  # looked for everywhere, or around each crop's place
+        assert classify(pack, frame.image, framed=framed).screen == screen
+        for hint in ("ring", "flight", "results", "shop", screen, "unknown"):
+            assert classify(pack, frame.image, hint, framed).screen == screen
 
 
 @pytest.mark.parametrize("opponent", ZOOMS)
 @pytest.mark.parametrize("player", ["bison", "pineapple"])
 def test_the_ring_and_its_post_at_every_zoom(page, fixtures_url, pack, opponent, player):
     frame = frame_of(page, fixtures_url, f"scene=ring&opponent={opponent}&player={player}")
-    sighting = classify(pack, frame.image)
-    assert sighting.screen == "ring"
-    assert sighting.evidence.name == f"{player}-health-bar"
     zoom = ZOOMS[opponent]
     x, y, width, height = POST
     centre = (ANCHOR[0] + (x + width / 2 - ANCHOR[0]) * zoom,
               ANCHOR[1] + (y + height / 2 - ANCHOR[1]) * zoom)
-    launch = sighting.targets["launch"]
-    assert abs(launch[0] - centre[0]) <= 2 and abs(launch[1] - centre[1]) <= 2
-    assert abs(sighting.matches["left-goalpost"].scale - zoom) <= 0.03
+    for framed in (False, True):
+        sighting = classify(pack, frame.image, framed=framed)
+        assert sighting.screen == "ring"
+        assert sighting.evidence.name == f"{player}-health-bar"
+        launch = sighting.targets["launch"]
+        assert abs(launch[0] - centre[0]) <= 2 and abs(launch[1] - centre[1]) <= 2
+        assert abs(sighting.matches["left-goalpost"].scale - zoom) <= 0.03
 
 
 def test_targets_are_the_buttons(page, fixtures_url, pack):
@@ -83,7 +85,7 @@ def test_every_screen_and_its_buttons_at_the_real_sizes(browser, fixtures_url, p
     offset = ((size[0] - 1173 * fit) / 2, (size[1] - 660 * fit) / 2)
     for shot, _, seen in sized_frames(browser, fixtures_url, size, dpr):
         assert (seen.box.width, seen.box.height) == size
-        sighting = classify(pack, pack_sized(seen).image)
+        sighting = classify(pack, pack_sized(seen).image, framed=True)
         assert sighting.screen == SHOTS[shot], shot
         if sighting.screen == "ring":
             player = "pineapple" if shot == "ring-pineapple" else "bison"

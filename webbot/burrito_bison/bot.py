@@ -75,7 +75,7 @@ def pack_sized(frame: Frame) -> Frame:
 def game_spec(pack: TemplatePack) -> GameSpec:
     """Burrito Bison as the page search knows it: a canvas showing a screen of the pack."""
     def recognises(candidate: Candidate) -> bool:
-        return classify(pack, pack_sized(candidate.grab()).image).screen != "unknown"
+        return classify(pack, pack_sized(candidate.grab()).image, framed=True).screen != "unknown"
 
     return GameSpec("Burrito Bison", CANVAS, recognises, needs_focus=True)
 
@@ -115,7 +115,7 @@ class BurritoBot:
                 self.session.page.wait_for_timeout(wait_ms)
         self._looked = started = time.perf_counter()
         frame = pack_sized(self.screen.look())
-        sighting = classify(self.pack, frame.image, self._last_screen)
+        sighting = classify(self.pack, frame.image, self._last_screen, framed=True)
         self._last_screen = sighting.screen
         ms = (time.perf_counter() - started) * 1000
         self.stats.look_ms.append(ms)

@@ -12,8 +12,9 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from webbot.burrito_bison.layout import MANIFEST, SHOTS, Box
 from webbot.burrito_bison.model import Round
-from webbot.burrito_bison.pack import MANIFEST, SHOTS, Box, cut_pack
+from webbot.burrito_bison.pack import cut_pack
 from webbot.burrito_bison.screens import TemplatePack, classify, read_image
 from webbot.errors import WebbotError
 from webbot.session import RunOptions, game_session

@@ -1,11 +1,12 @@
 """Template packs cut from a player's own screenshots (`webbot burrito-bison pack cut`).
 
-The manifest says which crop is cut from which screenshot, as a box in the pack's 1173x660
-game. A screenshot may show a whole page: the game is then found as the part of the pictures
-that changes from one screen to the next (the page around it stays the same), or given as a
-box. The box is taken to hold the 1173x660 scene fitted and centred, as the game draws itself
-at other sizes; each picture is brought to the pack's scale the way the bot brings its frames
-(`screens.fitted`), and the crops are cut there, so a pack matches frames of any size alike.
+The manifest (layout.py) says which crop is cut from which screenshot, as a box in the
+pack's 1173x660 game. A screenshot may show a whole page: the game is then found as the part
+of the pictures that changes from one screen to the next (the page around it stays the same),
+or given as a box. The box is taken to hold the 1173x660 scene fitted and centred, as the game
+draws itself at other sizes; each picture is brought to the pack's scale the way the bot
+brings its frames (`screens.fitted`), and the crops are cut there, so a pack matches frames of
+any size alike.
 """
 
 from __future__ import annotations
@@ -16,10 +17,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from webbot.burrito_bison.layout import MANIFEST, PACK_GAME_SIZE, REAL_SIZES, SHOTS, Box
 from webbot.burrito_bison.screens import (
     COVERS,
     INDICATOR_SCORE,
-    PACK_GAME_SIZE,
     REQUIRED,
     RULES,
     Looker,
@@ -29,42 +30,9 @@ from webbot.burrito_bison.screens import (
 )
 from webbot.errors import WebbotError
 
-Box = tuple[int, int, int, int]  # x, y, width, height in a picture's pixels
-
-
-@dataclass(frozen=True)
-class Cut:
-    name: str
-    shot: str  # the screenshot it is cut from
-    box: Box   # in the pack's 1173x660 game
-
-
-# The boxes are those of the real game's crops (found in the real 2018 screens), except the
-# health bars: the whole bar around the name, as the name alone is too thin to survive a
-# change of scale.
-MANIFEST = (
-    Cut("bison-health-bar", "ring", (440, 61, 140, 40)),
-    Cut("left-goalpost", "ring", (343, 468, 30, 132)),
-    Cut("pineapple-health-bar", "ring-pineapple", (425, 61, 155, 40)),
-    Cut("rocket-bar", "flight", (29, 127, 29, 40)),
-    Cut("full-rocket", "rocket_ready", (29, 127, 29, 391)),
-    Cut("filled-with-goodies", "pinata", (531, 222, 326, 42)),
-    Cut("cancel-button", "pinata", (540, 354, 81, 78)),
-    Cut("tap-to-continue", "missions", (491, 585, 197, 31)),
-    Cut("unlocked", "unlocked", (500, 60, 166, 40)),
-    Cut("next-button", "results", (892, 510, 160, 117)),
-    Cut("shop-button", "results", (715, 510, 130, 117)),
-    Cut("shop-title", "shop", (500, 20, 170, 60)),
-)
-# Screenshot name (file stem) -> the screen it shows.
-SHOTS = {"ring": "ring", "ring-pineapple": "ring", "flight": "flight",
-         "rocket_ready": "rocket_ready", "pinata": "pinata", "missions": "missions",
-         "unlocked": "unlocked", "results": "results", "shop": "shop"}
-
 CHANGES = 24          # grey levels by which a pixel differs between screens to count as game
 GAME_ASPECT = (1.3, 2.5)
 GAME_MIN = (320, 180)
-REAL_SIZES = ((1173, 660), (1146, 644), (1280, 768), (1120, 540))
 
 
 @dataclass(frozen=True)

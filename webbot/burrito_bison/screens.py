@@ -20,6 +20,7 @@ import cv2
 import numpy as np
 
 from webbot import inputs
+from webbot.burrito_bison.layout import CAMERA_ANCHOR, PACK_GAME_SIZE, PLACES, ZOOM_RANGE
 from webbot.burrito_bison.model import Match, Point, Sighting
 from webbot.errors import WebbotError
 
@@ -33,7 +34,6 @@ OPTIONAL = ("pineapple-health-bar", "rocket-bar", "shop-title", "shop-button")
 # the ring are searched over those scales: coarsely at half size, then in 0.025 steps around
 # the best two at full size; the header and menus never zoom.
 ZOOMS = (0.95, 1.05, 1.15)
-ZOOM_RANGE = (0.95, 1.2)
 ZOOM_STEP = 0.025
 FINE_STEPS = 2  # fine scales tried either side of a coarse one
 FINE_BLUR = 1.0  # the Gaussian sigma both sides get before the full-size match
@@ -66,7 +66,7 @@ TARGETS: dict[str, dict[str, str]] = {
 INDICATOR_SCORE = 0.85  # real and replica indicators score 0.97-1.0, other screens < 0.75
 TARGET_SCORE = 0.6      # a target on a screen already known (the post on a zoomed ring)
 DEFAULT_PACK = "webbot.burrito_bison"
-PACK_GAME_SIZE = (1173, 660)  # the game's size in CSS pixels where the pack's crops were cut
+SLACK = 24  # pixels around a crop's place in the manifest where a game frame may show it
 
 
 @dataclass(frozen=True)
@@ -138,10 +138,13 @@ def fitted(image: np.ndarray, width: float, height: float) -> np.ndarray:
     ratios, as the game fits its scene into a box of another aspect (centred)."""
     scale = min(width / PACK_GAME_SIZE[0], height / PACK_GAME_SIZE[1])
     size = round(width / scale), round(height / scale)
+    # Halving by area is cheap (and keeps thin strokes); the rest is linear, as area
+    # resampling by a ratio such as 1280 -> 1173 costs 8 ms a frame.
+    while image.shape[1] >= 2 * size[0] and image.shape[0] >= 2 * size[1]:
+        image = cv2.resize(image, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
     if image.shape[1] == size[0] and image.shape[0] == size[1]:
         return image
-    shrink = image.shape[1] > size[0]
-    return cv2.resize(image, size, interpolation=cv2.INTER_AREA if shrink else cv2.INTER_LINEAR)
+    return cv2.resize(image, size, interpolation=cv2.INTER_LINEAR)
 
 
 def _best(image: np.ndarray, template: np.ndarray) -> tuple[float, tuple[int, int]]:
@@ -152,27 +155,87 @@ def _best(image: np.ndarray, template: np.ndarray) -> tuple[float, tuple[int, in
     return float(score) if np.isfinite(score) else -1.0, at
 
 
-class Looker:
-    """Finds a pack's templates in one frame; a frame's half-size copy is made once."""
+Region = tuple[int, int, int, int]  # left, top, right, bottom in image pixels
 
-    def __init__(self, pack: TemplatePack, image: np.ndarray) -> None:
+
+def _place(name: str, offset: tuple[float, float], shape: tuple[int, ...]) -> Region | None:
+    """Where a crop can be in a frame whose 1173x660 scene starts at `offset`: its box in the
+    manifest with SLACK around it (for the ring post, the box at every camera zoom)."""
+    if name not in PLACES:
+        return None
+    x, y, width, height = PLACES[name]
+    zooms = ZOOM_RANGE if name in ZOOMED else (1.0,)
+    ax, ay = CAMERA_ANCHOR
+    xs = [ax + (edge - ax) * zoom for edge in (x, x + width) for zoom in zooms]
+    ys = [ay + (edge - ay) * zoom for edge in (y, y + height) for zoom in zooms]
+    left = max(0, int(offset[0] + min(xs)) - SLACK)
+    top = max(0, int(offset[1] + min(ys)) - SLACK)
+    right = min(shape[1], int(offset[0] + max(xs)) + 1 + SLACK)
+    bottom = min(shape[0], int(offset[1] + max(ys)) + 1 + SLACK)
+    return (left, top, right, bottom) if right > left and bottom > top else None
+
+
+class Looker:
+    """Finds a pack's templates in one frame.
+
+    In a game frame at the pack's scale (`framed`), each crop is looked for only around its
+    place in the manifest, where the pack was cut; a click target that is not there is then
+    looked for everywhere (the real shop's Next arrow is not where the results' is). In any
+    other picture (a page grab) every crop is looked for everywhere: on a blurred half-size
+    copy first, confirmed at full size around the best two spots."""
+
+    def __init__(self, pack: TemplatePack, image: np.ndarray, framed: bool = False) -> None:
         self.pack = pack
         self.gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-        self.half = _half(self.gray)
-        self.soft = _soft(self.gray)
+        self.offset = ((self.gray.shape[1] - PACK_GAME_SIZE[0]) / 2,
+                       (self.gray.shape[0] - PACK_GAME_SIZE[1]) / 2) if framed else None
+        self._half: np.ndarray | None = None
+        self._soft: np.ndarray | None = None
         self.found: dict[str, Match] = {}
 
-    def find(self, name: str) -> Match | None:
+    @property
+    def half(self) -> np.ndarray:
+        if self._half is None:
+            self._half = _half(self.gray)
+        return self._half
+
+    @property
+    def soft(self) -> np.ndarray:
+        if self._soft is None:
+            self._soft = _soft(self.gray)
+        return self._soft
+
+    def find(self, name: str, anywhere: bool = False) -> Match | None:
         """The template's best match in the frame (None when the pack lacks it)."""
-        if name in self.found:
-            return self.found[name]
+        key = f"{name} anywhere" if anywhere and self.offset is not None else name
+        if key in self.found:
+            return self.found[key]
         template = self.pack.templates.get(name)
         if template is None:
             return None
-        coarse = sorted(((_best(self.half, half), scale) for scale, half in template.coarse),
+        region = None
+        if self.offset is not None and not anywhere:
+            region = _place(name, self.offset, self.gray.shape)
+        if region is not None and name not in ZOOMED:
+            left, top, right, bottom = region
+            score, (dx, dy) = _best(self.soft[top:bottom, left:right], template.fine[1.0])
+            height, width = template.fine[1.0].shape
+            best = Match(name, score, left + dx, top + dy, width, height)
+        else:
+            best = self._search(template, region)
+        self.found[key] = best
+        return best
+
+    def _search(self, template: Template, region: Region | None) -> Match:
+        """Coarse on a half-size copy (of the region, or the whole frame), then confirmed at
+        full size at the scales around the best two."""
+        left, top = (region[0] // 2 * 2, region[1] // 2 * 2) if region else (0, 0)
+        half = self.half if region is None else \
+            _half(self.gray[top:region[3], left:region[2]])
+        coarse = sorted(((_best(half, picture), scale) for scale, picture in template.coarse),
                         key=lambda item: item[0][0], reverse=True)
-        best = Match(name, -1.0, 0, 0, 0, 0)
-        for (_, (x, y)), coarse_scale in coarse[:2]:  # the two best, confirmed at full size
+        best = Match(template.name, -1.0, 0, 0, 0, 0)
+        for (_, (x, y)), coarse_scale in coarse[:2]:
             for step in range(-FINE_STEPS, FINE_STEPS + 1):
                 scale = round(coarse_scale + step * ZOOM_STEP, 3)
                 full = template.fine.get(scale)
@@ -180,12 +243,13 @@ class Looker:
                     continue
                 height, width = full.shape
                 margin = 4 + round(abs(scale - coarse_scale) * max(height, width))
-                left, top = max(0, 2 * x - margin), max(0, 2 * y - margin)
-                window = self.soft[top:top + height + 2 * margin, left:left + width + 2 * margin]
+                at_x, at_y = max(0, left + 2 * x - margin), max(0, top + 2 * y - margin)
+                window = self.soft[at_y:at_y + height + 2 * margin,
+                                   at_x:at_x + width + 2 * margin]
                 score, (dx, dy) = _best(window, full)
                 if score > best.score:
-                    best = Match(name, score, left + dx, top + dy, width, height, scale)
-        self.found[name] = best
+                    best = Match(template.name, score, at_x + dx, at_y + dy, width, height,
+                                 scale)
         return best
 
     def seen(self, name: str, threshold: float = INDICATOR_SCORE) -> Match | None:
@@ -197,6 +261,9 @@ def _sighting(looker: Looker, screen: str, evidence: Match) -> Sighting:
     targets: dict[str, Point] = {}
     for role, target in TARGETS.get(screen, {}).items():
         match = looker.seen(target, TARGET_SCORE)
+        if match is None and looker.offset is not None:
+            match = looker.find(target, anywhere=True)
+            match = match if match is not None and match.score >= TARGET_SCORE else None
         if match is not None:
             targets[role] = match.centre
     if screen == "unlocked":  # the card screen goes on at a tap anywhere
@@ -216,13 +283,16 @@ def _first_seen(looker: Looker, screens: tuple[str, ...]) -> Sighting | None:
     return None
 
 
-def classify(pack: TemplatePack, image: np.ndarray, hint: str | None = None) -> Sighting:
+def classify(pack: TemplatePack, image: np.ndarray, hint: str | None = None,
+             framed: bool = False) -> Sighting:
     """The screen a frame (BGR or grey, canvas-sized or a page grab at 1:1) shows.
 
-    `hint` (the screen of the frame before) is tried first: when its indicator is still there,
-    only the screens that can show up on top of it are checked, so a decision loop does not
-    pay for every template on every frame. The answer is the same as without the hint."""
-    looker = Looker(pack, image)
+    `framed`: the image is the game's own box at the pack's scale (`fitted`), so each crop is
+    looked for around its place only. `hint` (the screen of the frame before) is tried first:
+    when its indicator is still there, only the screens that can show up on top of it are
+    checked, so a decision loop does not pay for every template on every frame. The answer is
+    the same as without the hint."""
+    looker = Looker(pack, image, framed)
     if hint in SCREEN_NAMES:
         same = _first_seen(looker, (hint,))
         if same is not None:
