@@ -18,6 +18,7 @@ import numpy as np
 
 from webbot.debug import Mark
 from webbot.errors import WebbotError
+from webbot.puzlogic.inks import dark_ink, family, grey_ink, masks
 from webbot.puzlogic.model import Piece, Puzzle, PuzzleError, Sum
 from webbot.vision.digits import DigitReader
 from webbot.vision.region import Region, find_game
@@ -25,12 +26,8 @@ from webbot.vision.region import Region, find_game
 WIDTH, HEIGHT = 800, 600
 GRID, BOX, GRID_X, GRID_Y = 48, 44, 18, 38
 COLUMNS, ROWS = 16, 11
-# Colours (RGB) measured on the real game.
-DARK = (66, 66, 66)
-PIECE_FILLS = {(148, 26, 255): "blue", (129, 129, 255): "blue", (255, 255, 255): "white"}
-SUM_INKS = {(66, 66, 66): "all", (128, 128, 255): "blue", (255, 255, 255): "white",
-            (255, 42, 42): "red"}
-LOGO_PURPLE = (148, 26, 255)
+PIECE_FAMILIES = {"blue": "blue", "white": "white"}  # colour family -> piece colour
+SUM_FAMILIES = {"dark": "all", "blue": "blue", "white": "white", "red": "red"}  # -> sum kind
 MIN_CONTRAST = 60  # colour distance below which a box holds no ink (a leaf is ~30)
 
 
@@ -133,24 +130,6 @@ def normalise(image: np.ndarray) -> Picture:
 
 # ---- colours and ink -------------------------------------------------------------------------
 
-def _bgr(rgb: tuple[int, int, int]) -> np.ndarray:
-    return np.array(rgb[::-1], np.float32)
-
-
-def _near(patch: np.ndarray, rgb: tuple[int, int, int], tolerance: int = 40) -> np.ndarray:
-    """Pixels within `tolerance` of a colour in every channel (a bool mask, or a bool)."""
-    if patch.ndim == 1:
-        return bool(np.abs(patch.astype(np.int16) - np.array(rgb[::-1])).max() <= tolerance)
-    low = np.clip(np.array(rgb[::-1]) - tolerance, 0, 255).astype(np.uint8)
-    high = np.clip(np.array(rgb[::-1]) + tolerance, 0, 255).astype(np.uint8)
-    return cv2.inRange(np.ascontiguousarray(patch), low, high) > 0
-
-
-def _nearest(colour: np.ndarray, palette: dict, limit: float = 80) -> str | None:
-    best = min(palette, key=lambda rgb: float(np.linalg.norm(colour - _bgr(rgb))))
-    return palette[best] if np.linalg.norm(colour - _bgr(best)) <= limit else None
-
-
 def ink(patch: np.ndarray, background: np.ndarray, min_contrast: float = MIN_CONTRAST
         ) -> np.ndarray:
     """How much each pixel is ink rather than background (0..1); zeros when there is no ink."""
@@ -173,6 +152,28 @@ def glyphs(amount: np.ndarray, min_height: int) -> list[tuple[int, np.ndarray]]:
         part = labels[y:y + h, x:x + w]
         found.append((int(x), amount[y:y + h, x:x + w] * ((part == k) | (part == 0))))
     return sorted(found, key=lambda item: item[0])
+
+
+def _split_widest(blobs: list[tuple[int, np.ndarray]]) -> list[tuple[int, np.ndarray]]:
+    """The widest glyph cut in two at its faintest column in the middle third, when it is wide
+    enough to be two digits run together; the glyphs as they were otherwise."""
+    k = max(range(len(blobs)), key=lambda n: blobs[n][1].shape[1])
+    x, glyph = blobs[k]
+    height, width = glyph.shape
+    if width < 0.9 * height:
+        return blobs[:0]  # one digit, not two: let the count refuse it
+    profile = glyph.sum(axis=0)
+    cut = width // 3 + int(np.argmin(profile[width // 3:width - width // 3]))
+    halves = [(x, glyph[:, :cut]), (x + cut, glyph[:, cut:])]
+    return blobs[:k] + [(hx, trim(h)) for hx, h in halves] + blobs[k + 1:]
+
+
+def trim(glyph: np.ndarray) -> np.ndarray:
+    """A glyph without its empty rows and columns."""
+    rows, columns = np.nonzero(glyph > 0.45)
+    if not len(rows):
+        return glyph
+    return glyph[rows.min():rows.max() + 1, columns.min():columns.max() + 1]
 
 
 def background_colour(canvas: np.ndarray) -> np.ndarray:
@@ -199,11 +200,11 @@ def classify(picture: Picture) -> str:
     canvas = picture.canvas
     overlay = canvas[100:440:4, 20:780:4].astype(np.int16)
     greyish = (overlay.max(axis=2) < 110) & (overlay.max(axis=2) - overlay.min(axis=2) < 25)
-    if greyish.mean() > 0.8 and _near(canvas[35:70, 290:510], (255, 255, 255), 60).sum() > 150:
+    if greyish.mean() > 0.8 and masks(canvas[35:70, 290:510])["white"].sum() > 150:
         return "completed"
-    logo = [canvas[48, 200], canvas[48, 280], canvas[120, 440], canvas[48, 680]]
-    if all(_near(p, LOGO_PURPLE, 45) for p in logo):
-        play_box = _near(canvas[182:184, 384:416], DARK, 40).mean() > 0.8
+    logo = np.array([canvas[48, 200], canvas[48, 280], canvas[120, 440], canvas[48, 680]])
+    if masks(logo)["blue"].all():  # the purple of the title's letters
+        play_box = dark_ink(canvas[182:184, 384:416], picture.background).mean() > 0.8
         return "select" if play_box else "title"
     hud_left = ink(canvas[10:36, 30:115], picture.background)
     hud_right = ink(canvas[10:36, 690:780], picture.background)
@@ -212,27 +213,36 @@ def classify(picture: Picture) -> str:
     return "unknown"
 
 
+def _line(dark: np.ndarray, top: int, left: int, height: int, width: int,
+          slack: int = 1) -> float:
+    """Share of a 2 px line's length that is dark somewhere across it, `slack` pixels either
+    side allowed (a blurred or JPEG-compressed line keeps only one dark row here and there)."""
+    if width > height:
+        band = dark[max(0, top - slack):top + height + slack, left:left + width]
+        return float(band.any(axis=0).mean()) if band.size else 0.0
+    band = dark[top:top + height, max(0, left - slack):left + width + slack]
+    return float(band.any(axis=1).mean()) if band.size else 0.0
+
+
 def _outline_sides(dark: np.ndarray, x: int, y: int) -> list[float]:
-    return [dark[y:y + 2, x + 4:x + 40].mean(), dark[y + 42:y + 44, x + 4:x + 40].mean(),
-            dark[y + 4:y + 40, x:x + 2].mean(), dark[y + 4:y + 40, x + 42:x + 44].mean()]
+    return [_line(dark, y, x + 4, 2, 36), _line(dark, y + 42, x + 4, 2, 36),
+            _line(dark, y + 4, x, 36, 2), _line(dark, y + 4, x + 42, 36, 2)]
 
 
 def _bracket_arms(dark: np.ndarray, x: int, y: int) -> tuple[float, float]:
     """(share of the eight bracket arms present, share of the four side middles dark)."""
-    arms = [dark[y:y + 2, x + 3:x + 12], dark[y:y + 2, x + 32:x + 41],
-            dark[y + 42:y + 44, x + 3:x + 12], dark[y + 42:y + 44, x + 32:x + 41],
-            dark[y + 3:y + 12, x:x + 2], dark[y + 32:y + 41, x:x + 2],
-            dark[y + 3:y + 12, x + 42:x + 44], dark[y + 32:y + 41, x + 42:x + 44]]
-    middles = [dark[y:y + 2, x + 18:x + 26], dark[y + 42:y + 44, x + 18:x + 26],
-               dark[y + 18:y + 26, x:x + 2], dark[y + 18:y + 26, x + 42:x + 44]]
-    return (float(np.mean([a.mean() > 0.7 for a in arms])),
-            float(np.mean([m.mean() > 0.7 for m in middles])))
+    arms = [(y, x + 3, 2, 9), (y, x + 32, 2, 9), (y + 42, x + 3, 2, 9), (y + 42, x + 32, 2, 9),
+            (y + 3, x, 9, 2), (y + 32, x, 9, 2), (y + 3, x + 42, 9, 2), (y + 32, x + 42, 9, 2)]
+    middles = [(y, x + 18, 2, 8), (y + 42, x + 18, 2, 8), (y + 18, x, 8, 2),
+               (y + 18, x + 42, 8, 2)]
+    return (float(np.mean([_line(dark, *arm) > 0.7 for arm in arms])),
+            float(np.mean([_line(dark, *middle, slack=0) > 0.7 for middle in middles])))
 
 
-def _piece_colour(canvas: np.ndarray, x: int, y: int) -> str | None:
+def _piece_colour(canvas: np.ndarray, x: int, y: int, background: np.ndarray) -> str | None:
     strips = np.concatenate([canvas[y + 6:y + 38, x + 6:x + 11].reshape(-1, 3),
                              canvas[y + 6:y + 38, x + 34:x + 39].reshape(-1, 3)])
-    return _nearest(np.median(strips, axis=0).astype(np.float32), PIECE_FILLS, 45)
+    return PIECE_FAMILIES.get(family(np.median(strips, axis=0), background) or "")
 
 
 # Where a sum's triangle sits in the 48x48 square around its box (from x-2, y-2), and where
@@ -241,6 +251,19 @@ TRIANGLES = {"left": (slice(17, 32), slice(41, 48)), "right": (slice(17, 32), sl
              "top": (slice(41, 48), slice(17, 32)), "bottom": (slice(0, 7), slice(17, 32))}
 SUM_DIGITS = {"left": (slice(4, 44), slice(0, 40)), "right": (slice(4, 44), slice(8, 48)),
               "top": (slice(0, 40), slice(4, 44)), "bottom": (slice(8, 48), slice(4, 44))}
+
+
+def _line_ends(board: dict[Spot, object]) -> set[tuple[int, int]]:
+    """The grid boxes just past either end of each row and column of the board: the only
+    places a sum can be (the HUD's boxes and tip text are not)."""
+    rows: dict[int, list[int]] = {}
+    columns: dict[int, list[int]] = {}
+    for spot in board:
+        rows.setdefault(spot.j, []).append(spot.i)
+        columns.setdefault(spot.i, []).append(spot.j)
+    ends = {(min(i) - 1, j) for j, i in rows.items()} | {(max(i) + 1, j) for j, i in rows.items()}
+    return ends | {(i, min(j) - 1) for i, j in columns.items()} | \
+        {(i, max(j) + 1) for i, j in columns.items()}
 
 
 def _triangle_side(amount: np.ndarray) -> str | None:
@@ -267,6 +290,8 @@ class Reader:
     def _number(self, amount: np.ndarray, style: str, min_height: int, where: str,
                 doubts: list[str], count: int | None = None) -> int | None:
         blobs = glyphs(amount, min_height)
+        while count is not None and 0 < len(blobs) < count:
+            blobs = _split_widest(blobs)  # digits run together by blur or JPEG
         if not blobs or (count is not None and len(blobs) != count):
             doubts.append(f"{where}: {len(blobs)} digit shapes")
             return None
@@ -282,9 +307,9 @@ class Reader:
         canvas = picture.canvas
         self._readings = []
         background = picture.background
-        dark = _near(canvas, DARK, 40)
+        dark = dark_ink(canvas, background)
         # Pixels clearly off the background (a leaf is not): boxes without any hold nothing.
-        busy = ~_near(canvas, tuple(int(v) for v in background[::-1]), 45)
+        busy = np.abs(canvas.astype(np.int16) - background.astype(np.int16)).max(axis=2) > 45
         doubts: list[str] = []
         board: dict[Spot, int | None | SeenPiece] = {}
         tray: list[SeenPiece] = []
@@ -300,7 +325,7 @@ class Reader:
                     continue
                 arms, middles = _bracket_arms(dark, x, y)
                 if arms >= 0.75 and middles <= 0.25:
-                    colour = _piece_colour(canvas, x, y)
+                    colour = _piece_colour(canvas, x, y, background)
                     if colour:
                         tray.append(self._piece(canvas, spot, colour, doubts))
                     continue
@@ -320,9 +345,10 @@ class Reader:
                 cells[key] = None
             else:
                 cells[key] = content
-        sums = [s for spot in others
+        ends = _line_ends(board)
+        sums = [s for spot in others if (spot.i, spot.j) in ends
                 if (s := self._sum(canvas, spot, background, top, left, doubts)) is not None]
-        red = int(_near(canvas[GRID_Y:HEIGHT - 20], (255, 42, 42), 50).sum()) > 15
+        red = int(masks(canvas[GRID_Y:HEIGHT - 20])["red"].sum()) > 15
         level = self._level_number(canvas, background)
         return LevelView(cells, spots, placed, tray, sums, red, level, doubts, self._readings)
 
@@ -334,7 +360,7 @@ class Reader:
 
     def _cell(self, canvas: np.ndarray, spot: Spot, background: np.ndarray,
               doubts: list[str]) -> int | None | SeenPiece:
-        colour = _piece_colour(canvas, spot.x, spot.y)
+        colour = _piece_colour(canvas, spot.x, spot.y, background)
         if colour:
             return self._piece(canvas, spot, colour, doubts)
         amount = ink(canvas[spot.y + 5:spot.y + 39, spot.x + 5:spot.x + 39], background)
@@ -361,8 +387,8 @@ class Reader:
         if side is None:
             return None
         strong = square[amount > 0.8]
-        kind = _nearest(np.median(strong, axis=0).astype(np.float32), SUM_INKS) if len(
-            strong) else None
+        kind = SUM_FAMILIES.get(family(np.median(strong, axis=0), background) or "") \
+            if len(strong) else None
         where = f"the sum at grid {spot.i},{spot.j}"
         if kind is None or kind == "red":
             why = "red, an error hides its kind" if kind else "not a sum colour"
@@ -385,16 +411,16 @@ class Reader:
             x, y = 250 + 64 * (n % 5), 278 + 64 * (n // 5)
             if y + BOX > HEIGHT - 40:
                 break
-            dark = _near(canvas[y:y + BOX, x:x + BOX], (128, 128, 128), 40) | _near(
-                canvas[y:y + BOX, x:x + BOX], DARK, 40)
+            dark = grey_ink(canvas[y:y + BOX, x:x + BOX], background)
             corners = dark[0:2, 0:12].mean() + dark[0:12, 0:2].mean()
             if corners < 1.2:
                 break
-            unlocked = bool(_near(canvas[y + 26:y + 38, x + 6:x + 38], LOGO_PURPLE, 45).mean()
-                            > 0.5)
-            finished = unlocked and int(_near(canvas[y + 3:y + 16, x + 4:x + 20], (76, 255, 72),
-                                              70).sum()) > 5
-            fill = _bgr(LOGO_PURPLE) if unlocked else background
+            label = canvas[y + 26:y + 38, x + 6:x + 38]
+            purple = masks(label)["blue"]
+            unlocked = bool(purple.mean() > 0.5)
+            finished = unlocked and int(masks(canvas[y + 3:y + 16, x + 4:x + 20])["green"]
+                                        .sum()) > 5
+            fill = np.median(label[purple], axis=0) if unlocked else background
             patch = canvas[y + 14:y + 34, x + 6:x + 38]  # below a tick
             faint = 60 if unlocked else 25  # locked labels are grey on green
             number = self._number(ink(patch, fill, faint), "regular", 10,
@@ -405,7 +431,7 @@ class Reader:
 
 def completed_buttons(picture: Picture) -> dict[str, tuple[float, float]]:
     """Centres of the white words on the completed overlay's button row: Menu, then Next."""
-    white = _near(picture.canvas[455:505, 250:550], (255, 255, 255), 60).astype(np.uint8)
+    white = masks(picture.canvas[455:505, 250:550])["white"].astype(np.uint8)
     white = cv2.dilate(white, np.ones((3, 9), np.uint8))
     count, _, stats, centroids = cv2.connectedComponentsWithStats(white)
     words = sorted((centroids[k][0] + 250, centroids[k][1] + 455)

@@ -1,0 +1,41 @@
+"""Puzlogic's reading under colour drift, JPEG and blur. A reading is exact or a refusal that
+says why; a wrong one fails. The real screenshots go through every perturbation; three replica
+levels with blue and white sums through the colour ones (their JPEG and blur readings often end
+in Tesseract, seconds each: scripts/robustness_puzlogic.py measures all of them)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from tests.puzlogic.conftest import bundled_levels, needs_reference, reference_levels
+from tests.puzlogic.perturb import tally
+from tests.puzlogic.replica import open_game
+from tests.puzlogic.test_vision import REAL, REAL_LEVELS
+
+COLOUR = ("none", "gamma 0.8", "gamma 1.25", "cast +10% blue", "cast +10% red",
+          "cast +10% green", "brightness +10", "brightness -10")
+
+
+def check(counts: dict[str, dict[str, int]], pictures: int, exact_share: float) -> None:
+    wrong = {name: c["wrong"] for name, c in counts.items() if c["wrong"]}
+    assert not wrong, wrong
+    exact = sum(c["exact"] for c in counts.values())
+    assert exact >= exact_share * pictures * len(counts), counts
+
+
+@needs_reference
+def test_real_screenshots_perturbed_read_exactly_or_refuse(reader):
+    pictures = [(cv2.imread(str(REAL / name)), reference_levels()[number - 1])
+                for name, number in REAL_LEVELS.items()]
+    check(tally(reader, pictures), len(pictures), 0.95)
+
+
+def test_blue_and_white_sums_read_through_colour_drift(page, fixtures_url, reader):
+    page.set_viewport_size({"width": 1000, "height": 700})
+    pictures = []
+    for number in (10, 12, 15):
+        open_game(page, fixtures_url, f"level={number}")
+        shot = cv2.imdecode(np.frombuffer(page.screenshot(), np.uint8), cv2.IMREAD_COLOR)
+        pictures.append((shot, bundled_levels()[number - 1]))
+    check(tally(reader, pictures, COLOUR), len(pictures), 0.95)

@@ -1,0 +1,76 @@
+"""Puzlogic's inks told apart by colour family, never by an exact value.
+
+Real colours drift from capture to capture (anti-aliasing, colour management, JPEG, gamma):
+the real blue sums measure about RGB(103,140,255) where a clean render has #8080FF, and the
+blue pieces are #941AFF in some levels and #8181FF in others. So an ink is known by its hue,
+saturation and lightness, and the dark grey by its lightness relative to the level's
+background. Margins (OpenCV HSV: hue 0-180, saturation and value 0-255): the inks measured on
+the real screenshots and the replica sit well inside them, the backgrounds well outside (the
+pinkest, #D8A4A4, has saturation 61; the leaves drifting over it are paler still).
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+DARK_LEVEL = 66       # the grey of outlines and given numbers (#424242)
+DARK_CHROMA = 90      # a dark blue piece is as dark as the outline, but far from grey
+WHITE = (50, 200)     # saturation at most, value at least
+BLUE_HUES = (100, 150)  # #678CFF 113, #8080FF 120, #941AFF 136
+BLUE_SATURATION = 90
+RED_HUES = (10, 170)  # red is below the first or above the second
+RED = (150, 150)      # saturation and value at least (#FF2A2A: 213, 255)
+GREEN_HUES = (45, 75)   # a finished level's tick (#4CFF48: 59); the select screen's green is
+GREEN = (150, 150)      # far paler (saturation 95)
+GREY_MARGIN = 15        # a locked level's grey outline, below the select screen's green
+
+
+def _hsv(pixels: np.ndarray) -> np.ndarray:
+    image = pixels.reshape(-1, 1, 3) if pixels.ndim < 3 else pixels
+    return cv2.cvtColor(np.ascontiguousarray(image, np.uint8), cv2.COLOR_BGR2HSV)
+
+
+def _gray(bgr: np.ndarray) -> float:
+    return float(0.114 * bgr[0] + 0.587 * bgr[1] + 0.299 * bgr[2])
+
+
+def dark_ink(canvas: np.ndarray, background: np.ndarray) -> np.ndarray:
+    """Where the dark grey ink is: nearer in lightness to it than to the background, and
+    nearly grey. A blurred or JPEG-compressed 2 px outline keeps its middle this dark."""
+    gray = cv2.cvtColor(canvas, cv2.COLOR_BGR2GRAY).astype(np.int16)
+    chroma = canvas.max(axis=2).astype(np.int16) - canvas.min(axis=2)
+    return (gray <= (_gray(background) + DARK_LEVEL) / 2) & (chroma <= DARK_CHROMA)
+
+
+def grey_ink(canvas: np.ndarray, background: np.ndarray) -> np.ndarray:
+    """Any nearly grey ink darker than the background: the dark grey, and the lighter grey
+    of a locked level's outline."""
+    gray = cv2.cvtColor(canvas, cv2.COLOR_BGR2GRAY).astype(np.int16)
+    chroma = canvas.max(axis=2).astype(np.int16) - canvas.min(axis=2)
+    return (gray <= _gray(background) - GREY_MARGIN) & (chroma <= DARK_CHROMA)
+
+
+def masks(canvas: np.ndarray) -> dict[str, np.ndarray]:
+    """Per-pixel masks of the white, blue, red and green families."""
+    hsv = _hsv(canvas)
+    hue, saturation, value = hsv[..., 0], hsv[..., 1], hsv[..., 2]
+    return {
+        "white": (saturation <= WHITE[0]) & (value >= WHITE[1]),
+        "blue": (hue >= BLUE_HUES[0]) & (hue <= BLUE_HUES[1]) & (saturation >= BLUE_SATURATION),
+        "red": ((hue < RED_HUES[0]) | (hue > RED_HUES[1])) & (saturation >= RED[0])
+        & (value >= RED[1]),
+        "green": (hue >= GREEN_HUES[0]) & (hue <= GREEN_HUES[1]) & (saturation >= GREEN[0])
+        & (value >= GREEN[1]),
+    }
+
+
+def family(colour: np.ndarray, background: np.ndarray) -> str | None:
+    """dark, white, blue or red for one colour (BGR), or None when it is none of them."""
+    pixel = np.clip(colour, 0, 255).astype(np.uint8).reshape(1, 1, 3)
+    if dark_ink(pixel, background)[0, 0]:
+        return "dark"
+    for name, mask in masks(pixel).items():
+        if mask[0, 0]:
+            return name
+    return None
