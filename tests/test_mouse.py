@@ -22,6 +22,12 @@ def test_short_moves_still_have_intermediate_points():
     assert len(path((10, 10), (11, 10))) >= 3
 
 
+def test_a_path_can_be_given_its_number_of_moves():
+    assert path((0, 0), (300, 40), steps=1) == [(300, 40)]
+    two = path((0, 0), (300, 40), steps=2)
+    assert len(two) == 2 and two[0] == pytest.approx((150, 20)) and two[-1] == (300, 40)
+
+
 def events_of(page):
     return page.evaluate("window.events")
 

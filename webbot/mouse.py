@@ -14,10 +14,12 @@ def _ease(t: float) -> float:
     return t * t * (3 - 2 * t)  # smoothstep: slow start, slow finish, like a hand
 
 
-def path(start: Point, end: Point, step_px: float = 12, max_steps: int = 40) -> list[Point]:
-    """Points from `start` (excluded) to `end` (included), closer together near both ends."""
+def path(start: Point, end: Point, step_px: float = 12, max_steps: int = 40,
+         steps: int | None = None) -> list[Point]:
+    """Points from `start` (excluded) to `end` (included), closer together near both ends:
+    `steps` of them, or one per `step_px` (3 to `max_steps`)."""
     distance = math.dist(start, end)
-    steps = max(3, min(max_steps, math.ceil(distance / step_px)))
+    steps = steps or max(3, min(max_steps, math.ceil(distance / step_px)))
     (x0, y0), (x1, y1) = start, end
     return [
         (x0 + (x1 - x0) * _ease(i / steps), y0 + (y1 - y0) * _ease(i / steps))
@@ -41,32 +43,35 @@ class Mouse:
         # game (see webbot.way.Way.guard).
         self.guard: Callable[[float, float], None] | None = None
 
-    def move_to(self, x: float, y: float, step_px: float | None = None) -> None:
+    def move_to(self, x: float, y: float, step_px: float | None = None,
+                steps: int | None = None) -> None:
         if self.position is None:
             self.page.mouse.move(x, y)
         else:
-            for px, py in path(self.position, (x, y), step_px or self.step_px):
+            for px, py in path(self.position, (x, y), step_px or self.step_px, steps=steps):
                 self.page.mouse.move(px, py)
                 if self.pause_ms:
                     self.page.wait_for_timeout(self.pause_ms)
         self.position = (x, y)
 
     def click(self, x: float, y: float, button: str = "left",
-              step_px: float | None = None) -> None:
+              step_px: float | None = None, steps: int | None = None) -> None:
         if self.guard:
             self.guard(x, y)
-        self.move_to(x, y, step_px)
+        self.move_to(x, y, step_px, steps)
         self.page.mouse.down(button=button)
         self.page.mouse.up(button=button)
 
-    def drag(self, start: Point, end: Point, step_px: float | None = None) -> None:
-        """Press at `start`, move smoothly to `end`, release there.
+    def drag(self, start: Point, end: Point, step_px: float | None = None,
+             steps: tuple[int | None, int | None] = (None, None)) -> None:
+        """Move to `start` and press, move smoothly to `end`, release there.
 
-        Each intermediate move costs about a frame of the page (~30 ms headless), so a game
-        that only needs the path's ends can take longer steps."""
+        Each intermediate move costs a frame of the page (~16 ms headless), so a game that
+        only needs the path's ends can take longer steps, or fewer (`steps`: moves to reach
+        the start, moves to drag; None: one per `step_px`)."""
         if self.guard:
             self.guard(*start)
-        self.move_to(*start, step_px)
+        self.move_to(*start, step_px, steps[0])
         self.page.mouse.down()
-        self.move_to(*end, step_px)
+        self.move_to(*end, step_px, steps[1])
         self.page.mouse.up()

@@ -251,7 +251,8 @@ class Screen:
                 raise WaitTimeout(
                     f"{what} did not appear within {timeout_s or self.timeout_s:g} s", frame
                 )
-            self.page.wait_for_timeout(poll_s * 1000)
+            if poll_s:  # a grab waits for the page's next frame anyway
+                self.page.wait_for_timeout(poll_s * 1000)
 
     def wait_until_still(
         self,

@@ -25,7 +25,8 @@ pytestmark = needs_node
 SIZES = range(4, 17)
 SEEDS = range(6)  # per size
 VARIETY_SEEDS = range(60)  # one level each, sizes 6..16 in turn
-SCREEN_ROWS, SCREEN_COLS, TRAY_WIDTH = 8, 12, 8
+SCREEN_ROWS, SCREEN_COLS, TRAY_WIDTH = 9, 12, 8  # grid rows above the tray, columns
+MAX_HEIGHT, MAX_WIDTH = 7, 10  # a board's bounding box
 ROW_SIDES, COL_SIDES = ("left", "right"), ("top", "bottom")
 
 
@@ -77,7 +78,7 @@ def screen_problems(level: dict, size: int) -> list[str]:
     if min(r for r, _ in spots) != 0 or min(c for _, c in spots) != 0:
         problems.append("the bounding box does not start at row 0 and column 0")
     height, width = 1 + max(r for r, _ in spots), 1 + max(c for _, c in spots)
-    if height > SCREEN_ROWS or width > 10:
+    if height > MAX_HEIGHT or width > MAX_WIDTH:
         problems.append(f"the board is {height} x {width}")
     if any(v is not None and not 0 <= v <= 9 for _, _, v in cells):
         problems.append("a given is not a digit")

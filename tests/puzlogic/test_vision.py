@@ -16,7 +16,15 @@ from tests.puzlogic.conftest import (
     needs_reference,
     reference_levels,
 )
-from tests.puzlogic.replica import cell_box, centre, drag, layout, open_game, state
+from tests.puzlogic.replica import (
+    cell_box,
+    centre,
+    drag,
+    layout,
+    open_game,
+    state,
+    wait_screen,
+)
 from webbot.puzlogic.vision import Reader, UnreadableScreen, classify, normalise
 from webbot.vision.digits import DigitReader
 from webbot.vision.region import GameNotFound
@@ -113,6 +121,49 @@ def test_placed_pieces_and_red_numbers_are_seen(page, fixtures_url, reader):
     assert [(p.value, p.color) for p in view.tray] == [(2, "blue")]
     assert view.cells[(1, 1)] is None  # a placed piece's cell is a free cell of the puzzle
     assert len(view.puzzle().pieces) == 2
+
+
+def test_a_drop_is_checked_on_its_cell_and_tray_slot_alone(page, fixtures_url, reader):
+    from webbot.puzlogic.vision import Spot, slot_empty
+
+    open_game(page, fixtures_url, "level=1", leaves=9)
+    before = normalise(grab_page(page))
+    view = reader.read_level(before)
+    one = next(p for p in view.tray if p.value == 1)
+    cell = view.spots[(1, 0)]
+    assert reader.piece_on(before, cell) is None and not slot_empty(before, one.spot)
+    lay = layout(page)
+    drag(page, centre(next(s for s in lay["slots"] if s["code"] == "1b")),
+         centre(cell_box(lay, 1, 0)))
+    after = normalise(grab_page(page), like=before)
+    assert after.region == before.region and after.background is before.background
+    seen = reader.piece_on(after, cell)
+    assert seen is not None and (seen.value, seen.color) == (1, "blue")
+    assert slot_empty(after, one.spot)
+    assert reader.piece_on(after, Spot(cell.i + 1, cell.j)) is None  # the cell beside it
+
+
+def test_the_completed_overlay_is_settled_only_once_it_stops_fading(page, fixtures_url):
+    from webbot.puzlogic.vision import Picture, classify, overlay_settled
+
+    open_game(page, fixtures_url, "level=1", leaves=9)
+    lay = layout(page)
+    for code, (row, col) in (("1b", (1, 0)), ("2b", (1, 1))):
+        if code == "2b":
+            board = normalise(grab_page(page))
+        drag(page, centre(next(s for s in lay["slots"] if s["code"] == code)),
+             centre(cell_box(lay, row, col)))
+    wait_screen(page, "completed")
+    settled = [normalise(grab_page(page)) for _ in range(2)]  # leaves drift between them
+    assert classify(settled[0]) == "completed" and overlay_settled(*settled)
+
+    def fading(alpha: float) -> Picture:  # the replica fades its overlay in linearly
+        mixed = cv2.addWeighted(board.canvas, 1 - alpha, settled[0].canvas, alpha, 0)
+        return Picture(mixed, board.region)
+
+    # 300 ms of fade seen at 30 frames a second: a tenth of it between two grabs
+    for alpha in (0.6, 0.7, 0.8, 0.9):
+        assert not overlay_settled(fading(alpha), fading(min(1.0, alpha + 0.1)))
 
 
 def test_the_level_select_buttons_are_read(page, fixtures_url, reader):

@@ -3,7 +3,7 @@ turned into page points through the frame they were seen in, so any scale or zoo
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from webbot.mouse import Mouse
 from webbot.puzlogic.vision import Picture
@@ -23,15 +23,39 @@ class Seen:
         return self.frame.to_page(*self.picture.to_image(*point))
 
 
+@dataclass(frozen=True)
+class Tempo:
+    """How the bot paces its hands and eyes. BASELINE is the pace before the speed work, kept
+    for scripts/bench_puzlogic.py to measure against in the same run."""
+
+    # Mouse moves to reach a piece or a button, and to drag a piece (each costs a page frame,
+    # ~16 ms; the game needs a press, a move and a release). None: BASELINE's, a move per 80
+    # game px (per 12 px for clicks).
+    reach_steps: int | None = 1
+    drag_steps: int | None = 1
+    # A drop is checked on the piece's cell and its tray slot alone; False: a whole reading.
+    check_boxes: bool = True
+    # Pause between grabs while waiting (a grab itself waits for the page's next frame).
+    poll_s: float = 0.0
+    # Chromium's quicker PNG encoding for grabs (the same pixels).
+    fast_grabs: bool = True
+
+
+BASELINE = Tempo(reach_steps=None, drag_steps=None, check_boxes=False, poll_s=0.05,
+                 fast_grabs=False)
+
+
+@dataclass
 class Hands:
-    def __init__(self, mouse: Mouse) -> None:
-        self.mouse = mouse
+    mouse: Mouse
+    tempo: Tempo = field(default_factory=Tempo)
 
     def click(self, seen: Seen, point: Point) -> None:
-        self.mouse.click(*seen.page_point(point))
+        self.mouse.click(*seen.page_point(point), steps=self.tempo.reach_steps)
 
     def drag(self, seen: Seen, start: Point, end: Point) -> None:
-        """A quick hand: about a step per 80 game pixels (a piece follows the pointer)."""
+        """A quick hand (a piece follows the pointer)."""
         page_px_per_game_px = seen.picture.region.width / seen.frame.scale / 800
         self.mouse.drag(seen.page_point(start), seen.page_point(end),
-                        step_px=80 * page_px_per_game_px)
+                        step_px=80 * page_px_per_game_px,
+                        steps=(self.tempo.reach_steps, self.tempo.drag_steps))

@@ -11,23 +11,28 @@ from __future__ import annotations
 import statistics
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from webbot.errors import WaitTimeout, WebbotError
 from webbot.game import GameSpec
-from webbot.puzlogic.act import Hands, Seen
+from webbot.phases import Phases
+from webbot.puzlogic.act import Hands, Seen, Tempo
 from webbot.puzlogic.model import Placement, Puzzle, Solution
 from webbot.puzlogic.solvers import solutions
 from webbot.puzlogic.vision import (
     LevelButton,
     LevelView,
     Reader,
+    SeenPiece,
+    Spot,
     UnreadableScreen,
     classify,
     completed_buttons,
     hud_button,
     normalise,
+    overlay_settled,
     recognises,
+    slot_empty,
 )
 from webbot.screen import Frame, Screen
 from webbot.session import Session
@@ -35,6 +40,7 @@ from webbot.vision.region import GameNotFound
 
 READ_TRIES = 5  # frames to try when a reading has doubts (a drifting leaf, say)
 DROP_TRIES = 2  # drags of one piece before the level is restarted
+BOX_CHECKS = 3  # frames in which a drop is looked for on its two boxes before a whole reading
 RESTARTS = 2  # restarts of one level before the run fails
 SCREENS = ("title", "select", "level", "completed")
 GAME = GameSpec("Puzlogic", "canvas", lambda candidate: recognises(candidate.grab().image))
@@ -75,36 +81,40 @@ class Look:
 
 class PuzlogicBot:
     def __init__(self, session: Session, *, solver: str = "auto", reader: Reader | None = None,
-                 report: Callable[[str], None] = print) -> None:
+                 report: Callable[[str], None] = print, tempo: Tempo | None = None) -> None:
         self.session = session
         self.report = report
-        self.screen: Screen = session.game_screen(GAME, timeout_s=15, report=report)
-        self.hands = Hands(session.mouse)
+        self.tempo = tempo or Tempo()
+        self.screen: Screen = session.game_screen(GAME, timeout_s=15, report=report,
+                                                  fast=self.tempo.fast_grabs)
+        self.hands = Hands(session.mouse, self.tempo)
         self.reader = reader or Reader()
         self.solver = solver
         self.results: list[LevelResult] = []
         self._current: LevelResult | None = None
+        self.phases = Phases()  # where the time goes (scripts/bench_puzlogic.py)
 
     # ---- looking ---------------------------------------------------------------------------
 
-    def look(self, frame: Frame | None = None, label: str = "frame") -> Look:
+    def look(self, frame: Frame | None = None, label: str = "frame", read: bool = True) -> Look:
+        """What a frame shows; on a level, the board read too unless `read` is False."""
         frame = frame or self.screen.grab(label)
         started = time.perf_counter()
         picture = normalise(frame.image)
         screen = classify(picture)
-        view = self.reader.read_level(picture) if screen == "level" else None
+        view = self.reader.read_level(picture) if screen == "level" and read else None
         if self._current is not None:
             self._current.perception_ms.append((time.perf_counter() - started) * 1000)
         return Look(Seen(frame, picture), screen, view)
 
     def wait_for(self, test: Callable[[Look], bool], what: str, timeout_s: float = 10,
-                 label: str = "frame") -> Look:
+                 label: str = "frame", read: bool = True) -> Look:
         """Look again and again until `test` holds (no fixed sleeps)."""
         found: list[Look] = []
 
         def condition(frame: Frame) -> bool:
             try:
-                look = self.look(frame)
+                look = self.look(frame, read=read)
             except (GameNotFound, UnreadableScreen):
                 return False
             if test(look):
@@ -112,24 +122,27 @@ class PuzlogicBot:
                 return True
             return False
 
-        self.screen.wait_until(condition, what=what, timeout_s=timeout_s, label=label)
+        self.screen.wait_until(condition, what=what, timeout_s=timeout_s, label=label,
+                               poll_s=self.tempo.poll_s)
         return found[-1]
 
-    def wait_for_screen(self, *screens: str, timeout_s: float = 10) -> Look:
+    def wait_for_screen(self, *screens: str, timeout_s: float = 10, read: bool = True) -> Look:
         return self.wait_for(lambda look: look.screen in screens,
-                             f"the {' or '.join(screens)} screen", timeout_s, screens[0])
+                             f"the {' or '.join(screens)} screen", timeout_s, screens[0], read)
 
     def wait_for_level(self, number: int) -> Look:
         return self.wait_for(lambda seen: seen.screen == "level" and seen.view is not None
                              and seen.view.level == number, f"level {number}")
 
-    def read_level(self) -> tuple[Look, Puzzle]:
-        """A level screen read twice alike and without doubts: its puzzle."""
+    def read_level(self, first: Look | None = None) -> tuple[Look, Puzzle]:
+        """A level screen read twice alike and without doubts: its puzzle. `first`: a look at
+        the level already taken, the first reading."""
         previous: Puzzle | None = None
         doubts: list[str] = []
         for _ in range(READ_TRIES * 2):
-            look = self.wait_for_screen("level")
-            assert look.view is not None
+            look, first = first or self.wait_for_screen("level"), None
+            if look.view is None:
+                continue
             if look.view.doubts:  # a leaf over a digit, say: look again
                 doubts = look.view.doubts
                 continue
@@ -148,11 +161,12 @@ class PuzlogicBot:
 
     def play(self, wanted: list[int]) -> list[LevelResult]:
         """Play the wanted levels in order; stops at the first level that fails."""
-        look = self.wait_for(lambda look: look.screen in SCREENS,
-                             "a Puzlogic screen (title, level select, level)", 20, "start")
-        for number in wanted:
-            look = self.to_level(look, number)
-            look = self.play_level(number, unlocking=False)
+        with self.phases("menus"):
+            look = self.wait_for(lambda look: look.screen in SCREENS,
+                                 "a Puzlogic screen (title, level select, level)", 20, "start")
+            for number in wanted:
+                look = self.to_level(look, number)
+                look = self.play_level(number, look, unlocking=False)
         return self.results
 
     def to_level(self, look: Look, number: int) -> Look:
@@ -188,8 +202,7 @@ class PuzlogicBot:
                 raise WebbotError(f"level {number} is still locked after level {before} was "
                                   "completed")
             self.hands.click(look.seen, self.button(buttons, before).spot_centre)
-            self.wait_for_level(before)
-            look = self.play_level(before, unlocking=True)
+            look = self.play_level(before, self.wait_for_level(before), unlocking=True)
 
     @property
     def _last_played(self) -> int | None:
@@ -205,6 +218,8 @@ class PuzlogicBot:
 
     def press_completed(self, look: Look, which: str) -> Look:
         """Press Menu or Next on the completed screen until the screen changes."""
+        with self.phases("waiting"):  # the game ignores the buttons while the overlay fades in
+            look = self.settled(look)
         for _ in range(5):
             buttons = completed_buttons(look.seen.picture)
             if which not in buttons:
@@ -219,15 +234,30 @@ class PuzlogicBot:
                     return self.wait_for_screen("select", "level")
         raise WebbotError(f"'{which.title()}' on the completed screen does nothing")
 
+    def settled(self, look: Look) -> Look:
+        """The completed screen once its overlay has stopped fading in."""
+        previous = look
+
+        def still(new: Look) -> bool:
+            nonlocal previous
+            done = new.screen == previous.screen == "completed" and overlay_settled(
+                previous.seen.picture, new.seen.picture)
+            previous = new
+            return done or new.screen != "completed"
+
+        return self.wait_for(still, "the Level Completed overlay to settle", 3, "completed",
+                             read=False)
+
     # ---- one level -------------------------------------------------------------------------
 
-    def play_level(self, number: int, *, unlocking: bool) -> Look:
+    def play_level(self, number: int, look: Look, *, unlocking: bool) -> Look:
+        """Play the level on the screen (`look`: a look at it)."""
         result = LevelResult(number, unlocking=unlocking)
         self._current = result
         self.results.append(result)
         started = time.perf_counter()
         try:
-            look = self._play_level(result)
+            look = self._play_level(result, look)
         except WebbotError as exc:
             result.result = f"failed: {exc}"
             raise LevelFailed(f"level {number}: {exc}") from None
@@ -237,31 +267,35 @@ class PuzlogicBot:
             self.report(self.progress_line(result))
         return look
 
-    def _play_level(self, result: LevelResult) -> Look:
-        look = self.wait_for_screen("level")
+    def _play_level(self, result: LevelResult, look: Look) -> Look:
+        if look.view is None:
+            look = self.wait_for_screen("level")
         assert look.view is not None
         if look.view.placed or look.view.red:  # left half done, or wrong: start afresh
             look = self.restart(look)
-        look, puzzle, solution = self.decide(result)
+        look, puzzle, solution = self.decide(result, look)
         for attempt in range(RESTARTS + 1):
             if attempt:
                 look = self.restart(look)
                 result.restarts += 1
             if self.place_all(look, solution):
-                look = self.wait_for_screen("completed", timeout_s=5)
+                with self.phases("waiting"):  # the game's own settle and fade
+                    look = self.wait_for_screen("completed", timeout_s=5, read=False)
                 result.result = "completed"
                 return look
             look = self.wait_for_screen("level")
         raise WebbotError(f"the board kept going wrong after {RESTARTS} restarts")
 
-    def decide(self, result: LevelResult) -> tuple[Look, Puzzle, Solution]:
-        """Read the level and solve it. No solution, or several (a sum hidden by a right
-        click, say), means the reading is not to be trusted: restart, read again, and give up
-        only if there is still no solution."""
-        look, puzzle = self.read_level()
+    def decide(self, result: LevelResult, first: Look) -> tuple[Look, Puzzle, Solution]:
+        """Read the level (`first`: a look at it) and solve it. No solution, or several (a sum
+        hidden by a right click, say), means the reading is not to be trusted: restart, read
+        again, and give up only if there is still no solution."""
+        with self.phases("reading"):
+            look, puzzle = self.read_level(first)
         found = self.solve(puzzle, result)
         if len(found) != 1:
-            look, again = self.read_level() if not found else self.read_level_afresh(look)
+            with self.phases("reading"):
+                look, again = self.read_level() if not found else self.read_level_afresh(look)
             if again != puzzle:
                 puzzle, found = again, self.solve(again, result)
         if not found:
@@ -278,7 +312,8 @@ class PuzlogicBot:
 
     def solve(self, puzzle: Puzzle, result: LevelResult) -> list[Solution]:
         started = time.perf_counter()
-        found = solutions(puzzle, self.solver, limit=2)
+        with self.phases("solving"):
+            found = solutions(puzzle, self.solver, limit=2)
         result.solve_ms += (time.perf_counter() - started) * 1000
         return found
 
@@ -329,15 +364,42 @@ class PuzlogicBot:
         if piece is None:
             raise WebbotError(f"no {placement.color} {placement.value} left in the tray")
         target = view.spots[placement.cell]
-        self.hands.drag(look.seen, piece.spot.centre, target.centre)
-        try:
-            return self.wait_for(
-                lambda seen: (last and seen.screen in ("completed", "unknown")) or (
-                    seen.view is not None and self._holds(seen.view, placement)
-                    and not any(p.spot == piece.spot for p in seen.view.tray)),
-                f"the {placement.color} {placement.value} on cell {placement.cell}", 2, "drop")
-        except WaitTimeout:
-            return self.wait_for_screen("level", "completed")
+        with self.phases("dragging"):
+            self.hands.drag(look.seen, piece.spot.centre, target.centre)
+        with self.phases("checking drops"):
+            if self.tempo.check_boxes:
+                landed = self.check_boxes(look, piece, placement)
+                if landed is not None:
+                    return landed
+            try:
+                return self.wait_for(
+                    lambda seen: (last and seen.screen in ("completed", "unknown")) or (
+                        seen.view is not None and self._holds(seen.view, placement)
+                        and not any(p.spot == piece.spot for p in seen.view.tray)),
+                    f"the {placement.color} {placement.value} on cell {placement.cell}", 2,
+                    "drop")
+            except WaitTimeout:
+                return self.wait_for_screen("level", "completed")
+
+    def check_boxes(self, look: Look, piece: SeenPiece, placement: Placement) -> Look | None:
+        """A drop seen on the piece's cell and its tray slot alone, in the next few frames:
+        the level as before with the piece moved, or None (a whole reading then decides)."""
+        view = look.view
+        assert view is not None
+        cell: Spot = view.spots[placement.cell]
+        for _ in range(BOX_CHECKS):
+            frame = self.screen.look()
+            try:
+                picture = normalise(frame.image, like=look.seen.picture)
+            except GameNotFound:
+                return None
+            seen = self.reader.piece_on(picture, cell)
+            if (seen and (seen.value, seen.color) == (placement.value, placement.color)
+                    and slot_empty(picture, piece.spot)):
+                moved = replace(view, placed={**view.placed, placement.cell: seen},
+                                tray=[p for p in view.tray if p is not piece])
+                return Look(Seen(frame, picture), "level", moved)
+        return None
 
     # ---- reporting -------------------------------------------------------------------------
 

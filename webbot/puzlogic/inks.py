@@ -31,6 +31,19 @@ def _hsv(pixels: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(np.ascontiguousarray(image, np.uint8), cv2.COLOR_BGR2HSV)
 
 
+def chroma(canvas: np.ndarray) -> np.ndarray:
+    """Per pixel, its largest channel minus its smallest (0 for a grey)."""
+    b, g, r = cv2.split(canvas)
+    return cv2.subtract(cv2.max(cv2.max(b, g), r), cv2.min(cv2.min(b, g), r))
+
+
+def off_background(canvas: np.ndarray, background: np.ndarray) -> np.ndarray:
+    """Per pixel, how far its farthest channel is from the background's."""
+    flat = tuple(float(v) for v in np.clip(np.round(background), 0, 255)) + (0.0,)
+    b, g, r = cv2.split(cv2.absdiff(canvas, flat))
+    return cv2.max(cv2.max(b, g), r)
+
+
 def _gray(bgr: np.ndarray) -> float:
     return float(0.114 * bgr[0] + 0.587 * bgr[1] + 0.299 * bgr[2])
 
@@ -38,17 +51,15 @@ def _gray(bgr: np.ndarray) -> float:
 def dark_ink(canvas: np.ndarray, background: np.ndarray) -> np.ndarray:
     """Where the dark grey ink is: nearer in lightness to it than to the background, and
     nearly grey. A blurred or JPEG-compressed 2 px outline keeps its middle this dark."""
-    gray = cv2.cvtColor(canvas, cv2.COLOR_BGR2GRAY).astype(np.int16)
-    chroma = canvas.max(axis=2).astype(np.int16) - canvas.min(axis=2)
-    return (gray <= (_gray(background) + DARK_LEVEL) / 2) & (chroma <= DARK_CHROMA)
+    gray = cv2.cvtColor(canvas, cv2.COLOR_BGR2GRAY)
+    return (gray <= (_gray(background) + DARK_LEVEL) / 2) & (chroma(canvas) <= DARK_CHROMA)
 
 
 def grey_ink(canvas: np.ndarray, background: np.ndarray) -> np.ndarray:
     """Any nearly grey ink darker than the background: the dark grey, and the lighter grey
     of a locked level's outline."""
-    gray = cv2.cvtColor(canvas, cv2.COLOR_BGR2GRAY).astype(np.int16)
-    chroma = canvas.max(axis=2).astype(np.int16) - canvas.min(axis=2)
-    return (gray <= _gray(background) - GREY_MARGIN) & (chroma <= DARK_CHROMA)
+    gray = cv2.cvtColor(canvas, cv2.COLOR_BGR2GRAY)
+    return (gray <= _gray(background) - GREY_MARGIN) & (chroma(canvas) <= DARK_CHROMA)
 
 
 def masks(canvas: np.ndarray) -> dict[str, np.ndarray]:

@@ -18,7 +18,7 @@ import numpy as np
 
 from webbot.debug import Mark
 from webbot.errors import WebbotError
-from webbot.puzlogic.inks import dark_ink, family, grey_ink, masks
+from webbot.puzlogic.inks import dark_ink, family, grey_ink, masks, off_background
 from webbot.puzlogic.model import Piece, Puzzle, PuzzleError, Sum
 from webbot.vision.digits import DigitReader
 from webbot.vision.region import Region, find_game
@@ -107,6 +107,8 @@ class Picture:
 
     canvas: np.ndarray  # BGR, 800x600
     region: Region
+    grab_shape: tuple[int, ...] = ()  # the grab it was cut from: height, width, channels
+    known_background: np.ndarray | None = None  # from an earlier picture of the same level
 
     def to_image(self, x: float, y: float) -> tuple[float, float]:
         return (self.region.x + x * self.region.width / WIDTH,
@@ -115,17 +117,23 @@ class Picture:
     @cached_property
     def background(self) -> np.ndarray:
         """The flat background (BGR floats), worked out once per picture."""
+        if self.known_background is not None:
+            return self.known_background
         return background_colour(self.canvas)
 
 
-def normalise(image: np.ndarray) -> Picture:
-    region = find_game(image, WIDTH / HEIGHT)
+def normalise(image: np.ndarray, like: Picture | None = None) -> Picture:
+    """The game cut out of a grab and scaled to 800x600. `like`: an earlier picture of the same
+    level from a grab of the same size, whose game box and background are taken as known."""
+    same = like is not None and like.grab_shape == image.shape
+    region = like.region if same else find_game(image, WIDTH / HEIGHT)
     game = region.crop(image)
     if game.shape[:2] != (HEIGHT, WIDTH):
         shrink = game.shape[1] > WIDTH
         game = cv2.resize(game, (WIDTH, HEIGHT),
                           interpolation=cv2.INTER_AREA if shrink else cv2.INTER_LINEAR)
-    return Picture(np.ascontiguousarray(game), region)
+    return Picture(np.ascontiguousarray(game), region, image.shape,
+                   like.background if same else None)
 
 
 # ---- colours and ink -------------------------------------------------------------------------
@@ -213,30 +221,56 @@ def classify(picture: Picture) -> str:
     return "unknown"
 
 
-def _line(dark: np.ndarray, top: int, left: int, height: int, width: int,
-          slack: int = 1) -> float:
-    """Share of a 2 px line's length that is dark somewhere across it, `slack` pixels either
-    side allowed (a blurred or JPEG-compressed line keeps only one dark row here and there)."""
-    if width > height:
-        band = dark[max(0, top - slack):top + height + slack, left:left + width]
-        return float(band.any(axis=0).mean()) if band.size else 0.0
-    band = dark[top:top + height, max(0, left - slack):left + width + slack]
-    return float(band.any(axis=1).mean()) if band.size else 0.0
+class Lines:
+    """Where the 2 px dark lines of outlines and brackets run. A line counts where it is dark
+    somewhere across it, a pixel either side allowed (a blurred or JPEG-compressed line keeps
+    only one dark row here and there); integral images make each measure four lookups."""
+
+    def __init__(self, dark: np.ndarray) -> None:
+        ink = dark.astype(np.uint8)
+
+        def integral(kernel: tuple[int, int], anchor: tuple[int, int]) -> np.ndarray:
+            return cv2.integral(cv2.dilate(ink, np.ones(kernel, np.uint8), anchor=anchor))
+
+        # across: a pixel counts when a dark one is 1 above to 2 below it (a 2 px line, +-1)
+        self._across = {1: integral((4, 1), (0, 1)), 0: integral((2, 1), (0, 0))}
+        self._down = {1: integral((1, 4), (1, 0)), 0: integral((1, 2), (0, 0))}
+        self.height, self.width = dark.shape
+
+    @staticmethod
+    def _share(sums: np.ndarray, top: int, bottom: int, left: int, right: int) -> float:
+        total = sums[bottom, right] - sums[top, right] - sums[bottom, left] + sums[top, left]
+        return float(total) / ((bottom - top) * (right - left))
+
+    def across(self, top: int, left: int, length: int, slack: int = 1) -> float:
+        """Share of the horizontal line from (left, top) that is dark."""
+        right, left = min(left + length, self.width), max(left, 0)
+        if not 0 <= top < self.height or right <= left:
+            return 0.0
+        return self._share(self._across[slack], top, top + 1, left, right)
+
+    def down(self, top: int, left: int, length: int, slack: int = 1) -> float:
+        """Share of the vertical line from (left, top) that is dark."""
+        bottom, top = min(top + length, self.height), max(top, 0)
+        if not 0 <= left < self.width or bottom <= top:
+            return 0.0
+        return self._share(self._down[slack], top, bottom, left, left + 1)
 
 
-def _outline_sides(dark: np.ndarray, x: int, y: int) -> list[float]:
-    return [_line(dark, y, x + 4, 2, 36), _line(dark, y + 42, x + 4, 2, 36),
-            _line(dark, y + 4, x, 36, 2), _line(dark, y + 4, x + 42, 36, 2)]
+def _outline_sides(lines: Lines, x: int, y: int) -> list[float]:
+    return [lines.across(y, x + 4, 36), lines.across(y + 42, x + 4, 36),
+            lines.down(y + 4, x, 36), lines.down(y + 4, x + 42, 36)]
 
 
-def _bracket_arms(dark: np.ndarray, x: int, y: int) -> tuple[float, float]:
+def _bracket_arms(lines: Lines, x: int, y: int) -> tuple[float, float]:
     """(share of the eight bracket arms present, share of the four side middles dark)."""
-    arms = [(y, x + 3, 2, 9), (y, x + 32, 2, 9), (y + 42, x + 3, 2, 9), (y + 42, x + 32, 2, 9),
-            (y + 3, x, 9, 2), (y + 32, x, 9, 2), (y + 3, x + 42, 9, 2), (y + 32, x + 42, 9, 2)]
-    middles = [(y, x + 18, 2, 8), (y + 42, x + 18, 2, 8), (y + 18, x, 8, 2),
-               (y + 18, x + 42, 8, 2)]
-    return (float(np.mean([_line(dark, *arm) > 0.7 for arm in arms])),
-            float(np.mean([_line(dark, *middle, slack=0) > 0.7 for middle in middles])))
+    arms = [lines.across(y, x + 3, 9), lines.across(y, x + 32, 9),
+            lines.across(y + 42, x + 3, 9), lines.across(y + 42, x + 32, 9),
+            lines.down(y + 3, x, 9), lines.down(y + 32, x, 9),
+            lines.down(y + 3, x + 42, 9), lines.down(y + 32, x + 42, 9)]
+    middles = [lines.across(y, x + 18, 8, 0), lines.across(y + 42, x + 18, 8, 0),
+               lines.down(y + 18, x, 8, 0), lines.down(y + 18, x + 42, 8, 0)]
+    return (sum(arm > 0.7 for arm in arms) / 8, sum(middle > 0.7 for middle in middles) / 4)
 
 
 def _piece_colour(canvas: np.ndarray, x: int, y: int, background: np.ndarray) -> str | None:
@@ -307,9 +341,9 @@ class Reader:
         canvas = picture.canvas
         self._readings = []
         background = picture.background
-        dark = dark_ink(canvas, background)
+        lines = Lines(dark_ink(canvas, background))
         # Pixels clearly off the background (a leaf is not): boxes without any hold nothing.
-        busy = np.abs(canvas.astype(np.int16) - background.astype(np.int16)).max(axis=2) > 45
+        busy = off_background(canvas, background) > 45
         doubts: list[str] = []
         board: dict[Spot, int | None | SeenPiece] = {}
         tray: list[SeenPiece] = []
@@ -318,12 +352,12 @@ class Reader:
             for i in range(COLUMNS):
                 spot = Spot(i, j)
                 x, y = spot.x, spot.y
-                if min(_outline_sides(dark, x, y)) > 0.8:
+                if min(_outline_sides(lines, x, y)) > 0.8:
                     board[spot] = self._cell(canvas, spot, background, doubts)
                     continue
                 if not busy[y - 2:y + 46, x - 2:x + 46].any():
                     continue
-                arms, middles = _bracket_arms(dark, x, y)
+                arms, middles = _bracket_arms(lines, x, y)
                 if arms >= 0.75 and middles <= 0.25:
                     colour = _piece_colour(canvas, x, y, background)
                     if colour:
@@ -351,6 +385,18 @@ class Reader:
         red = int(masks(canvas[GRID_Y:HEIGHT - 20])["red"].sum()) > 15
         level = self._level_number(canvas, background)
         return LevelView(cells, spots, placed, tray, sums, red, level, doubts, self._readings)
+
+    def piece_on(self, picture: Picture, spot: Spot) -> SeenPiece | None:
+        """The piece on one board cell, read from that cell alone (for checking a drop);
+        None when no piece is seen there or its digit is in doubt."""
+        canvas, background = picture.canvas, picture.background
+        around = canvas[spot.y - 3:spot.y + 47, spot.x - 3:spot.x + 47]
+        colour = _piece_colour(canvas, spot.x, spot.y, background)
+        if min(_outline_sides(Lines(dark_ink(around, background)), 3, 3)) <= 0.8 or not colour:
+            return None
+        doubts: list[str] = []
+        piece = self._piece(canvas, spot, colour, doubts)
+        return None if doubts else piece
 
     def _level_number(self, canvas: np.ndarray, background: np.ndarray) -> int | None:
         """The last two glyphs of "Level 0N" in the top-left corner."""
@@ -427,6 +473,19 @@ class Reader:
                                   f"level button {n + 1}", [], 2)
             buttons.append(LevelButton(number, (x + BOX / 2, y + BOX / 2), unlocked, finished))
         return buttons
+
+
+def slot_empty(picture: Picture, spot: Spot) -> bool:
+    """Has a tray slot's piece left it (no piece colour inside its brackets)?"""
+    return _piece_colour(picture.canvas, spot.x, spot.y, picture.background) is None
+
+
+def overlay_settled(before: Picture, after: Picture) -> bool:
+    """Has the completed overlay stopped fading in between two pictures? (The game ignores
+    its buttons until then.) Leaves drifting under it barely show."""
+    a = before.canvas[100:440:4, 20:780:4].astype(np.int16)
+    b = after.canvas[100:440:4, 20:780:4].astype(np.int16)
+    return float(np.abs(a - b).mean()) < 1.0
 
 
 def completed_buttons(picture: Picture) -> dict[str, tuple[float, float]]:

@@ -29,10 +29,12 @@ ACCEPT = 0.92  # correlation with the best template needed to take its digit
 CONFLICT = 0.88  # a template this close must agree with what Tesseract teaches (other
 # digits of the game correlate up to 0.85: 8 and 6 in bold, 8 and 3 in regular)
 MAX_TEMPLATES = 8  # per digit and style; more would only slow matching
-# Tesseract modes and glyph heights asked in turn: at any one of them it now and then reads
-# nothing or another digit (measured on the game's digits: --psm 10 misses bold 0s, --psm 8
-# the 4s, one size in seven took a 5 for a 3), so the answer is a vote.
-TESSERACT_TRIES = ((6, 28), (6, 36), (10, 32), (6, 32), (10, 28))
+# Tesseract modes, glyph heights and soft or sharp (thresholded) edges, asked in turn: at any
+# one of them it now and then reads nothing or another digit (measured on the game's digits:
+# --psm 10 misses bold 0s, --psm 8 the 4s, one size in seven took a 5 for a 3, soft edges of
+# bold 6s, 8s and 9s shrunk from device scale 2 read as nothing), so the answer is a vote.
+TESSERACT_TRIES = ((6, 28, False), (6, 36, False), (10, 32, False), (6, 28, True),
+                   (10, 32, True), (7, 32, True), (7, 28, False))
 WHITELIST = "-c tessedit_char_whitelist=0123456789"
 
 
@@ -126,13 +128,15 @@ class DigitReader:
 
     def tesseract(self, glyph: np.ndarray) -> int | None:
         """Tesseract's reading of one glyph, a padded black-on-white crop with a digit whitelist:
-        the digit at least three of five tries (modes and sizes) give, unless another digit
+        the digit at least three of seven tries (modes and sizes) give, unless another digit
         comes up twice; else None."""
         votes: Counter[str] = Counter()
-        for tried, (psm, height) in enumerate(TESSERACT_TRIES, 1):
+        for tried, (psm, height, sharp) in enumerate(TESSERACT_TRIES, 1):
             page = padded_page(glyph, height)
             if page is None:
                 return None
+            if sharp:
+                page = np.where(page < 128, 0, 255).astype(np.uint8)
             self.tesseract_calls += 1
             text = read_text(page, f"--psm {psm} {WHITELIST}")
             if text:
