@@ -14,10 +14,13 @@ The run: the 15 bundled levels played by the bot at its pace (webbot.puzlogic.ac
 BASELINE's (a mouse move per 80 game px, per 12 px for clicks; a whole reading after each drop;
 50 ms between grabs; the default PNG encoding), the time split by phase: menus, reading,
 solving, dragging, checking each drop, waiting for the game's own animations. The bot's own
-time per piece is its dragging and checking. Prints Markdown tables; --readme also puts them
-into README.md.
+time per piece is its dragging and checking. Then --generated levels (50 by default) of the
+replica's generator, 15 to a page (4 to 12 pieces, boards up to 7 rows, all three sum kinds),
+at the bot's pace; their shapes and sums are taken from the fixture's test hook, as a tester
+would (the bot never reads it). Prints Markdown tables; --readme also puts them into README.md.
 
-    .venv/bin/python scripts/bench_puzlogic.py [--frames 2] [--no-run] [--quick] [--readme]
+    .venv/bin/python scripts/bench_puzlogic.py [--frames 2] [--no-run] [--generated 50]
+                                               [--quick] [--readme]
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ from playwright.sync_api import sync_playwright
 from readme_table import cores, put_in_readme
 
 from webbot.browser import CHROMIUM_ARGS, find_chromium
+from webbot.errors import WebbotError
 from webbot.puzlogic.act import BASELINE, Tempo
 from webbot.puzlogic.vision import LevelView, Reader, classify, normalise
 from webbot.server import FixtureServer
@@ -140,6 +144,59 @@ def full_run(reader: Reader, tempo) -> dict:
             "pieces": sum(r.pieces for r in bot.results), "phases": phases}
 
 
+GENERATED_SEEDS = range(1000, 100000, 1000)  # a page of 15 levels each
+
+
+def generated_run(reader: Reader, count: int) -> dict:
+    """`count` generated levels at the bot's pace, 15 to a page, timed like the bundled run."""
+    from webbot.puzlogic.bot import PuzlogicBot
+    from webbot.session import RunOptions, game_session
+
+    run = {"seconds": 0.0, "completed": 0, "pieces": 0, "levels": 0, "phases": Counter(),
+           "kinds": Counter(), "rows": 0, "columns": 0, "failures": []}
+    for seed in GENERATED_SEEDS:
+        wanted = list(range(1, min(15, count - run["levels"]) + 1))
+        if not wanted:
+            break
+        started = time.perf_counter()
+        with game_session(RunOptions(), f"puzlogic/index.html?generate={seed}") as session:
+            bot = PuzlogicBot(session, reader=reader, report=lambda line: None)
+            try:
+                bot.play(wanted)
+            except WebbotError as exc:
+                run["failures"].append(f"generate={seed}: {exc}")
+            run["seconds"] += time.perf_counter() - started
+            levels = [session.page.evaluate(f"window.__puzlogicTest.level({n})") for n in wanted]
+        run["levels"] += len(wanted)
+        run["completed"] += sum(r.completed and not r.unlocking for r in bot.results)
+        run["pieces"] += sum(r.pieces for r in bot.results)
+        run["phases"].update(bot.phases.seconds)
+        for level in levels:
+            run["kinds"].update(s["counts"] for s in level["sums"])
+            run["rows"] = max(run["rows"], 1 + max(c[0] for c in level["cells"]))
+            run["columns"] = max(run["columns"], 1 + max(c[1] for c in level["cells"]))
+    return run
+
+
+def generated_table(run: dict, bundled: dict) -> list[str]:
+    def pace(r: dict) -> tuple[float, float, float]:
+        own = 1000 * (r["phases"].get("dragging", 0) + r["phases"].get("checking drops", 0))
+        levels = r.get("levels", 15)
+        return r["seconds"] / levels, 1000 * r["seconds"] / r["pieces"], own / r["pieces"]
+
+    kinds = ", ".join(f"{run['kinds'][k]} {k}" for k in ("all", "blue", "white"))
+    lines = ["| levels, headless, at the bot's pace | completed | pieces | seconds | per level "
+             "| per piece | bot's own time per piece |", "|---|---|---|---|---|---|---|"]
+    for label, r in ((f"{run['levels']} generated (boards up to {run['rows']}x{run['columns']}; "
+                      f"sums: {kinds})", run), ("15 bundled (above)", bundled)):
+        per_level, per_piece, own = pace(r)
+        levels = r.get("levels", 15)
+        lines.append(f"| {label} | {r['completed']}/{levels} | {r['pieces']} | "
+                     f"{r['seconds']:.1f} s | {per_level:.2f} s | {per_piece:.0f} ms | "
+                     f"{own:.0f} ms |")
+    return lines + [f"\nFailures: {'; '.join(run['failures'])}" if run["failures"] else ""]
+
+
 def run_table(bot: dict, base: dict) -> list[str]:
     lines = ["| 15 bundled levels, headless | baseline | bot | bot vs baseline |",
              "|---|---|---|---|"]
@@ -165,7 +222,10 @@ def run_table(bot: dict, base: dict) -> list[str]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--frames", type=int, default=2, help="frames per level at DPR 1")
-    parser.add_argument("--no-run", action="store_true", help="skip the 15-level run")
+    parser.add_argument("--no-run", action="store_true",
+                        help="skip the 15-level runs and the generated levels")
+    parser.add_argument("--generated", type=int, default=50,
+                        help="generated levels to play after the 15 (0: none)")
     parser.add_argument("--readme", action="store_true", help="write the tables into README.md")
     parser.add_argument("--quick", action="store_true",
                         help="levels 1-3 at device scale 1 only (a smoke test)")
@@ -193,6 +253,7 @@ def main() -> int:
                 rows.append((f"{label}, read again", len(chosen), measure(ours, chosen, truth),
                              base))
         runs = None if args.no_run else (full_run(ours, Tempo()), full_run(ours, BASELINE))
+        generated = generated_run(ours, args.generated) if runs and args.generated else None
 
     lines = ["| frames | count | bot: median | p90 | max | numbers right | Tesseract calls "
              "| plain Tesseract: median | numbers right | bot vs Tesseract |",
@@ -211,6 +272,8 @@ def main() -> int:
               "disk); Tesseract calls in the table are glyphs it still had to learn."]
     if runs:
         lines += ["", *run_table(*runs)]
+    if generated:
+        lines += ["", *generated_table(generated, runs[0])]
     lines.append(f"\nMeasured {time.strftime('%Y-%m-%d')} on {cores()} cores.")
     table = "\n".join(lines)
     print(table)
@@ -220,6 +283,9 @@ def main() -> int:
         return 1
     if runs and any(run["completed"] != 15 for run in runs):
         print("a run did not complete every level", file=sys.stderr)
+        return 1
+    if generated and generated["completed"] != generated["levels"]:
+        print("generated levels failed: " + "; ".join(generated["failures"]), file=sys.stderr)
         return 1
     return 0
 

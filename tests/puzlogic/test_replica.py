@@ -382,3 +382,38 @@ def test_the_same_seed_gives_the_same_levels_and_another_seed_others(page, fixtu
     assert levels_of("generate=9") == first
     assert len(set(first)) == 15
     assert not set(levels_of("generate=10")) & set(first)
+
+
+def _outlines(picture, view) -> np.ndarray:
+    """The dark ink on the 2 px borders of the board cells and tray slots read, a pixel of
+    slack either side."""
+    from webbot.puzlogic.inks import dark_ink
+
+    ring = np.zeros((600, 800), bool)
+    for spot in [*view.spots.values(), *(p.spot for p in view.tray)]:
+        ring[spot.y - 1:spot.y + 47, spot.x - 1:spot.x + 47] = True
+        ring[spot.y + 3:spot.y + 41, spot.x + 3:spot.x + 41] = False
+    return dark_ink(picture.canvas, picture.background) & ring
+
+
+@needs_reference
+@pytest.mark.parametrize("name", ["puzlogic-map-1.png", "puzlogic-map-2.png",
+                                  "puzlogic-map-3.png", "puzlogic-with-sums.png"])
+def test_each_level_is_drawn_where_the_real_game_draws_it(page, fixtures_url, reader, name):
+    from webbot.puzlogic.vision import normalise
+
+    number = {"puzlogic-map-1.png": 1, "puzlogic-map-2.png": 2, "puzlogic-map-3.png": 3,
+              "puzlogic-with-sums.png": 6}[name]
+    real = normalise(cv2.imread(str(REFERENCE / "puzlogic" / name)))
+    open_game(page, fixtures_url, f"level={number}")
+    replica = normalise(grab(page))
+    real_view, replica_view = reader.read_level(real), reader.read_level(replica)
+    assert set(replica_view.spots.values()) == set(real_view.spots.values())
+    assert sorted(p.spot.centre for p in replica_view.tray) == \
+        sorted(p.spot.centre for p in real_view.tray)
+    ours, theirs = _outlines(replica, replica_view), _outlines(real, real_view)
+    near = cv2.dilate(theirs.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+    near_ours = cv2.dilate(ours.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+    # the outlines lie on each other, to a pixel
+    assert (ours & near).sum() >= 0.95 * ours.sum() and ours.sum() > 0
+    assert (theirs & near_ours).sum() >= 0.95 * theirs.sum()
