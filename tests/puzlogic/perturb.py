@@ -1,5 +1,6 @@
-"""Ways a capture of Puzlogic differs from a clean render, at the game's own scale: colour drift
-(gamma, a cast, brightness), JPEG and a slight blur, alone and mixed; and how a reading of a
+"""Ways a capture of Puzlogic differs from a clean render: colour drift (gamma, a cast,
+brightness), JPEG, a slight blur, another scale (shrunk or enlarged, by area or cubic
+interpolation), pale leaves drifting over the cells, alone and mixed; and how a reading of a
 perturbed picture turns out (exact, refused with a reason, or wrong)."""
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import numpy as np
 from tests.puzlogic.conftest import comparable
 from webbot.errors import WebbotError
 from webbot.puzlogic.vision import Reader, normalise
+from webbot.vision.region import find_game
 
 Perturbation = Callable[[np.ndarray], np.ndarray]
 
@@ -41,6 +43,32 @@ def blur(sigma: float) -> Perturbation:
     return lambda image: cv2.GaussianBlur(image, (0, 0), sigma)
 
 
+def scale(factor: float, interpolation: int) -> Perturbation:
+    return lambda image: cv2.resize(image, None, fx=factor, fy=factor,
+                                    interpolation=interpolation)
+
+
+def leaves(count: int, seed: int = 3) -> Perturbation:
+    """Pale leaves over the game, 10-20% white (the real game's drift across cells, a little
+    stronger than the replica's 8-16%)."""
+    def apply(image: np.ndarray) -> np.ndarray:
+        game = find_game(image, 4 / 3)  # over the game, not the black around it
+        top, left, bottom, right = game.y, game.x, game.y + game.height, game.x + game.width
+        unit = game.width / 800
+        rng = np.random.default_rng(seed)
+        for _ in range(count):
+            x = int(rng.uniform(left + 30 * unit, right - 30 * unit))
+            y = int(rng.uniform(top + 30 * unit, bottom - 30 * unit))
+            axes = (int(rng.uniform(8, 18) * unit), int(rng.uniform(4, 9) * unit))
+            cover = image.copy()
+            cv2.ellipse(cover, (x, y), axes, rng.uniform(0, 180), 0, 360, (255, 255, 255), -1,
+                        cv2.LINE_AA)
+            alpha = rng.uniform(0.1, 0.2)
+            image = cv2.addWeighted(image, 1 - alpha, cover, alpha, 0)
+        return image
+    return apply
+
+
 def mix(*steps: Perturbation) -> Perturbation:
     def apply(image: np.ndarray) -> np.ndarray:
         for step in steps:
@@ -62,8 +90,18 @@ PERTURBATIONS: dict[str, Perturbation] = {
     "JPEG 70": jpeg(70),
     "JPEG 50": jpeg(50),
     "blur 0.7": blur(0.7),
+    "scale 0.6 (area)": scale(0.6, cv2.INTER_AREA),
+    "scale 0.75 (area)": scale(0.75, cv2.INTER_AREA),
+    "scale 0.75 (cubic)": scale(0.75, cv2.INTER_CUBIC),
+    "scale 1.25 (area)": scale(1.25, cv2.INTER_AREA),
+    "scale 1.5 (cubic)": scale(1.5, cv2.INTER_CUBIC),
+    "scale 1.7 (cubic)": scale(1.7, cv2.INTER_CUBIC),
+    "12 leaves": leaves(12),
     "gamma 1.25 + cast + JPEG 70": mix(gamma(1.25), cast(1.1, 1.0, 0.9), jpeg(70)),
     "brightness -10 + blur 0.6 + JPEG 80": mix(brightness(-10), blur(0.6), jpeg(80)),
+    "scale 0.75 + JPEG 80 + leaves": mix(scale(0.75, cv2.INTER_AREA), jpeg(80), leaves(8)),
+    "scale 1.5 + cast + blur 0.8": mix(scale(1.5, cv2.INTER_CUBIC), cast(0.95, 1.0, 1.08),
+                                       blur(0.8)),
 }
 
 

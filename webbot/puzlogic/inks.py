@@ -24,6 +24,9 @@ RED = (150, 150)      # saturation and value at least (#FF2A2A: 213, 255)
 GREEN_HUES = (45, 75)   # a finished level's tick (#4CFF48: 59); the select screen's green is
 GREEN = (150, 150)      # far paler (saturation 95)
 GREY_MARGIN = 15        # a locked level's grey outline, below the select screen's green
+LINE_CONTRAST = 40      # an outline is this much darker than the pixels just beside it,
+LINE_BELOW = 25         # and this much darker than the background (not the background
+                        # beside a white piece)
 
 
 def _hsv(pixels: np.ndarray) -> np.ndarray:
@@ -53,6 +56,17 @@ def dark_ink(canvas: np.ndarray, background: np.ndarray) -> np.ndarray:
     nearly grey. A blurred or JPEG-compressed 2 px outline keeps its middle this dark."""
     gray = cv2.cvtColor(canvas, cv2.COLOR_BGR2GRAY)
     return (gray <= (_gray(background) + DARK_LEVEL) / 2) & (chroma(canvas) <= DARK_CHROMA)
+
+
+def line_ink(canvas: np.ndarray, background: np.ndarray) -> np.ndarray:
+    """Where the dark grey lines of outlines and brackets are: nearly grey pixels darker than
+    the background and well darker than the lightest pixel within 3 px (the background beside
+    a 2 px line). A pale leaf drifting over a line lightens the line and its surroundings
+    alike, so the line stays."""
+    gray = cv2.cvtColor(canvas, cv2.COLOR_BGR2GRAY)
+    beside = cv2.dilate(gray, np.ones((7, 7), np.uint8))
+    return ((cv2.subtract(beside, gray) >= LINE_CONTRAST) & (gray <= _gray(background) - LINE_BELOW)
+            & (chroma(canvas) <= DARK_CHROMA))
 
 
 def grey_ink(canvas: np.ndarray, background: np.ndarray) -> np.ndarray:

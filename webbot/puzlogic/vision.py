@@ -18,7 +18,7 @@ import numpy as np
 
 from webbot.debug import Mark
 from webbot.errors import WebbotError
-from webbot.puzlogic.inks import dark_ink, family, grey_ink, masks, off_background
+from webbot.puzlogic.inks import dark_ink, family, grey_ink, line_ink, masks, off_background
 from webbot.puzlogic.model import Piece, Puzzle, PuzzleError, Sum
 from webbot.vision.digits import DigitReader
 from webbot.vision.region import Region, find_game
@@ -29,6 +29,9 @@ COLUMNS, ROWS = 16, 11
 PIECE_FAMILIES = {"blue": "blue", "white": "white"}  # colour family -> piece colour
 SUM_FAMILIES = {"dark": "all", "blue": "blue", "white": "white", "red": "red"}  # -> sum kind
 MIN_CONTRAST = 60  # colour distance below which a box holds no ink (a leaf is ~30)
+SHARP_CONTRAST = 25  # sum digits this much lighter or darker than the background are cut out
+# by lightness, which JPEG keeps sharp (it blurs colour); a blue sum on a background as light
+# as itself only by colour
 
 
 class UnreadableScreen(WebbotError):
@@ -138,14 +141,27 @@ def normalise(image: np.ndarray, like: Picture | None = None) -> Picture:
 
 # ---- colours and ink -------------------------------------------------------------------------
 
-def ink(patch: np.ndarray, background: np.ndarray, min_contrast: float = MIN_CONTRAST
-        ) -> np.ndarray:
-    """How much each pixel is ink rather than background (0..1); zeros when there is no ink."""
-    distance = np.linalg.norm(patch.astype(np.float32) - background, axis=2)
+def ink(patch: np.ndarray, background: np.ndarray, min_contrast: float = MIN_CONTRAST,
+        towards: float | None = None) -> np.ndarray:
+    """How much each pixel is ink rather than background (0..1); zeros when there is no ink.
+    By colour distance, or by lightness alone when `towards` gives the ink's lightness (sharper
+    after JPEG, which blurs colour; only what is lighter, or darker, than the background as
+    the ink is: a pale leaf over dark digits is not ink)."""
+    if towards is not None:
+        gray = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY).astype(np.float32)
+        away = gray - lightness_of(background)
+        distance = np.clip(away if towards > lightness_of(background) else -away, 0, None)
+    else:
+        distance = np.linalg.norm(patch.astype(np.float32) - background, axis=2)
     top = float(distance.max())
     if top < min_contrast:
         return np.zeros(distance.shape, np.float32)
     return np.clip(distance / np.percentile(distance[distance > top / 2], 90), 0, 1)
+
+
+def lightness_of(colour: np.ndarray) -> float:
+    """A BGR colour's grey level, as OpenCV's conversion weighs it."""
+    return float(0.114 * colour[0] + 0.587 * colour[1] + 0.299 * colour[2])
 
 
 def glyphs(amount: np.ndarray, min_height: int) -> list[tuple[int, np.ndarray]]:
@@ -258,8 +274,12 @@ class Lines:
 
 
 def _outline_sides(lines: Lines, x: int, y: int) -> list[float]:
+    """How much of each side of a box's outline is there, and of each side's middle (where
+    a tray slot's brackets leave a gap, even when a small picture blurs their ends)."""
     return [lines.across(y, x + 4, 36), lines.across(y + 42, x + 4, 36),
-            lines.down(y + 4, x, 36), lines.down(y + 4, x + 42, 36)]
+            lines.down(y + 4, x, 36), lines.down(y + 4, x + 42, 36),
+            lines.across(y, x + 17, 10, 0), lines.across(y + 42, x + 17, 10, 0),
+            lines.down(y + 17, x, 10, 0), lines.down(y + 17, x + 42, 10, 0)]
 
 
 def _bracket_arms(lines: Lines, x: int, y: int) -> tuple[float, float]:
@@ -276,7 +296,10 @@ def _bracket_arms(lines: Lines, x: int, y: int) -> tuple[float, float]:
 def _piece_colour(canvas: np.ndarray, x: int, y: int, background: np.ndarray) -> str | None:
     strips = np.concatenate([canvas[y + 6:y + 38, x + 6:x + 11].reshape(-1, 3),
                              canvas[y + 6:y + 38, x + 34:x + 39].reshape(-1, 3)])
-    return PIECE_FAMILIES.get(family(np.median(strips, axis=0), background) or "")
+    fill = np.median(strips, axis=0)
+    if np.linalg.norm(fill - background) < MIN_CONTRAST:  # a pale background brightened
+        return None  # by gamma can pass for white
+    return PIECE_FAMILIES.get(family(fill, background) or "")
 
 
 # Where a sum's triangle sits in the 48x48 square around its box (from x-2, y-2), and where
@@ -301,10 +324,14 @@ def _line_ends(board: dict[Spot, object]) -> set[tuple[int, int]]:
 
 
 def _triangle_side(amount: np.ndarray) -> str | None:
+    """The side of the board a sum's triangle says it is on; None when there is no triangle;
+    UnreadableScreen when there is one but other ink hides which (a leaf, say)."""
     filled = {side: int((amount[window] > 0.5).sum()) for side, window in TRIANGLES.items()}
     sides = [side for side, count in filled.items() if 20 <= count <= 80]
-    if len(sides) != 1 or sum(filled.values()) - filled[sides[0]] > 6:
+    if not sides:
         return None
+    if len(sides) > 1 or sum(filled.values()) - filled[sides[0]] > 6:
+        raise UnreadableScreen("its triangle is not clear")
     side = sides[0]
     shape = (amount[TRIANGLES[side]] > 0.5).astype(np.float32)
     along = shape.sum(axis=0) if side in ("left", "right") else shape.sum(axis=1)
@@ -341,7 +368,7 @@ class Reader:
         canvas = picture.canvas
         self._readings = []
         background = picture.background
-        lines = Lines(dark_ink(canvas, background))
+        lines = Lines(line_ink(canvas, background))
         # Pixels clearly off the background (a leaf is not): boxes without any hold nothing.
         busy = off_background(canvas, background) > 45
         doubts: list[str] = []
@@ -352,10 +379,15 @@ class Reader:
             for i in range(COLUMNS):
                 spot = Spot(i, j)
                 x, y = spot.x, spot.y
-                if min(_outline_sides(lines, x, y)) > 0.8:
+                sides = _outline_sides(lines, x, y)
+                if min(sides) > 0.8:
                     board[spot] = self._cell(canvas, spot, background, doubts)
                     continue
                 if not busy[y - 2:y + 46, x - 2:x + 46].any():
+                    continue
+                if sum(side > 0.8 for side in sides) >= 6:  # a cell with a side hidden (a
+                    # leaf): a board without it would read as another puzzle
+                    doubts.append(f"the box at grid {i},{j}: an outline with a side hidden")
                     continue
                 arms, middles = _bracket_arms(lines, x, y)
                 if arms >= 0.75 and middles <= 0.25:
@@ -392,7 +424,7 @@ class Reader:
         canvas, background = picture.canvas, picture.background
         around = canvas[spot.y - 3:spot.y + 47, spot.x - 3:spot.x + 47]
         colour = _piece_colour(canvas, spot.x, spot.y, background)
-        if min(_outline_sides(Lines(dark_ink(around, background)), 3, 3)) <= 0.8 or not colour:
+        if min(_outline_sides(Lines(line_ink(around, background)), 3, 3)) <= 0.8 or not colour:
             return None
         doubts: list[str] = []
         piece = self._piece(canvas, spot, colour, doubts)
@@ -429,17 +461,24 @@ class Reader:
         if square.shape[:2] != (48, 48):
             return None
         amount = ink(square, background)
-        side = _triangle_side(amount)
+        where = f"the sum at grid {spot.i},{spot.j}"
+        try:
+            side = _triangle_side(amount)
+        except UnreadableScreen as exc:
+            doubts.append(f"{where}: {exc}")
+            return None
         if side is None:
             return None
         strong = square[amount > 0.8]
         kind = SUM_FAMILIES.get(family(np.median(strong, axis=0), background) or "") \
-            if len(strong) else None
-        where = f"the sum at grid {spot.i},{spot.j}"
+            if len(strong) else None  # (no strong ink: no kind)
         if kind is None or kind == "red":
             why = "red, an error hides its kind" if kind else "not a sum colour"
             doubts.append(f"{where}: its colour ({why})")
             return None
+        lightness = lightness_of(np.median(strong, axis=0))
+        if abs(lightness - lightness_of(background)) >= SHARP_CONTRAST:
+            amount = ink(square, background, SHARP_CONTRAST, towards=lightness)
         target = self._number(amount[SUM_DIGITS[side]], "bold", 9, where, doubts, 2)
         if target is None:
             return None
