@@ -27,8 +27,8 @@ from readme_table import cores, put_in_readme  # noqa: E402
 from tests.puzlogic.perturb import PERTURBATIONS, tally  # noqa: E402
 from webbot.browser import BrowserOptions, open_page, open_url  # noqa: E402
 from webbot.puzlogic.vision import Reader  # noqa: E402
-from webbot.vision.digits import DigitReader  # noqa: E402
 from webbot.server import FixtureServer, fixtures_root  # noqa: E402
+from webbot.vision.digits import DigitReader  # noqa: E402
 
 REAL = ROOT.parent / "shared" / "reference" / "puzlogic"
 REAL_LEVELS = {"puzlogic-map-1.png": 1, "puzlogic-map-2.png": 2, "puzlogic-map-3.png": 3,

@@ -19,6 +19,7 @@ import numpy as np
 from webbot.debug import Mark
 from webbot.errors import WebbotError
 from webbot.puzlogic.inks import dark_ink, family, grey_ink, line_ink, masks, off_background
+from webbot.puzlogic.lines import Lines, bracket_arms, outline_sides
 from webbot.puzlogic.model import Piece, Puzzle, PuzzleError, Sum
 from webbot.vision.digits import DigitReader
 from webbot.vision.region import Region, find_game
@@ -237,62 +238,6 @@ def classify(picture: Picture) -> str:
     return "unknown"
 
 
-class Lines:
-    """Where the 2 px dark lines of outlines and brackets run. A line counts where it is dark
-    somewhere across it, a pixel either side allowed (a blurred or JPEG-compressed line keeps
-    only one dark row here and there); integral images make each measure four lookups."""
-
-    def __init__(self, dark: np.ndarray) -> None:
-        ink = dark.astype(np.uint8)
-
-        def integral(kernel: tuple[int, int], anchor: tuple[int, int]) -> np.ndarray:
-            return cv2.integral(cv2.dilate(ink, np.ones(kernel, np.uint8), anchor=anchor))
-
-        # across: a pixel counts when a dark one is 1 above to 2 below it (a 2 px line, +-1)
-        self._across = {1: integral((4, 1), (0, 1)), 0: integral((2, 1), (0, 0))}
-        self._down = {1: integral((1, 4), (1, 0)), 0: integral((1, 2), (0, 0))}
-        self.height, self.width = dark.shape
-
-    @staticmethod
-    def _share(sums: np.ndarray, top: int, bottom: int, left: int, right: int) -> float:
-        total = sums[bottom, right] - sums[top, right] - sums[bottom, left] + sums[top, left]
-        return float(total) / ((bottom - top) * (right - left))
-
-    def across(self, top: int, left: int, length: int, slack: int = 1) -> float:
-        """Share of the horizontal line from (left, top) that is dark."""
-        right, left = min(left + length, self.width), max(left, 0)
-        if not 0 <= top < self.height or right <= left:
-            return 0.0
-        return self._share(self._across[slack], top, top + 1, left, right)
-
-    def down(self, top: int, left: int, length: int, slack: int = 1) -> float:
-        """Share of the vertical line from (left, top) that is dark."""
-        bottom, top = min(top + length, self.height), max(top, 0)
-        if not 0 <= left < self.width or bottom <= top:
-            return 0.0
-        return self._share(self._down[slack], top, bottom, left, left + 1)
-
-
-def _outline_sides(lines: Lines, x: int, y: int) -> list[float]:
-    """How much of each side of a box's outline is there, and of each side's middle (where
-    a tray slot's brackets leave a gap, even when a small picture blurs their ends)."""
-    return [lines.across(y, x + 4, 36), lines.across(y + 42, x + 4, 36),
-            lines.down(y + 4, x, 36), lines.down(y + 4, x + 42, 36),
-            lines.across(y, x + 17, 10, 0), lines.across(y + 42, x + 17, 10, 0),
-            lines.down(y + 17, x, 10, 0), lines.down(y + 17, x + 42, 10, 0)]
-
-
-def _bracket_arms(lines: Lines, x: int, y: int) -> tuple[float, float]:
-    """(share of the eight bracket arms present, share of the four side middles dark)."""
-    arms = [lines.across(y, x + 3, 9), lines.across(y, x + 32, 9),
-            lines.across(y + 42, x + 3, 9), lines.across(y + 42, x + 32, 9),
-            lines.down(y + 3, x, 9), lines.down(y + 32, x, 9),
-            lines.down(y + 3, x + 42, 9), lines.down(y + 32, x + 42, 9)]
-    middles = [lines.across(y, x + 18, 8, 0), lines.across(y + 42, x + 18, 8, 0),
-               lines.down(y + 18, x, 8, 0), lines.down(y + 18, x + 42, 8, 0)]
-    return (sum(arm > 0.7 for arm in arms) / 8, sum(middle > 0.7 for middle in middles) / 4)
-
-
 def _piece_colour(canvas: np.ndarray, x: int, y: int, background: np.ndarray) -> str | None:
     strips = np.concatenate([canvas[y + 6:y + 38, x + 6:x + 11].reshape(-1, 3),
                              canvas[y + 6:y + 38, x + 34:x + 39].reshape(-1, 3)])
@@ -379,7 +324,7 @@ class Reader:
             for i in range(COLUMNS):
                 spot = Spot(i, j)
                 x, y = spot.x, spot.y
-                sides = _outline_sides(lines, x, y)
+                sides = outline_sides(lines, x, y)
                 if min(sides) > 0.8:
                     board[spot] = self._cell(canvas, spot, background, doubts)
                     continue
@@ -389,7 +334,7 @@ class Reader:
                     # leaf): a board without it would read as another puzzle
                     doubts.append(f"the box at grid {i},{j}: an outline with a side hidden")
                     continue
-                arms, middles = _bracket_arms(lines, x, y)
+                arms, middles = bracket_arms(lines, x, y)
                 if arms >= 0.75 and middles <= 0.25:
                     colour = _piece_colour(canvas, x, y, background)
                     if colour:
@@ -424,7 +369,7 @@ class Reader:
         canvas, background = picture.canvas, picture.background
         around = canvas[spot.y - 3:spot.y + 47, spot.x - 3:spot.x + 47]
         colour = _piece_colour(canvas, spot.x, spot.y, background)
-        if min(_outline_sides(Lines(line_ink(around, background)), 3, 3)) <= 0.8 or not colour:
+        if min(outline_sides(Lines(line_ink(around, background)), 3, 3)) <= 0.8 or not colour:
             return None
         doubts: list[str] = []
         piece = self._piece(canvas, spot, colour, doubts)
