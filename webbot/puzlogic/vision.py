@@ -30,9 +30,9 @@ COLUMNS, ROWS = 16, 11
 PIECE_FAMILIES = {"blue": "blue", "white": "white"}  # colour family -> piece colour
 SUM_FAMILIES = {"dark": "all", "blue": "blue", "white": "white", "red": "red"}  # -> sum kind
 MIN_CONTRAST = 60  # colour distance below which a box holds no ink (a leaf is ~30)
-SHARP_CONTRAST = 25  # sum digits this much lighter or darker than the background are cut out
-# by lightness, which JPEG keeps sharp (it blurs colour); a blue sum on a background as light
-# as itself only by colour
+SHARP_CONTRAST = 8  # sum digits this much lighter or darker than the background are cut out
+# by lightness, which JPEG keeps sharp (it keeps colour at half size: the strokes of a blue sum
+# on teal, 12 grey levels darker, run together); a sum as light as its background only by colour
 
 
 class UnreadableScreen(WebbotError):
@@ -335,7 +335,8 @@ class Reader:
                     doubts.append(f"the box at grid {i},{j}: an outline with a side hidden")
                     continue
                 arms, middles = bracket_arms(lines, x, y)
-                if arms >= 0.75 and middles <= 0.25:
+                # (JPEG rings a piece's edge into a side middle or two)
+                if arms >= 0.75 and middles <= 0.5:
                     colour = _piece_colour(canvas, x, y, background)
                     if colour:
                         tray.append(self._piece(canvas, spot, colour, doubts))
@@ -414,7 +415,8 @@ class Reader:
             return None
         if side is None:
             return None
-        strong = square[amount > 0.8]
+        strong = square[amount >= 0.95]  # the ink at its fullest: blurred into a background of
+        # the opposite hue (blue into sand), the edges of a stroke are nearly grey
         kind = SUM_FAMILIES.get(family(np.median(strong, axis=0), background) or "") \
             if len(strong) else None  # (no strong ink: no kind)
         if kind is None or kind == "red":

@@ -27,14 +27,29 @@ class Region:
         return image[self.y:self.y + self.height, self.x:self.x + self.width]
 
 
+BLACK_LEVELS = (12, 20, 28)  # what counts as black, tried in turn: JPEG rings a thin black
+# frame beside a bright game up to about 25, which can join the game to the page around it
+
+
 def find_game(image: np.ndarray, aspect: float, *, min_width: int = 200,
-              black: int = 12, tolerance: float = 0.03) -> Region:
+              tolerance: float = 0.03) -> Region:
     """The largest non-black block of the given width/height ratio, framed by black.
 
     In a page grab the game sits inside a black frame, so it is a connected block of non-black
     pixels whose bounding box has the game's proportions and which fills that box; a canvas
     screenshot is one such block from edge to edge.
     """
+    for black in BLACK_LEVELS:
+        found = _framed_block(image, aspect, min_width, black, tolerance)
+        if found is not None:
+            return found
+    height, width = image.shape[:2]
+    raise GameNotFound(f"no {aspect:.3g}:1 game area framed by black in the "
+                       f"{width}x{height} picture")
+
+
+def _framed_block(image: np.ndarray, aspect: float, min_width: int, black: int,
+                  tolerance: float) -> Region | None:
     height, width = image.shape[:2]
     # Components on a quarter-size mask, then edges refined at full size: 10x cheaper.
     step = 4 if min(height, width) >= 2 * min_width else 1
@@ -51,9 +66,6 @@ def find_game(image: np.ndarray, aspect: float, *, min_width: int = 200,
             continue
         if best is None or region.width * region.height > best.width * best.height:
             best = region
-    if best is None:
-        raise GameNotFound(f"no {aspect:.3g}:1 game area framed by black in the "
-                           f"{width}x{height} picture")
     return best
 
 
