@@ -33,11 +33,15 @@ GAME = "burrito-bison/index.html"
 
 # The screenshot of each screen the manifest cuts from: the replica's scene query.
 SHOTS = {
+    "title": "scene=title",
+    "comic": "scene=comic",
     "ring": "scene=ring&player=bison&opponent=sour-patch",
     "ring-pineapple": "scene=ring&player=pineapple&opponent=sour-patch",
     "flight": "scene=flight",
     "rocket_ready": "scene=rocket_ready",
+    "flash_sale": "scene=flash_sale",
     "pinata": "scene=pinata",
+    "cards": "scene=cards",
     "missions": "scene=missions",
     "unlocked": "scene=unlocked",
     "results": "scene=results",

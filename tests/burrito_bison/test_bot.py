@@ -1,5 +1,6 @@
-"""The bot plays the replica headless: rounds with a piñata, an unlocked card and a purchase,
-what it reports checked against the game's test hook, and a stuck game reported clearly."""
+"""The bot plays the replica headless: rounds through the title, the comic, a flash sale, a
+piñata, its cards, an unlocked card and the shop, what it reports checked against the game's
+test hook, and a stuck game reported clearly."""
 
 from __future__ import annotations
 
@@ -27,9 +28,12 @@ def play(url: str, rounds: int, **bot_options) -> tuple[BurritoBot, dict]:
     return in_own_thread(run)
 
 
-def test_two_rounds_with_a_pinata_an_unlocked_card_and_a_purchase(fixtures_url):
-    url = f"{fixtures_url}{GAME}?seed=7&pinata=1&unlocked=2&coins=500&flight=0.5"
+def test_two_rounds_through_the_title_the_comic_a_flash_sale_the_cards_and_the_shop(
+        fixtures_url):
+    url = f"{fixtures_url}{GAME}?seed=7&pinata=1&sale=1,2&unlocked=2&coins=500&flight=0.5"
     bot, state = play(url, 2)
+    assert state["history"][:3] == ["title", "comic", "ring"]
+    assert state["sales"] == state["salesClosed"] == 2 and state["cardsShown"] == 1
     assert len(bot.rounds) == 2 and len(state["rounds"]) == 2
     assert state["pinatasCancelled"] >= 1 and state["videosWatched"] == 0
     assert state["unlockedShown"] >= 1
@@ -39,9 +43,12 @@ def test_two_rounds_with_a_pinata_an_unlocked_card_and_a_purchase(fixtures_url):
         assert (mine.distance, mine.coins) == (game["distance"], game["coins"])
         assert mine.rockets == game["rocketsUsed"]
     assert bot.rounds[-1].total == state["coins"]
+    # Each purchase, named as the panel reads it: the dearest the coins covered, each time.
     bought = [e for r in bot.rounds for e in r.events if e.startswith("bought")]
-    assert len(bought) == len(state["purchases"])
+    assert bought == [f"bought {p['name'].lower()} ({p['price']:,})" for p in state["purchases"]]
     assert "piñata dismissed" in bot.rounds[0].events
+    assert "piñata card picked" in bot.rounds[0].events
+    assert all("flash sale closed" in r.events for r in bot.rounds)
     assert "card unlocked" in bot.rounds[1].events
     assert sum(r.rockets for r in bot.rounds) >= 1
 

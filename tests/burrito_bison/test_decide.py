@@ -91,3 +91,19 @@ def test_a_long_flight_is_not_stuck():
     dog = Watchdog()
     dog.seen("flight", 0.0)
     assert not dog.seen("flight", 60.0)
+
+
+@pytest.mark.parametrize(("screen", "role"), [("title", "start"), ("comic", "continue"),
+                                              ("flash_sale", "close"), ("cards", "pick")])
+def test_the_screens_around_the_rounds_are_left_by_their_one_click(screen, role):
+    decider = Decider()
+    shown = seen(screen, **{role: (300.0, 200.0)})
+    assert decider.decide(shown, None, 0.0).kind == "wait"  # not settled yet
+    action = decider.decide(shown, shown, 0.1)
+    assert (action.kind, action.at, action.role) == ("click", (300.0, 200.0), role)
+
+
+def test_a_flash_sale_is_never_bought():
+    decider = Decider()
+    sale = seen("flash_sale", close=(600.0, 390.0), buy=(740.0, 390.0))
+    assert decider.decide(sale, sale, 0.1).role == "close"

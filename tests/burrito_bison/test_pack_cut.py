@@ -3,7 +3,9 @@ the game found in them, and the crops where the real game's own crops are."""
 
 from __future__ import annotations
 
+import json
 import re
+import shutil
 
 import cv2
 
@@ -12,16 +14,20 @@ from tests.conftest import run_webbot
 from webbot.burrito_bison.bot import pack_sized
 from webbot.burrito_bison.layout import MANIFEST, SHOTS
 from webbot.burrito_bison.pack import cut_pack, scene
-from webbot.burrito_bison.screens import TemplatePack, classify, read_image
+from webbot.burrito_bison.screens import TemplatePack, classify, classify_picture, read_image
 
 REAL_SHOTS = {"ring": "round-start-beaster-bunny.png", "rocket_ready": "flight-full-rocket.png",
               "pinata": "pinata.png", "missions": "round-finished-missions.png",
-              "results": "round-finished-results.png", "shop": "shop.png"}
-REAL_CANVAS = (213, 194, 1173, 660)  # where the game is in most of the real page grabs
+              "results": "round-finished-results.png", "shop": "shop.png",
+              "title": "title-2022.png", "comic": "intro-comic-2022.png",
+              "flash_sale": "flash-sale-2022.png", "cards": "pinata-cards-2022.png"}
+# Where the game is in the real page grabs: the 2018 build's 1920-wide page and the 2022 build's
+# grabs of its 1146x644 game (within a few pixels: the grabs are not all at the same offset).
+REAL_CANVAS = {"2018": (213, 194, 1173, 660), "2022": (6, 31, 1146, 645)}
 
 
 @needs_reference
-def test_a_pack_cut_from_real_page_grabs(tmp_path):
+def test_a_pack_cut_from_real_page_grabs_of_two_builds(tmp_path):
     for shot, name in REAL_SHOTS.items():
         (tmp_path / f"{shot}.png").symlink_to(REAL / "screens" / name)
     done = run_webbot("burrito-bison", "pack", "cut",
@@ -29,20 +35,23 @@ def test_a_pack_cut_from_real_page_grabs(tmp_path):
                       "--out", str(tmp_path / "pack"))
     assert done.returncode == 0, done.stderr
     out = " ".join(done.stdout.split())
-    found = re.search(r"the game: (\d+)x(\d+) at (\d+),(\d+)", out)
-    width, height, x, y = map(int, found.groups())
-    assert all(abs(a - b) <= 3 for a, b in zip((x, y, width, height), REAL_CANVAS, strict=True))
+    boxes = {}
+    for shot, width, height, x, y in re.findall(
+            r"the game in (\w+)\.png: (\d+)x(\d+) at (\d+),(\d+) \(framed by black\)", out):
+        boxes[shot] = (int(x), int(y), int(width), int(height))
+        real = REAL_CANVAS["2022" if "2022" in REAL_SHOTS[shot] else "2018"]
+        assert all(abs(a - b) <= 6 for a, b in zip(boxes[shot], real, strict=True)), shot
+    assert boxes.keys() == REAL_SHOTS.keys()
     assert "missing: flight.png" in out and "missing: unlocked.png" in out
     assert "missing: ring.png" not in out and "not told apart" not in out
     assert "the bot needs the templates unlocked" in out
 
     # Each real crop of the game lies where the manifest cut from the same screen.
-    box = (x, y, width, height)
     real = TemplatePack(REAL_TEMPLATES)
     for cut in MANIFEST:
         if cut.shot not in REAL_SHOTS or cut.name not in real:
             continue
-        game = scene(read_image(REAL / "screens" / REAL_SHOTS[cut.shot]), box)
+        game = scene(read_image(REAL / "screens" / REAL_SHOTS[cut.shot]), boxes[cut.shot])
         left, top, w, h = cut.box
         around = cv2.cvtColor(game[top - 6:top + h + 6, left - 6:left + w + 6],
                               cv2.COLOR_BGR2GRAY)
@@ -50,9 +59,22 @@ def test_a_pack_cut_from_real_page_grabs(tmp_path):
         score = cv2.minMaxLoc(cv2.matchTemplate(around, crop, cv2.TM_CCOEFF_NORMED))[1]
         assert score > 0.9, cut.name
 
-    made = TemplatePack(tmp_path / "pack", required=())
+    # Every real screen reads right with the pack made from them (plus the real crop of the
+    # unlocked card, the one screen without a screenshot), in the page grab and in the
+    # command's output, with its buttons where they are.
+    shutil.copy(REAL_TEMPLATES / "unlocked.png", tmp_path / "pack")
+    made = TemplatePack(tmp_path / "pack")
     for shot, name in REAL_SHOTS.items():
-        assert classify(made, read_image(REAL / "screens" / name)).screen == shot
+        assert classify_picture(made, read_image(REAL / "screens" / name)).screen == \
+            SHOTS[shot], shot
+    done = run_webbot("burrito-bison", "classify", *(str(REAL / "screens" / name)
+                                                     for name in REAL_SHOTS.values()),
+                      "--templates", str(tmp_path / "pack"), "--json")
+    assert [json.loads(line)["screen"] for line in done.stdout.splitlines()] == \
+        [SHOTS[shot] for shot in REAL_SHOTS]
+    close = classify_picture(made, read_image(REAL / "screens" / "flash-sale-2022.png"))
+    x, y = close.targets["close"]
+    assert 568 * 0.977 + 5 < x < (568 + 78) * 0.977 + 5 and 357 * 0.977 + 25 < y < 425 * 0.977 + 25
 
 
 def test_a_pack_cut_from_replica_page_grabs_at_one_size_reads_another(browser, fixtures_url,

@@ -34,8 +34,8 @@ def frame_of(page, fixtures_url, query):
     return Screen(page, "canvas").wait_until_still(max_changed=0.02)
 
 
-@pytest.mark.parametrize("screen", ["flight", "rocket_ready", "pinata", "missions", "unlocked",
-                                    "results", "shop"])
+@pytest.mark.parametrize("screen", ["title", "comic", "flight", "rocket_ready", "flash_sale",
+                                    "pinata", "cards", "missions", "unlocked", "results", "shop"])
 def test_each_settled_screen_is_classified(page, fixtures_url, pack, screen):
     frame = frame_of(page, fixtures_url, f"scene={screen}&freeze=1")
     for framed in (False, True):  # looked for everywhere, or around each crop's place
@@ -67,6 +67,12 @@ def test_targets_are_the_buttons(page, fixtures_url, pack):
     assert results.targets["shop"] == pytest.approx((780, 568.5), abs=1)
     pinata = classify(pack, frame_of(page, fixtures_url, "scene=pinata").image)
     assert pinata.targets["cancel"] == pytest.approx((580.5, 393), abs=1)
+    wanted = {"title": ("start", (588, 611)), "comic": ("continue", (164, 85)),
+              "flash_sale": ("close", (607, 391)), "cards": ("pick", (450, 317)),
+              "shop": ("next", (1052, 558.5))}
+    for screen, (role, at) in wanted.items():
+        sighting = classify(pack, frame_of(page, fixtures_url, f"scene={screen}").image)
+        assert sighting.targets[role] == pytest.approx(at, abs=1), screen
 
 
 def test_a_partly_filled_rocket_bar_is_not_ready(page, fixtures_url, pack):

@@ -20,25 +20,15 @@ from webbot.burrito_bison.decide import (
     Watchdog,
 )
 from webbot.burrito_bison.model import Round, Sighting
-from webbot.burrito_bison.readout import (
-    Offer,
-    ResultsReading,
-    read_number,
-    read_results,
-    read_shop,
-    results_numbers,
-    says_max,
-)
+from webbot.burrito_bison.readout import ResultsReading, read_results, results_numbers
 from webbot.burrito_bison.screens import TemplatePack, classify, fitted
-from webbot.debug import Mark
+from webbot.burrito_bison.shopping import Visit
 from webbot.errors import WebbotError
 from webbot.game import Candidate, GameSpec
-from webbot.screen import Frame, Screen, changed_fraction
+from webbot.screen import Frame, Screen
 from webbot.session import Session
 
 CANVAS = "canvas"
-SHOP_VISIT_LIMIT = 10    # purchases in one visit, a guard against a misread balance
-PURCHASE_WAIT_S = 3.0
 NUMBERS_STILL_S = 0.3    # the results' numbers count up; they are read once they stop
 
 
@@ -168,6 +158,10 @@ class BurritoBot:
                 self._event("piñata dismissed")
             elif action.role == "continue" and screen == "unlocked":
                 self._event("card unlocked")
+            elif action.role == "close":
+                self._event("flash sale closed")
+            elif action.role == "pick":
+                self._event("piñata card picked")
             self.hands.click(look.frame, action.at)
         elif action.kind == "shop":
             self.shop(look)
@@ -209,67 +203,20 @@ class BurritoBot:
         self.report(round_line(done))
 
     def shop(self, look: Look) -> None:
-        """Buy the best affordable upgrade (the dearest the game lights up) until none is
-        affordable, then leave by the Next arrow."""
-        names: dict[tuple[int, int, int, int], str] = {}
-        for _ in range(SHOP_VISIT_LIMIT):
-            offers = read_shop(look.image, names)
-            names = {offer.button: offer.name for offer in offers}
-            prices = [o.price for o in offers if o.price is not None]
-            if prices:
-                self.cheapest = min(prices)
-            affordable = [o for o in offers if o.affordable and o.price is not None]
-            if not affordable:
-                break
-            best = max(affordable, key=lambda o: o.price)
-            bought = self.buy(look, best)
-            if bought is None:
-                # Not bought, or the shop went away: leave by what the screen shows now.
-                look = self.look()
-                break
-            look = bought
+        """A visit to the shop (shopping.Visit), then out by the Next arrow."""
+        budget = self.total - self.spent if self.total is not None else None
+        visit = Visit(self)
+        look = visit.run(look, budget)
+        for purchase in visit.bought:
+            self.spent += purchase.price
+            if self.rounds:  # bought with the coins of the round just finished
+                self.rounds[-1].events.append(f"bought {purchase.name.lower()} "
+                                              f"({purchase.price:,})")
+        self.cheapest = visit.cheapest() or self.cheapest
         self.decider.want_shop = False
         self.decider.acted("shop", time.monotonic())
         if look.sighting.screen == "shop" and "next" in look.sighting.targets:
             self.hands.click(look.frame, look.sighting.targets["next"])
-
-    def buy(self, look: Look, offer: Offer) -> Look | None:
-        """Click the offer's BUY button; the purchase counts once its button has settled into
-        a new look (a new price, or grey), not back into the old one after the press."""
-        self.session.recorder.annotated(look.frame, "shop", [
-            Mark(*offer.button, text=f"buy {offer.name} {offer.price}", color=(0, 160, 0))])
-        self.hands.click(look.frame, offer.centre)
-        x, y, width, height = offer.button
-        before = look.image[y:y + height, x:x + width]
-        previous = None
-        deadline = time.monotonic() + PURCHASE_WAIT_S
-        while time.monotonic() < deadline:
-            after = self.look()
-            if after.sighting.screen != "shop":
-                return None
-            button = after.image[y:y + height, x:x + width]
-            # A settled new look is a purchase only if the button reads a new price (or MAX):
-            # on a busy machine a pressed or half-redrawn button can hold still too, and reads
-            # as no number at all (a purchase was once reported for a click the game ignored).
-            if changed_fraction(before, button) > 0.02 and previous is not None and \
-                    changed_fraction(previous, button) == 0 and \
-                    self._bought(button, offer.price):
-                self.watchdog.moved(time.monotonic())
-                self.spent += offer.price
-                if self.rounds:  # bought with the coins of the round just finished
-                    self.rounds[-1].events.append(f"bought {offer.name.lower()} "
-                                                  f"({offer.price:,})")
-                self.report(f"  shop: bought {offer.name} for {offer.price:,} coins")
-                return after
-            previous = button
-        self.report(f"  shop: {offer.name} for {offer.price:,} was clicked but its button did "
-                    "not change; not counted as bought")
-        return None
-
-    @staticmethod
-    def _bought(button: np.ndarray, price: int) -> bool:
-        now = read_number(button)
-        return now != price if now is not None else says_max(button)
 
     # -- stuck -----------------------------------------------------------------------------
     def recover(self, look: Look) -> None:

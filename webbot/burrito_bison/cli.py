@@ -15,7 +15,7 @@ from rich.table import Table
 from webbot.burrito_bison.layout import MANIFEST, SHOTS, Box
 from webbot.burrito_bison.model import Round
 from webbot.burrito_bison.pack import cut_pack
-from webbot.burrito_bison.screens import TemplatePack, classify, read_image
+from webbot.burrito_bison.screens import TemplatePack, classify_picture, read_image
 from webbot.errors import WebbotError
 from webbot.session import RunOptions, game_session
 
@@ -64,7 +64,7 @@ def rounds_table(rounds: list[Round], seconds: float, per_second: float,
 def classify_command(paths: Sequence[str], templates: Path | None, as_json: bool) -> None:
     pack = TemplatePack(templates)
     for path in paths:
-        sighting = classify(pack, read_image(path))
+        sighting = classify_picture(pack, read_image(path))
         if as_json:
             click.echo(json.dumps({"file": path, "screen": sighting.screen}))
             continue
@@ -77,10 +77,13 @@ def classify_command(paths: Sequence[str], templates: Path | None, as_json: bool
 
 def pack_cut_command(paths: list[Path], out: Path, box: Box | None, console: Console) -> int:
     report = cut_pack(paths, out, box)
+    for shot, (x, y, width, height) in report.framed.items():
+        console.print(f"the game in {shot}.png: {width}x{height} at {x},{y} (framed by black)")
     if report.box is not None:
         x, y, width, height = report.box
-        where = "the whole picture" if len(paths) == 1 else \
-            f"the part that changes between the {len(paths)} screenshots"
+        others = len(paths) - len(report.framed)
+        where = "the whole picture" if others == 1 else \
+            f"the part that changes between the {others} screenshots"
         console.print(f"the game: {width}x{height} at {x},{y} ({where})")
     console.print(f"cut {len(report.written)} templates into {out}")
     table = Table("screenshot", "reads as", "score", "next best",

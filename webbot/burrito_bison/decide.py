@@ -20,6 +20,8 @@ SETTLE_PX = 2.0    # a target that moved more than this between frames is still 
 DEFAULT_PATIENCE_S = 10.0
 PATIENCE = {"flight": 12.0}
 RECOVERY_LIMIT = 3
+# Screens left by one click on their target: screen, role.
+CLICKS = (("title", "start"), ("comic", "continue"), ("flash_sale", "close"), ("cards", "pick"))
 
 
 @dataclass(frozen=True)
@@ -80,6 +82,11 @@ class Decider:
             return Action("launch", (x, y), (x + LAUNCH_DRAG[0], y + LAUNCH_DRAG[1]), "launch")
         if screen == "pinata" and "cancel" in targets:
             return Action("click", targets["cancel"], role="cancel")
+        # The flash sale is priced in the portal's money (Kreds, bought with real money): the
+        # bot spends only the game's coins, so it always closes it.
+        for screen_name, role in CLICKS:
+            if screen == screen_name and role in targets:
+                return Action("click", targets[role], role=role)
         if screen in ("missions", "unlocked") and "continue" in targets:
             return Action("click", targets["continue"], role="continue")
         if screen == "results":

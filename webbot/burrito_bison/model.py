@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 # The screens the classifier tells apart, in the names of the command-line contract.
-SCREENS = ("ring", "flight", "rocket_ready", "pinata", "missions", "results", "unlocked",
-           "shop", "unknown")
+SCREENS = ("title", "comic", "ring", "flight", "rocket_ready", "flash_sale", "pinata", "cards",
+           "missions", "results", "unlocked", "shop", "unknown")
 
 Point = tuple[float, float]
 

@@ -1,12 +1,13 @@
 """Template packs cut from a player's own screenshots (`webbot burrito-bison pack cut`).
 
 The manifest (layout.py) says which crop is cut from which screenshot, as a box in the
-pack's 1173x660 game. A screenshot may show a whole page: the game is then found as the part
-of the pictures that changes from one screen to the next (the page around it stays the same),
-or given as a box. The box is taken to hold the 1173x660 scene fitted and centred, as the game
-draws itself at other sizes; each picture is brought to the pack's scale the way the bot
-brings its frames (`screens.fitted`), and the crops are cut there, so a pack matches frames of
-any size alike.
+pack's 1173x660 game. A screenshot may show a whole page: the game is found in each picture as
+a block of a real game's shape framed by black (a portal draws the game in a black frame),
+else as the part of the pictures that changes from one screen to the next (the page around it
+stays the same), or given as a box. The box is taken to hold the 1173x660 scene fitted and
+centred, as the game draws itself at other sizes; each picture is brought to the pack's scale
+the way the bot brings its frames (`screens.fitted`), and the crops are cut there, so a pack
+matches frames of any size alike.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from webbot.burrito_bison.screens import (
     TemplatePack,
     classify,
     fitted,
+    framed_game,
 )
 from webbot.errors import WebbotError
 
@@ -53,7 +55,8 @@ class ShotCheck:
 
 @dataclass(frozen=True)
 class CutReport:
-    box: Box | None    # the game's box found in the pictures (None when given per picture)
+    box: Box | None    # the game's box found by what changes between the pictures, if it was
+    framed: dict[str, Box]  # the pictures whose game was found framed by black, and where
     written: tuple[Path, ...]
     checks: tuple[ShotCheck, ...]
     missing_shots: tuple[str, ...]
@@ -158,10 +161,13 @@ def cut_pack(paths: list[Path], out: Path, box: Box | None = None) -> CutReport:
             raise WebbotError(f"two screenshots of {name}: {shots[name]} and {path}")
         shots[name] = path
     pictures = {name: inputs.read_image(path) for name, path in shots.items()}
-    found = None
-    if box is None:
-        found = find_game(list(pictures.values()))
-    scenes = {name: scene(picture, box or found) for name, picture in pictures.items()}
+    boxes = dict.fromkeys(pictures, box) if box else \
+        {name: found for name, picture in pictures.items() if (found := framed_game(picture))}
+    framed = {} if box else dict(boxes)
+    rest = [name for name in pictures if name not in boxes]
+    found = find_game([pictures[name] for name in rest]) if rest else None
+    boxes.update(dict.fromkeys(rest, found))
+    scenes = {name: scene(picture, boxes[name]) for name, picture in pictures.items()}
     out.mkdir(parents=True, exist_ok=True)
     written = []
     for cut in MANIFEST:
@@ -173,6 +179,6 @@ def cut_pack(paths: list[Path], out: Path, box: Box | None = None) -> CutReport:
     pack = TemplatePack(out, required=())
     checks = tuple(_check(pack, name, image) for name, image in scenes.items())
     cut_names = {path.stem for path in written}
-    return CutReport(found, tuple(written), checks,
+    return CutReport(found, framed, tuple(written), checks,
                      tuple(name for name in SHOTS if name not in shots),
                      tuple(name for name in REQUIRED if name not in cut_names))

@@ -12,7 +12,7 @@ size.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
 
@@ -20,15 +20,25 @@ import cv2
 import numpy as np
 
 from webbot import inputs
-from webbot.burrito_bison.layout import CAMERA_ANCHOR, PACK_GAME_SIZE, PLACES, ZOOM_RANGE
+from webbot.burrito_bison.layout import (
+    CAMERA_ANCHOR,
+    PACK_GAME_SIZE,
+    PLACES,
+    REAL_SIZES,
+    ZOOM_RANGE,
+)
 from webbot.burrito_bison.model import Match, Point, Sighting
 from webbot.errors import WebbotError
+from webbot.vision.region import GameNotFound
+from webbot.vision.region import find_game as find_framed
 
 # The crops every pack has (named like the real game's crops), and extras: the ring as
-# Pineapple Spank, and the screens the real crops do not tell apart.
+# Pineapple Spank, the screens the real crops do not tell apart, and the screens of the later
+# builds (the title, the comic, the flash sale, the piñata cards, the shop's grid).
 REQUIRED = ("bison-health-bar", "cancel-button", "filled-with-goodies", "full-rocket",
             "left-goalpost", "next-button", "tap-to-continue", "unlocked")
-OPTIONAL = ("pineapple-health-bar", "rocket-bar", "shop-title", "shop-button")
+OPTIONAL = ("pineapple-health-bar", "rocket-bar", "shop-hud", "shop-lock", "shop-button",
+            "click-to-start", "comic-panel", "flash-sale", "sale-close", "card-back")
 
 # The ring's camera zooms with the opponent's size (about 0.95-1.2), so the crops of things in
 # the ring are searched over those scales: coarsely at half size, then in 0.025 steps around
@@ -41,10 +51,14 @@ ZOOMED = {"left-goalpost"}
 
 # Screen, indicator templates (any of them), in the order they are tried.
 RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("cards", ("card-back",)),
+    ("flash_sale", ("flash-sale",)),
+    ("title", ("click-to-start",)),
+    ("comic", ("comic-panel",)),
     ("pinata", ("filled-with-goodies",)),
     ("unlocked", ("unlocked",)),
     ("missions", ("tap-to-continue",)),
-    ("shop", ("shop-title",)),
+    ("shop", ("shop-hud",)),
     ("results", ("next-button",)),
     ("ring", ("bison-health-bar", "pineapple-health-bar")),
     ("rocket_ready", ("full-rocket",)),
@@ -52,10 +66,15 @@ RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 SCREEN_NAMES = {screen for screen, _ in RULES}
 # The screens tried before each one whose indicators can show on it too (the shop has the
-# results' Next arrow; a flight's bar top is part of the full bar).
-COVERS = {"results": ("shop",), "flight": ("rocket_ready",)}
+# results' Next arrow; a flight's bar top is part of the full bar; the piñata cards are dealt
+# over the dimmed shop).
+COVERS = {"results": ("shop", "cards"), "flight": ("rocket_ready",), "shop": ("cards",)}
 # What to click on each screen: role -> template.
 TARGETS: dict[str, dict[str, str]] = {
+    "title": {"start": "click-to-start"},
+    "comic": {"continue": "comic-panel"},
+    "flash_sale": {"close": "sale-close"},
+    "cards": {"pick": "card-back"},
     "pinata": {"cancel": "cancel-button"},
     "missions": {"continue": "tap-to-continue"},
     "shop": {"next": "next-button"},
@@ -299,6 +318,33 @@ def classify(pack: TemplatePack, image: np.ndarray, hint: str | None = None,
             return _first_seen(looker, COVERS.get(hint, ())) or same
     screens = tuple(screen for screen, _ in RULES)
     return _first_seen(looker, screens) or Sighting("unknown", None, {}, dict(looker.found))
+
+
+def framed_game(picture: np.ndarray) -> tuple[int, int, int, int] | None:
+    """The game in a page grab, as a portal shows it framed by black: the largest block of a
+    real game's shape (x, y, width, height), or None."""
+    for width, height in REAL_SIZES:
+        try:
+            region = find_framed(picture, width / height, min_width=320, tolerance=0.01)
+        except GameNotFound:
+            continue
+        return region.x, region.y, region.width, region.height
+    return None
+
+
+def classify_picture(pack: TemplatePack, picture: np.ndarray) -> Sighting:
+    """The screen a picture shows: a page grab whose game is framed by black (at any size) is
+    cut to the game and brought to the pack's scale, anything else is searched as it is.
+    Targets are points of the picture."""
+    box = framed_game(picture)
+    if box is None:
+        return classify(pack, picture)
+    x, y, width, height = box
+    game = fitted(picture[y:y + height, x:x + width], width, height)
+    sighting = classify(pack, game, framed=True)
+    scale = width / game.shape[1]
+    return replace(sighting, targets={role: (x + px * scale, y + py * scale)
+                                      for role, (px, py) in sighting.targets.items()})
 
 
 def read_image(path: str | Path) -> np.ndarray:
