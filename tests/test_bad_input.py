@@ -158,7 +158,7 @@ ROWS = [
     ("burrito-bison classify {d}/blank.png --templates {d}/pack", 2,
      "{d}/pack/bison-health-bar.png is not an image that can be decoded"),
     ("burrito-bison pack cut {d}/blank.png --out {d}/cut", 1,
-     "blank.png: name the screenshots after their screens: ring.png, ring-pineapple.png"),
+     "blank.png: name the screenshots after their screens: title.png, comic.png, ring.png"),
     ("burrito-bison pack cut {d}/rocket-ready.png --out {d}/cut", 2,
      "{d}/rocket-ready.png: no such file"),
     ("burrito-bison pack cut {d}/ring.png {d}/a-folder/ring.png --out {d}/cut", 1,

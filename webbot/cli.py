@@ -196,6 +196,7 @@ def burrito_bison(ctx: click.Context, options: RunOptions, templates: Path | Non
     """Grind Burrito Bison rounds: launch, rocket slams, popups, results, shop, again.
 
     `webbot burrito-bison classify IMAGE...` tells which screen screenshots show;
+    `webbot burrito-bison read IMAGE...` reads a results or shop screenshot's numbers;
     `webbot burrito-bison pack cut SCREEN.png... --out DIR` makes a template pack from your
     own screenshots of the game."""
     if ctx.invoked_subcommand is not None:
@@ -223,6 +224,21 @@ def burrito_bison_classify(images: tuple[str, ...], templates: Path | None,
     classify_command(images, templates, as_json)
 
 
+@burrito_bison.command("read")
+@click.argument("images", metavar="IMAGE...", nargs=-1, required=True,
+                type=click.Path(dir_okay=False))
+@templates_option
+@click.option("--json", "as_json", is_flag=True,
+              help='Print one JSON object per image: {"file", "screen", ...numbers}.')
+def burrito_bison_read(images: tuple[str, ...], templates: Path | None, as_json: bool) -> None:
+    """Read the numbers a screenshot shows, in the game's own digits: the results' distance,
+    round coins and total; the shop's coins and the selected upgrade's name, level and price
+    (null when unreadable). Other screens have none."""
+    from webbot.burrito_bison.cli import read_command
+
+    read_command(images, templates, as_json)
+
+
 @burrito_bison.group("pack")
 def burrito_bison_pack() -> None:
     """Template packs: `pack cut` makes one from screenshots of the game you play."""
@@ -241,8 +257,9 @@ def burrito_bison_pack_cut(screens: tuple[Path, ...], out: Path,
     """Cut a template pack from screenshots named after their screens (ring.png,
     ring-pineapple.png, flight.png, rocket_ready.png, pinata.png, missions.png, unlocked.png,
     results.png, shop.png): each crop is cut where the pack's manifest says, scaled to the
-    game's size; then every screenshot is read back with the new pack, and the screens still
-    missing are listed. Exit 1 when two screens are not told apart."""
+    game's size, and the game's digits are taught from the shop's level pips and the numbers
+    on results.png and shop.png; then every screenshot is read back with the new pack, and the
+    screens still missing are listed. Exit 1 when two screens are not told apart."""
     from webbot.burrito_bison.cli import pack_cut_command
 
     raise click.exceptions.Exit(pack_cut_command(list(screens), out, box, console))

@@ -183,7 +183,7 @@ class BurritoBot:
 
     # -- results and shop ------------------------------------------------------------------
     def finish_round(self, look: Look) -> None:
-        reading: ResultsReading = read_results(look.image, look.sighting)
+        reading: ResultsReading = read_results(look.image, look.sighting, self.pack.digits)
         number = len(self.rounds) + 1
         expected = None if self.total is None or reading.coins is None \
             else self.total - self.spent + reading.coins

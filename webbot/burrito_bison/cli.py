@@ -1,4 +1,5 @@
-"""`webbot burrito-bison` (play rounds), `classify` (screenshots) and `pack cut` (packs)."""
+"""`webbot burrito-bison` (play rounds), `classify` and `read` (screenshots) and `pack cut`
+(packs)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,13 @@ from rich.table import Table
 from webbot.burrito_bison.layout import MANIFEST, SHOTS, Box
 from webbot.burrito_bison.model import Round
 from webbot.burrito_bison.pack import cut_pack
-from webbot.burrito_bison.screens import TemplatePack, classify_picture, read_image
+from webbot.burrito_bison.screens import (
+    TemplatePack,
+    classify,
+    classify_picture,
+    game_of,
+    read_image,
+)
 from webbot.errors import WebbotError
 from webbot.session import RunOptions, game_session
 
@@ -75,6 +82,42 @@ def classify_command(paths: Sequence[str], templates: Path | None, as_json: bool
         click.echo(f"{path}: {sighting.screen}{why}" + (f"; {targets}" if targets else ""))
 
 
+def numbers_of(pack: TemplatePack, path: str) -> dict[str, object]:
+    """What a screenshot's numbers say: the results' distance, coins and total, or the shop's
+    coins and the selected upgrade's name, level and price (None: unreadable)."""
+    from webbot.burrito_bison import readout, shop
+
+    found = game_of(read_image(path))
+    if found is None:
+        raise WebbotError(f"{path}: no game of a real size in it (a page grab with the game "
+                          "framed by black, or a grab of the game alone)")
+    game, _ = found
+    sighting = classify(pack, game, framed=True)
+    if sighting.screen == "results":
+        reading = readout.read_results(game, sighting, pack.digits)
+        return {"file": path, "screen": "results", "distance": reading.distance,
+                "coins": reading.coins, "total": reading.total}
+    if sighting.screen == "shop":
+        detail = shop.read_detail(game, pack.digits)
+        return {"file": path, "screen": "shop", "coins": shop.coins(game, pack.digits),
+                "name": detail.name, "level": detail.level, "price": detail.price}
+    return {"file": path, "screen": sighting.screen}
+
+
+def read_command(paths: Sequence[str], templates: Path | None, as_json: bool) -> None:
+    # Any pack will do that knows the results or the shop, one cut from those two alone too.
+    pack = TemplatePack(templates, required=())
+    for path in paths:
+        numbers = numbers_of(pack, path)
+        if as_json:
+            click.echo(json.dumps(numbers))
+            continue
+        said = ", ".join(f"{key} {'?' if value is None else value}"
+                         for key, value in numbers.items() if key not in ("file", "screen"))
+        click.echo(f"{path}: {numbers['screen']}" + (f": {said}" if said else
+                                                      " (no numbers on this screen)"))
+
+
 def pack_cut_command(paths: list[Path], out: Path, box: Box | None, console: Console) -> int:
     report = cut_pack(paths, out, box)
     for shot, (x, y, width, height) in report.framed.items():
@@ -93,6 +136,15 @@ def pack_cut_command(paths: list[Path], out: Path, box: Box | None, console: Con
         verdict = check.read_as if check.ok else f"[red]{check.read_as} (not told apart)[/red]"
         table.add_row(f"{check.shot}.png", verdict, f"{check.score:.2f}", rival)
     console.print(table)
+    if report.digits:
+        console.print(f"taught {len(report.glyphs)} glyphs of the game's digits into "
+                      f"{out / 'digits'} from the shop's level pips and the numbers: "
+                      f"{' '.join(report.digits)}"
+                      + (f"; not labelled: {', '.join(report.unlabelled)}"
+                         if report.unlabelled else ""))
+        console.print("the numbers read back (check them against your screenshots): "
+                      + "; ".join(f"{name} {'?' if value is None else f'{value:,}'}"
+                                  for name, value in report.numbers))
     for shot in report.missing_shots:
         names = ", ".join(cut.name for cut in MANIFEST if cut.shot == shot)
         console.print(f"missing: {shot}.png (the {SHOTS[shot]} screen; it gives {names})")

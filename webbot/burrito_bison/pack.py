@@ -18,7 +18,17 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from webbot.burrito_bison.layout import MANIFEST, PACK_GAME_SIZE, REAL_SIZES, SHOTS, Box
+from webbot.burrito_bison import digits, shop
+from webbot.burrito_bison.layout import (
+    MANIFEST,
+    PACK_GAME_SIZE,
+    REAL_SIZES,
+    SHOP_COINS,
+    SHOP_PRICE,
+    SHOTS,
+    Box,
+)
+from webbot.burrito_bison.readout import RESULTS_PLACES, number_in, white_ink
 from webbot.burrito_bison.screens import (
     COVERS,
     INDICATOR_SCORE,
@@ -57,10 +67,40 @@ class ShotCheck:
 class CutReport:
     box: Box | None    # the game's box found by what changes between the pictures, if it was
     framed: dict[str, Box]  # the pictures whose game was found framed by black, and where
-    written: tuple[Path, ...]
+    written: tuple[Path, ...]   # the crops
     checks: tuple[ShotCheck, ...]
     missing_shots: tuple[str, ...]
     missing_required: tuple[str, ...]
+    glyphs: tuple[Path, ...] = ()  # the digits taught (digits.py)
+    digits: str = ""   # their labels, e.g. "013456789M"
+    unlabelled: tuple[str, ...] = ()  # number glyphs that could not be labelled
+    numbers: tuple[tuple[str, int | None], ...] = ()  # each number read back with the pack
+
+
+def number_inks(scenes: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The ink of each number the results and shop screenshots show, by name."""
+    inks = {}
+    if "results" in scenes:
+        for name, (x, y, width, height) in RESULTS_PLACES.items():
+            inks[f"results-{name}"] = white_ink(scenes["results"][y:y + height, x:x + width])
+    if "shop" in scenes:
+        inks["shop-coins"] = white_ink(shop.crop(scenes["shop"], SHOP_COINS))
+        price = shop.price_ink(shop.crop(scenes["shop"], SHOP_PRICE))
+        if price is not None:
+            inks["shop-price"] = price
+    return inks
+
+
+def teach_digits(scenes: dict[str, np.ndarray], out: Path) -> tuple[list[Path], str, list[str]]:
+    """The game's digits taught from the shop's level pips and the screenshots' numbers,
+    written under out/digits/; the labels taught and the glyphs left unlabelled."""
+    inks = number_inks(scenes)
+    pips = digits.pip_inks(shop.pip_pictures(scenes["shop"])) if "shop" in scenes else []
+    if not inks and not pips:
+        return [], "", []
+    taught, unlabelled = digits.teach(pips, inks)
+    labels = "".join(sorted({glyph.label for glyph in taught}))
+    return digits.save(taught, out), labels, unlabelled
 
 
 def shot_name(path: Path) -> str:
@@ -176,9 +216,13 @@ def cut_pack(paths: list[Path], out: Path, box: Box | None = None) -> CutReport:
             path = out / f"{cut.name}.png"
             cv2.imwrite(str(path), scenes[cut.shot][y:y + height, x:x + width])
             written.append(path)
+    cut_names = {path.stem for path in written}
+    glyph_files, labels, unlabelled = teach_digits(scenes, out)
     pack = TemplatePack(out, required=())
     checks = tuple(_check(pack, name, image) for name, image in scenes.items())
-    cut_names = {path.stem for path in written}
+    numbers = tuple((name, number_in(ink, pack.digits))
+                    for name, ink in number_inks(scenes).items())
     return CutReport(found, framed, tuple(written), checks,
                      tuple(name for name in SHOTS if name not in shots),
-                     tuple(name for name in REQUIRED if name not in cut_names))
+                     tuple(name for name in REQUIRED if name not in cut_names),
+                     tuple(glyph_files), labels, tuple(unlabelled), numbers)

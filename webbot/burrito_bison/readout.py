@@ -1,8 +1,9 @@
 """Reading numbers off the results screen: distance, round coins and total.
 
-The game writes its numbers in white with a dark outline, so the white fill alone, as black
-on white, is what Tesseract gets. Regions are placed from the Next button, so they follow the
-screen wherever the canvas sits in the picture. (The shop is read by shop.py.)
+The game writes its numbers in white with a dark outline, so the white fill alone is the ink:
+read glyph by glyph against the pack's taught digits (digits.py), else, as black on white, by
+Tesseract. Regions are placed from the Next button, so they follow the screen wherever the
+canvas sits in the picture. (The shop is read by shop.py.)
 """
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from webbot.burrito_bison.digits import Glyphs, number_of, tesseract_label
 from webbot.burrito_bison.model import Sighting
+from webbot.vision.digits import DigitReader
 from webbot.vision.ocr import read_text
 
 DIGITS = "--psm 7 -c tessedit_char_whitelist=0123456789,M"
@@ -25,6 +28,9 @@ RESULTS_REGIONS = {
     "coins": (690 - NEXT_AT[0], 305 - NEXT_AT[1], 395, 80),
     "total": (800 - NEXT_AT[0], 425 - NEXT_AT[1], 300, 55),
 }
+# The same regions in the 1173x660 scene, where the game draws its Next button.
+RESULTS_PLACES = {name: (NEXT_AT[0] + dx, NEXT_AT[1] + dy, width, height)
+                  for name, (dx, dy, width, height) in RESULTS_REGIONS.items()}
 
 
 @dataclass(frozen=True)
@@ -45,11 +51,15 @@ def _without_border_blobs(ink: np.ndarray) -> np.ndarray:
     return np.where(touching[labels], 0, ink).astype(np.uint8)
 
 
-def ink_page(picture: np.ndarray, white: bool = True) -> np.ndarray:
-    """Black text on white for Tesseract, padded and enlarged: the picture's near-white
-    pixels (white lettering), or its dark ones (dark lettering on a light card)."""
+def white_ink(picture: np.ndarray) -> np.ndarray:
+    """The picture's near-white pixels: the fill of the game's white lettering."""
     hsv = cv2.cvtColor(picture, cv2.COLOR_BGR2HSV)
-    return page_of((hsv[..., 1] <= 70) & (hsv[..., 2] >= 200) if white else hsv[..., 2] <= 140)
+    return (hsv[..., 1] <= 70) & (hsv[..., 2] >= 200)
+
+
+def ink_page(picture: np.ndarray) -> np.ndarray:
+    """The picture's white lettering as Tesseract's page (black on white, padded, enlarged)."""
+    return page_of(white_ink(picture))
 
 
 def page_of(ink: np.ndarray) -> np.ndarray:
@@ -61,13 +71,24 @@ def page_of(ink: np.ndarray) -> np.ndarray:
     return cv2.resize(page, None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC)
 
 
-def read_number(picture: np.ndarray) -> int | None:
+def read_number(picture: np.ndarray, glyphs: Glyphs | None = None) -> int | None:
     """The number written in white in a picture; None when there is none to read."""
-    return number_on(ink_page(picture)) if picture.size else None
+    return number_in(white_ink(picture), glyphs) if picture.size else None
+
+
+def number_in(ink: np.ndarray, glyphs: Glyphs | None = None) -> int | None:
+    """The number in an ink mask: glyph by glyph, each a glyph the pack taught or else
+    Tesseract's firm vote on that glyph alone, and None when a glyph is neither (Tesseract
+    on the whole number misreads the real font: better '?' than a wrong number). A pack
+    without taught glyphs (an older one) is read by Tesseract whole."""
+    if glyphs:
+        reader = DigitReader(learn=False)
+        return number_of(glyphs.read(ink, lambda glyph: tesseract_label(reader, glyph)))
+    return number_on(page_of(ink))
 
 
 def number_on(page: np.ndarray) -> int | None:
-    """The number on a page made by ink_page or page_of."""
+    """What Tesseract reads as a number on a page made by ink_page or page_of."""
     text = read_text(page, DIGITS)
     match = re.search(r"\d{1,3}(?:,\d{3})+|\d+", text.replace(" ", ""))
     return int(match.group().replace(",", "")) if match else None
@@ -93,8 +114,9 @@ def results_numbers(image: np.ndarray, sighting: Sighting) -> dict[str, np.ndarr
             for name, (dx, dy, width, height) in RESULTS_REGIONS.items()}
 
 
-def read_results(image: np.ndarray, sighting: Sighting) -> ResultsReading:
+def read_results(image: np.ndarray, sighting: Sighting,
+                 glyphs: Glyphs | None = None) -> ResultsReading:
     """Distance, round coins and total on a results screen (None for what cannot be read)."""
-    values = {name: read_number(crop)
+    values = {name: read_number(crop, glyphs)
               for name, crop in results_numbers(image, sighting).items()}
     return ResultsReading(values.get("distance"), values.get("coins"), values.get("total"))

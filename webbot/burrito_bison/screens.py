@@ -20,6 +20,7 @@ import cv2
 import numpy as np
 
 from webbot import inputs
+from webbot.burrito_bison.digits import Glyphs
 from webbot.burrito_bison.layout import (
     CAMERA_ANCHOR,
     PACK_GAME_SIZE,
@@ -124,7 +125,8 @@ def _template(name: str, gray: np.ndarray) -> Template:
 
 
 class TemplatePack:
-    """The templates of one folder, loaded once as grayscale at every scale searched."""
+    """The templates of one folder, loaded once as grayscale at every scale searched, and the
+    game's digits taught by `pack cut` (`digits/`, see digits.py; none in an older pack)."""
 
     def __init__(self, folder: Path | str | None = None,
                  required: tuple[str, ...] = REQUIRED) -> None:
@@ -143,6 +145,7 @@ class TemplatePack:
             if min(gray.shape) < 4:
                 raise WebbotError(f"template {path} is too small ({gray.shape[1]}x{gray.shape[0]})")
             self.templates[name] = _template(name, gray)
+        self.digits = Glyphs.load(self.folder)
         missing = [f"{name}.png" for name in required if name not in self.templates]
         if missing:
             raise WebbotError(f"template pack {self.folder} lacks {', '.join(missing)}")
@@ -332,15 +335,31 @@ def framed_game(picture: np.ndarray) -> tuple[int, int, int, int] | None:
     return None
 
 
+def game_of(picture: np.ndarray, whole: bool = True
+            ) -> tuple[np.ndarray, tuple[int, int, int, int]] | None:
+    """The game in a picture at the pack's scale, and its box in the picture: a page grab's
+    game framed by black, or (`whole`) the whole picture when it has a real game's shape;
+    else None."""
+    box = framed_game(picture)
+    if box is None and not whole:
+        return None
+    if box is None:
+        height, width = picture.shape[:2]
+        if not any(abs(width / height - w / h) < 0.02 * w / h for w, h in REAL_SIZES):
+            return None
+        box = (0, 0, width, height)
+    x, y, width, height = box
+    return fitted(picture[y:y + height, x:x + width], width, height), box
+
+
 def classify_picture(pack: TemplatePack, picture: np.ndarray) -> Sighting:
     """The screen a picture shows: a page grab whose game is framed by black (at any size) is
     cut to the game and brought to the pack's scale, anything else is searched as it is.
     Targets are points of the picture."""
-    box = framed_game(picture)
-    if box is None:
+    found = game_of(picture, whole=False)
+    if found is None:
         return classify(pack, picture)
-    x, y, width, height = box
-    game = fitted(picture[y:y + height, x:x + width], width, height)
+    game, (x, y, width, height) = found
     sighting = classify(pack, game, framed=True)
     scale = width / game.shape[1]
     return replace(sighting, targets={role: (x + px * scale, y + py * scale)

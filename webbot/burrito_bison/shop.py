@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from webbot.burrito_bison.digits import Glyphs
 from webbot.burrito_bison.layout import (
     PACK_GAME_SIZE,
     SHOP_BUY,
@@ -27,7 +28,7 @@ from webbot.burrito_bison.layout import (
     Box,
 )
 from webbot.burrito_bison.model import Point
-from webbot.burrito_bison.readout import number_on, page_of, read_number, says_max
+from webbot.burrito_bison.readout import number_in, page_of, read_number, says_max
 from webbot.burrito_bison.screens import FINE_BLUR, TemplatePack
 from webbot.vision.ocr import read_text
 
@@ -123,22 +124,23 @@ def level(image: np.ndarray) -> int:
     return reached
 
 
-def read_detail(image: np.ndarray) -> Detail:
+def read_detail(image: np.ndarray, glyphs: Glyphs | None = None) -> Detail:
     """The selected card's panel."""
     hsv = cv2.cvtColor(crop(image, SHOP_NAME), cv2.COLOR_BGR2HSV)
     red = ((hsv[..., 0] <= 8) | (hsv[..., 0] >= 170)) & (hsv[..., 1] >= 120) & (hsv[..., 2] >= 90)
     # (no letter whitelist: with one Tesseract runs the words together)
     name = re.sub(r"[^A-Z ]", "", read_text(page_of(red), "--psm 7").upper())
     button = crop(image, SHOP_BUY)
-    price = _price(crop(image, SHOP_PRICE))
+    ink = price_ink(crop(image, SHOP_PRICE))
+    price = number_in(ink, glyphs) if ink is not None else None
     maxed = price is None and says_max(button)
     return Detail(" ".join(name.split()), level(image), price,
                   _share(button, BUY_GREEN) > 0.3, maxed)
 
 
-def _price(picture: np.ndarray) -> int | None:
-    """The price on the BUY button: light lettering well lighter than the button (a grey
-    button's is light grey, not white)."""
+def price_ink(picture: np.ndarray) -> np.ndarray | None:
+    """The lettering of the price on the BUY button: light, well lighter than the button (a
+    grey button's is light grey, not white), right of its coin."""
     if picture.size == 0:
         return None
     hsv = cv2.cvtColor(picture, cv2.COLOR_BGR2HSV)
@@ -147,12 +149,22 @@ def _price(picture: np.ndarray) -> int | None:
     if len(columns):  # the number starts right of the coin (whose shine is light too)
         hsv = hsv[:, columns.max() + 2:]
     light = max(200.0, float(np.median(hsv[..., 2])) + 35)
-    return number_on(page_of((hsv[..., 1] <= 110) & (hsv[..., 2] >= light)))
+    return (hsv[..., 1] <= 110) & (hsv[..., 2] >= light)
 
 
-def coins(image: np.ndarray) -> int | None:
+def coins(image: np.ndarray, glyphs: Glyphs | None = None) -> int | None:
     """The coin counter at the top of the shop."""
-    return read_number(crop(image, SHOP_COINS))
+    return read_number(crop(image, SHOP_COINS), glyphs)
+
+
+def pip_pictures(image: np.ndarray) -> list[np.ndarray]:
+    """The nine level pips of the detail panel, each a picture around its digit (narrow enough
+    to leave out a reached pip's red disc beside it)."""
+    dx, dy = offset(image)
+    x0, y, pitch, count = SHOP_PIPS
+    return [image[max(0, y + dy - 15):y + dy + 15,
+                  max(0, round(x0 + pitch * k) + dx - 9):round(x0 + pitch * k) + dx + 9]
+            for k in range(count)]
 
 
 def buy_button(image: np.ndarray) -> Point:

@@ -95,7 +95,7 @@ class Visit:
         self.bot.hands.click(look.frame, card.centre)
         look = self._settled(None, lambda now: True, SETTLE_S)
         if look.sighting.screen == "shop":
-            self.details[card.slot] = read_detail(look.image)
+            self.details[card.slot] = read_detail(look.image, self.bot.pack.digits)
         return look
 
     def _buy(self, look: Look, card: Card, detail: Detail) -> Look | None:
@@ -112,7 +112,7 @@ class Visit:
                               or not np.array_equal(now, before), PURCHASE_WAIT_S)
         if after.sighting.screen != "shop":
             return None
-        now = read_detail(after.image)
+        now = read_detail(after.image, self.bot.pack.digits)
         self.details[card.slot] = now
         if now.level > detail.level or (now.price is not None and now.price != detail.price) \
                 or now.maxed:

@@ -73,7 +73,8 @@ def padded_page(glyph: np.ndarray, height: int) -> np.ndarray | None:
     return page
 
 
-def _unit(box: np.ndarray) -> np.ndarray:
+def unit_vector(box: np.ndarray) -> np.ndarray:
+    """A normalised glyph as a zero-mean unit vector: dot products are correlations."""
     vector = box.ravel() - box.mean()
     norm = float(np.linalg.norm(vector))
     return vector / norm if norm else vector
@@ -97,7 +98,7 @@ class DigitReader:
             image = cv2.imread(str(path), cv2.IMREAD_GRAYSCALE)
             if image is not None and image.shape == (GLYPH_HEIGHT, GLYPH_WIDTH):
                 labels.append(int(path.name[0]))
-                vectors.append(_unit(image.astype(np.float32) / 255))
+                vectors.append(unit_vector(image.astype(np.float32) / 255))
         self._labels[style] = labels
         size = GLYPH_HEIGHT * GLYPH_WIDTH
         self._vectors[style] = np.array(vectors, np.float32).reshape(len(vectors), size)
@@ -108,7 +109,7 @@ class DigitReader:
         box = normalise(glyph)
         if box is None or not self._labels[style]:
             return None, 0.0
-        scores = self._vectors[style] @ _unit(box)
+        scores = self._vectors[style] @ unit_vector(box)
         best = int(np.argmax(scores))
         return self._labels[style][best], float(scores[best])
 
@@ -130,6 +131,13 @@ class DigitReader:
         """Tesseract's reading of one glyph, a padded black-on-white crop with a digit whitelist:
         the digit at least three of seven tries (modes and sizes) give, unless another digit
         comes up twice; else None."""
+        text = self.vote(glyph, WHITELIST)
+        return int(text) if text is not None and text.isdigit() else None
+
+    def vote(self, glyph: np.ndarray, whitelist: str) -> str | None:
+        """The one character at least three of seven Tesseract tries read in a glyph (modes,
+        sizes, soft or sharp edges), with characters limited by `whitelist`, unless another
+        comes up twice; else None."""
         votes: Counter[str] = Counter()
         for tried, (psm, height, sharp) in enumerate(TESSERACT_TRIES, 1):
             page = padded_page(glyph, height)
@@ -138,7 +146,7 @@ class DigitReader:
             if sharp:
                 page = np.where(page < 128, 0, 255).astype(np.uint8)
             self.tesseract_calls += 1
-            text = read_text(page, f"--psm {psm} {WHITELIST}")
+            text = read_text(page, f"--psm {psm} {whitelist}")
             if text:
                 votes[text] += 1
             if tried == 3 and len(votes) == 1 and max(votes.values()) == 3:
@@ -147,7 +155,7 @@ class DigitReader:
         if not ranked or ranked[0][1] < 3 or (len(ranked) > 1 and ranked[1][1] > 1):
             return None
         text = ranked[0][0]
-        return int(text) if len(text) == 1 and text.isdigit() else None
+        return text if len(text) == 1 else None
 
     def _add(self, style: str, digit: int, glyph: np.ndarray) -> None:
         box = normalise(glyph)
@@ -155,7 +163,7 @@ class DigitReader:
             return
         self._labels[style].append(digit)
         self._vectors[style] = np.vstack([self._vectors[style],
-                                          _unit(box)])
+                                          unit_vector(box)])
         image = np.clip(box * 255, 0, 255).astype(np.uint8)
         folder = self.cache_dir / style
         name = f"{digit}-{hashlib.sha1(image.tobytes()).hexdigest()[:12]}.png"

@@ -1,0 +1,146 @@
+"""The game's own digits: glyphs taught by `pack cut` from the shop's level pips and the
+screenshots' numbers, then numbers read glyph by glyph: the real results and shop, a real
+screen the teacher never saw, and the replica at every real size."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from tests.burrito_bison.conftest import REAL, needs_reference, sized_frames
+from tests.conftest import run_webbot
+from webbot.burrito_bison import digits
+from webbot.burrito_bison.bot import pack_sized
+from webbot.burrito_bison.layout import SHOP_COINS, SHOP_PRICE
+from webbot.burrito_bison.pack import cut_pack
+from webbot.burrito_bison.readout import number_in, results_numbers, white_ink
+from webbot.burrito_bison.screens import TemplatePack, classify
+from webbot.burrito_bison.shop import crop, price_ink
+
+REAL_RESULTS = {"distance": 774, "coins": 489, "total": 5119}
+REAL_SHOP = {"coins": 883, "price": 6100}
+
+
+def link(tmp_path, **shots: str) -> list:
+    paths = []
+    for shot, name in shots.items():
+        paths.append(tmp_path / f"{shot}.png")
+        paths[-1].symlink_to(REAL / "screens" / name)
+    return paths
+
+
+def read_json(*paths, pack) -> list[dict]:
+    done = run_webbot("burrito-bison", "read", *map(str, paths), "--templates", str(pack),
+                      "--json")
+    assert done.returncode == 0, done.stderr
+    return [json.loads(line) for line in done.stdout.splitlines()]
+
+
+@needs_reference
+def test_the_real_numbers_read_right_with_a_pack_cut_from_the_real_screens(tmp_path):
+    shots = link(tmp_path, results="round-finished-results.png", shop="shop.png")
+    done = run_webbot("burrito-bison", "pack", "cut", *map(str, shots),
+                      "--out", str(tmp_path / "pack"))
+    assert done.returncode == 0, done.stderr
+    out = " ".join(done.stdout.split())
+    # 1-9 from the pips, 0 and the distance's M from Tesseract's vote
+    assert "the numbers: 0 1 2 3 4 5 6 7 8 9 M" in out
+    assert "results-distance 774; results-coins 489; results-total 5,119; shop-coins 883; " \
+           "shop-price 6,100" in out
+    results, shop = read_json(*shots, pack=tmp_path / "pack")
+    assert results == {"file": str(shots[0]), "screen": "results", **REAL_RESULTS}
+    assert shop == {"file": str(shots[1]), "screen": "shop", "name": "ELASTIC CABLES",
+                    "level": 1, **REAL_SHOP}
+
+
+@needs_reference
+def test_real_numbers_the_teacher_never_saw_read_right(tmp_path):
+    """Taught from the shop alone, the results screen's numbers (Tesseract alone reads its
+    489 as 4484 and its 774M as 14) read right: its 7s, 4, 8 and 9s match the pips' glyphs,
+    its M and its small 5 take Tesseract's vote on that one glyph."""
+    report = cut_pack(link(tmp_path, shop="shop.png"), tmp_path / "pack")
+    assert set(report.digits) >= set("13456789")
+    pack = TemplatePack(tmp_path / "pack", required=())
+    game = digits_scene("round-finished-results.png")
+    sighting = classify(TemplatePack(REAL / "templates"), game, framed=True)
+    assert sighting.screen == "results"
+    read = {name: number_in(white_ink(picture), pack.digits)
+            for name, picture in results_numbers(game, sighting).items()}
+    assert read == REAL_RESULTS
+
+
+def digits_scene(name: str) -> np.ndarray:
+    from webbot.burrito_bison.pack import scene
+    from webbot.burrito_bison.screens import framed_game, read_image
+
+    grab = read_image(REAL / "screens" / name)
+    return scene(grab, framed_game(grab))
+
+
+@needs_reference
+def test_a_pack_without_a_digit_says_so_rather_than_guess(tmp_path):
+    """Taught from the results alone (no pips), nothing but the M and 0s can be labelled: the
+    shop's 883 is then no number (Tesseract alone would read 33), never a wrong one."""
+    report = cut_pack(link(tmp_path, results="round-finished-results.png"), tmp_path / "pack")
+    assert set(report.digits) <= {"0", "M"} and report.unlabelled
+    pack = TemplatePack(tmp_path / "pack", required=())
+    game = digits_scene("shop.png")
+    assert number_in(white_ink(crop(game, SHOP_COINS)), pack.digits) is None
+
+
+def test_the_bundled_pack_knows_every_digit():
+    assert TemplatePack().digits.labels == set("0123456789M")
+
+
+@pytest.mark.parametrize(("size", "dpr"), [((1173, 660), 2), ((1146, 644), 1),
+                                           ((1280, 768), 2), ((1120, 540), 1)],
+                         ids=["1173x660-2", "1146x644-1", "1280x768-2", "1120x540-1"])
+def test_the_replica_numbers_read_from_glyphs_at_every_real_size(browser, fixtures_url, size,
+                                                                 dpr):
+    """Every number of the results and the shop reads as the game's hook holds it, through the
+    glyphs alone (no fallback to Tesseract)."""
+    pack = TemplatePack()
+    for shot, page, frame in sized_frames(browser, fixtures_url, size, dpr,
+                                          ("results", "shop")):
+        state = page.evaluate("__burritoTest.state()")
+        image = pack_sized(frame).image
+        if shot == "results":
+            sighting = classify(pack, image, framed=True)
+            read = {name: pack.digits.read(white_ink(picture))
+                    for name, picture in results_numbers(image, sighting).items()}
+            assert read == {"distance": f"{state['distance']}M", "coins": str(state["roundCoins"]),
+                            "total": str(state["coins"])}
+        else:
+            assert pack.digits.read(white_ink(crop(image, SHOP_COINS))) == str(state["coins"])
+            # the first upgrade at level 0 costs 100 (the hook has no price)
+            assert pack.digits.read(price_ink(crop(image, SHOP_PRICE))) == "100"
+
+
+def ring(height: int = 20, width: int = 10) -> np.ndarray:
+    glyph = np.zeros((height, width), np.float32)
+    glyph[:2, :] = glyph[-2:, :] = 1
+    glyph[:, :2] = glyph[:, -2:] = 1
+    return glyph
+
+
+def test_two_digits_run_together_are_cut_apart():
+    ink = np.zeros((30, 40), np.float32)
+    ink[5:25, 5:15] = ring()
+    ink[5:25, 17:27] = ring()
+    ink[14, 15:17] = 1  # a thread between them: one blob 22 wide, 20 high
+    assert len(digits.blobs(ink)) == 2
+    pack = digits.Glyphs([digits.Glyph("0", ring(), "a")])
+    assert pack.read(ink) == "00"
+
+
+def test_a_glyph_no_taught_one_matches_is_no_digit():
+    bar = np.zeros((20, 6), np.float32)
+    bar[:, 2:4] = 1
+    pack = digits.Glyphs([digits.Glyph("1", bar, "a")])
+    ink = np.zeros((30, 30), np.float32)
+    ink[5:25, 5:17] = ring(20, 12)
+    assert pack.read(ink) is None
+    assert pack.read(ink, lambda glyph: "0") == "0"
+    assert digits.number_of("774M") == 774 and digits.number_of("7M4") is None
