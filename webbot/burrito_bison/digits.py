@@ -154,9 +154,9 @@ def number_of(text: str | None) -> int | None:
 
 
 def pip_inks(pips: list[np.ndarray]) -> list[np.ndarray | None]:
-    """The digit in each pip's picture: the blob nearest the middle among the pixels that
-    differ from the pip's own background (light digits on a red pip, darker or lighter ones
-    on the panel)."""
+    """The digit in each pip's picture: the largest blob of the pixels that differ from the
+    pip's own background (a light digit on a reached pip's red disc, a darker or lighter one on
+    the panel), None where there is none."""
     inks: list[np.ndarray | None] = []
     for picture in pips:
         if picture.size == 0:
