@@ -20,6 +20,7 @@ from webbot.params import (
     BROWSER_ENDPOINT,
     GAME_SELECTOR,
     PAGE_URL,
+    SCHEDULER,
     VIEWPORT,
     Finite,
     Rect,
@@ -263,6 +264,53 @@ def burrito_bison_pack_cut(screens: tuple[Path, ...], out: Path,
     from webbot.burrito_bison.cli import pack_cut_command
 
     raise click.exceptions.Exit(pack_cut_command(list(screens), out, box, console))
+
+
+@cli.command()
+@click.argument("game", type=click.Choice(["puzlogic", "daily-set", "burrito-bison"]))
+@click.option("--count", type=click.IntRange(1, 1_000_000), metavar="N",
+              help="Play N games.")
+@click.option("--minutes", type=Finite(0, 10_080, min_open=True), metavar="M",
+              help="Start new games for M minutes (the games under way are finished).")
+@click.option("--workers", type=click.IntRange(1, 256), metavar="K",
+              help="Local Dask worker processes, one game at a time each (default: one per "
+                   "core).")
+@click.option("--seed", type=click.IntRange(0, 2**31 - 1), default=0, show_default=True,
+              help="The seed the games are drawn from: the same seed, the same games.")
+@click.option("--scheduler", type=SCHEDULER, metavar="tcp://HOST:PORT",
+              help="Run on an existing Dask cluster (its workers need webbot installed) "
+                   "instead of local worker processes.")
+@click.option("--connect", type=BROWSER_ENDPOINT, metavar="WS_URL", multiple=True,
+              help="Drive remote browsers instead of launching one per game: a Playwright "
+                   "server or DevTools endpoint; give several to use them in turn.")
+@click.option("--jsonl", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE",
+              help="Write one JSON object per game: game, case, outcome, attempts, seconds, "
+                   "reason, worker (and each try).")
+@click.option("--query", default="", metavar="PARAMS",
+              help="Extra replica parameters for every game (flight=2, stall=results, ...).")
+@click.option("--stuck-after", type=Finite(0.5, 3600), default=10, show_default=True,
+              metavar="S", help="Burrito Bison's stuck watchdog (see webbot burrito-bison).")
+@click.option("--rounds", type=click.IntRange(1, 1000), default=2, show_default=True,
+              metavar="N", help="Burrito Bison's rounds a game.")
+def soak(game: str, count: int | None, minutes: float | None, workers: int | None, seed: int,
+         scheduler: str | None, connect: tuple[str, ...], jsonl: Path | None, query: str,
+         stuck_after: float, rounds: int) -> None:
+    """Play many games of GAME on the bundled replicas, spread over Dask workers, each checked
+    against the replica's own record (puzlogic: a generated level; daily-set: a seeded puzzle
+    in one of the three page layouts; burrito-bison: a run of --rounds at one of the real
+    sizes).
+    A failed game is tried once more on another worker. Exit 0 only when every game passed."""
+    if (count is None) == (minutes is None):
+        raise click.UsageError("give --count N or --minutes M")
+    if scheduler and workers:
+        raise click.UsageError("--workers starts local workers; an existing cluster "
+                               "(--scheduler) has its own")
+    from webbot.soak.cli import soak_command
+    from webbot.soak.runner import Plan
+
+    plan = Plan(game, count, minutes, workers, seed, scheduler, connect, query.lstrip("?&"),
+                stuck_after, rounds)
+    raise click.exceptions.Exit(soak_command(plan, jsonl, console))
 
 
 @cli.command()

@@ -51,6 +51,7 @@ class Url(click.ParamType):
 
 PAGE_URL = Url(("http", "https", "file"))
 BROWSER_ENDPOINT = Url(("ws", "wss", "http", "https"))
+SCHEDULER = Url(("tcp", "tls", "ws", "wss", "inproc"))
 
 
 class Size(click.ParamType):

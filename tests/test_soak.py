@@ -1,0 +1,150 @@
+"""`webbot soak`: small soaks of each game on a real Dask LocalCluster, one on a real `dask
+scheduler` with two `dask worker` processes, a failing game retried on another worker, Ctrl-C,
+and the cases a seed draws."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import run_webbot
+from tests.test_cli import closed_port
+from webbot.soak.games import BURRITO_SIZES, DAILY_SET_LAYOUTS, make_case
+
+DASK = Path(sys.executable).parent / "dask"
+
+
+def soak(*args: str, tmp: Path, timeout: float = 300) -> tuple[subprocess.CompletedProcess,
+                                                                   list[dict]]:
+    jsonl = tmp / "games.jsonl"
+    done = run_webbot("soak", *args, "--jsonl", str(jsonl), env={"TMPDIR": str(tmp)},
+                      timeout=timeout)
+    lines = jsonl.read_text().splitlines() if jsonl.exists() else []
+    return done, [json.loads(line) for line in lines]
+
+
+@pytest.mark.parametrize(("game", "args"), [
+    ("puzlogic", ("--count", "3")),
+    ("daily-set", ("--count", "3")),
+    ("burrito-bison", ("--count", "1", "--rounds", "1",
+                       "--query", "flight=0.3&intro=0&pinata=never&sale=never&unlocked=never")),
+])
+def test_a_small_soak_of_each_game_on_a_local_cluster(short_tmp, game, args):
+    done, games = soak(game, *args, "--workers", "2", "--seed", "5", tmp=short_tmp)
+    assert done.returncode == 0, done.stdout + done.stderr
+    count = int(args[1])
+    assert [g["outcome"] for g in games] == ["passed"] * count
+    assert {g["game"] for g in games} == {game}
+    assert all(g["attempts"] == 1 and g["seconds"] > 0 and g["reason"] == "" for g in games)
+    assert len({g["case"] for g in games}) == count
+    out = " ".join(done.stdout.split())
+    assert f"soak of {game}: {count} games in" in out and "per worker" in out
+    assert "dashboard: http://127.0.0.1:" in out
+
+
+def test_a_failing_game_is_retried_on_another_worker_and_reported(short_tmp):
+    # The replica told to misbehave: its results screen ignores every click.
+    done, games = soak("burrito-bison", "--count", "1", "--workers", "2",
+                       "--query", "scene=results&stall=results", "--stuck-after", "0.5",
+                       tmp=short_tmp)
+    assert done.returncode == 1
+    [game] = games
+    assert game["outcome"] == "failed" and game["attempts"] == 2
+    first, second = game["tries"]
+    assert first["worker"] != second["worker"] == game["worker"]
+    assert "stuck on the results screen" in game["reason"]
+    assert all(Path(t["frames"], "last-frame.png").is_file() for t in game["tries"])
+    out = " ".join(done.stdout.split())
+    assert "failed: seed=" in out and "after 2 tries" in out
+
+
+def wait_for(condition, timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            pytest.fail(f"no {what} after {timeout} s")
+        time.sleep(0.2)
+
+
+def test_a_soak_on_a_real_dask_scheduler_and_two_workers(short_tmp):
+    port = closed_port()
+    address = f"tcp://127.0.0.1:{port}"
+    env = {**os.environ, "TMPDIR": str(short_tmp)}
+    started = [subprocess.Popen([str(DASK), "scheduler", "--host", "127.0.0.1", "--port",
+                                 str(port), "--no-dashboard"], env=env, cwd=short_tmp,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)]
+    try:
+        for _ in range(2):
+            started.append(subprocess.Popen(
+                [str(DASK), "worker", address, "--nthreads", "1", "--no-dashboard",
+                 "--no-nanny"], env=env, cwd=short_tmp,
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        from distributed import Client
+
+        with Client(address, timeout="30s") as client:
+            client.wait_for_workers(2, timeout=60)
+            workers = {str(info["name"]) for info in client.scheduler_info()["workers"].values()}
+        done, games = soak("puzlogic", "--count", "4", "--scheduler", address, tmp=short_tmp)
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert [g["outcome"] for g in games] == ["passed"] * 4
+        assert {g["worker"] for g in games} <= workers
+        assert address in " ".join(done.stdout.split())
+    finally:
+        for process in started:  # stopped by their process ids
+            os.kill(process.pid, signal.SIGTERM)
+        for process in started:
+            process.wait(timeout=30)
+
+
+def test_ctrl_c_stops_the_soak_and_prints_what_was_played(short_tmp):
+    jsonl = short_tmp / "games.jsonl"
+    child = subprocess.Popen(
+        [sys.executable, "-m", "webbot.cli", "soak", "puzlogic", "--count", "200",
+         "--workers", "2", "--jsonl", str(jsonl)],
+        env={**os.environ, "TMPDIR": str(short_tmp)}, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        wait_for(lambda: jsonl.exists() and jsonl.read_text().count("\n") >= 1, 120,
+                 "finished game")
+        os.killpg(child.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole group
+        out, err = child.communicate(timeout=60)
+    finally:
+        if child.poll() is None:
+            child.kill()
+    assert child.returncode == 130
+    assert "interrupted:" in out and "games had ended" in out and "per worker" in out
+    assert err == ""  # no worker's traceback
+    played = len(jsonl.read_text().splitlines())
+    assert 1 <= played < 200
+
+
+def test_usage_errors_and_a_dead_scheduler(short_tmp):
+    done = run_webbot("soak", "puzlogic")
+    assert done.returncode == 2 and "give --count N or --minutes M" in done.stderr
+    done = run_webbot("soak", "chess", "--count", "1")
+    assert done.returncode == 2
+    done = run_webbot("soak", "puzlogic", "--count", "1", "--scheduler",
+                      f"tcp://127.0.0.1:{closed_port()}", env={"TMPDIR": str(short_tmp)})
+    assert done.returncode == 1
+    assert done.stderr.startswith("webbot: error: cannot reach the Dask scheduler at tcp://")
+    assert done.stderr.count("\n") == 1
+
+
+def test_a_seed_draws_the_same_varied_cases():
+    cases = [make_case("puzlogic", 3, n) for n in range(40)]
+    assert cases == [make_case("puzlogic", 3, n) for n in range(40)]
+    assert cases != [make_case("puzlogic", 4, n) for n in range(40)]
+    assert len({case.path.split("size=")[1].split("&")[0] for case in cases}) >= 6
+    layouts = {make_case("daily-set", 3, n).name.split()[0] for n in range(40)}
+    assert layouts == set(DAILY_SET_LAYOUTS)
+    sizes = {make_case("burrito-bison", 3, n).name.split()[1] for n in range(40)}
+    assert sizes == {f"{w}x{h}" for w, h in BURRITO_SIZES}
+    assert make_case("puzlogic", 3, 0, "leaves=0").path.endswith("&leaves=0")
+    assert make_case("burrito-bison", 3, 0, rounds=5).rounds == 5

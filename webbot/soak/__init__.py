@@ -1,0 +1,1 @@
+"""`webbot soak`: many checked games on the bundled replicas, spread over Dask workers."""

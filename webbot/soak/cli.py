@@ -1,0 +1,99 @@
+"""`webbot soak GAME`: the progress bar, a line per failure, the final tables, `--jsonl`."""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from pathlib import Path
+from typing import TextIO
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from webbot.soak.runner import (
+    GameRecord,
+    Plan,
+    SoakResult,
+    Try,
+    dashboard,
+    dask_client,
+    percentile,
+)
+from webbot.soak.runner import run_soak as run
+
+
+def soak_command(plan: Plan, jsonl: Path | None, console: Console) -> int:
+    out: TextIO | None = jsonl.open("w", encoding="utf-8") if jsonl else None
+    try:
+        with dask_client(plan) as client:
+            link = dashboard(client)
+            where = plan.scheduler or "a local Dask cluster"
+            console.print(f"soak of {plan.game}: "
+                          + (f"{plan.count} games" if plan.count else f"{plan.minutes:g} minutes")
+                          + f" on {where}" + (f"; dashboard: {link}" if link else ""))
+            result = _with_progress(plan, client, console, out)
+    finally:
+        if out:
+            out.close()
+    console.print(summary_table(plan.game, result))
+    console.print(worker_table(result.records))
+    if result.interrupted:
+        console.print(f"interrupted: {len(result.records)} games had ended")
+        return 130
+    failed = [r for r in result.records if not r.passed]
+    return 1 if failed or not result.records else 0
+
+
+def _with_progress(plan: Plan, client, console: Console, out: TextIO | None) -> SoakResult:
+    counts = {"passed": 0, "failed": 0}
+    progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                        TimeElapsedColumn(), console=console, transient=True)
+    with progress:
+        task = progress.add_task("games", total=plan.count)
+
+        def on_record(record: GameRecord) -> None:
+            counts["passed" if record.passed else "failed"] += 1
+            if out:
+                out.write(json.dumps(record.as_json()) + "\n")
+                out.flush()
+            if not record.passed:
+                last = record.tries[-1]
+                frames = f" (frames: {last.played.frames})" if last.played.frames else ""
+                progress.console.print(f"failed: {record.case.name} after {len(record.tries)} "
+                                       f"tries, last on worker {last.worker}: "
+                                       f"{last.played.reason}{frames}")
+            minutes = max(progress.tasks[0].elapsed or 0.0, 1e-9) / 60
+            progress.update(task, advance=1, description=(
+                f"{counts['passed']} passed, {counts['failed']} failed, "
+                f"{sum(counts.values()) / minutes:.1f} games/min"))
+
+        return run(plan, client, on_record)
+
+
+def summary_table(game: str, result: SoakResult) -> Table:
+    records = result.records
+    seconds = [r.seconds for r in records]
+    passed = sum(r.passed for r in records)
+    retried = sum(len(r.tries) > 1 for r in records)
+    table = Table("games", "passed", "failed", "retried", "s/game p50", "s/game p95",
+                  "games/min", "workers",
+                  title=f"soak of {game}: {len(records)} games in {result.seconds:.0f} s")
+    table.add_row(str(len(records)), str(passed), str(len(records) - passed), str(retried),
+                  f"{percentile(seconds, 0.5):.1f}", f"{percentile(seconds, 0.95):.1f}",
+                  f"{len(records) / max(result.seconds, 1e-9) * 60:.1f}", str(result.workers))
+    return table
+
+
+def worker_table(records: list[GameRecord]) -> Table:
+    tries: dict[str, list[Try]] = defaultdict(list)
+    for record in records:
+        for attempt in record.tries:
+            tries[attempt.worker].append(attempt)
+    table = Table("worker", "tries", "passed", "failed", "s/try p50", title="per worker")
+    for worker in sorted(tries):
+        good = sum(t.played.passed for t in tries[worker])
+        table.add_row(worker, str(len(tries[worker])), str(good),
+                      str(len(tries[worker]) - good),
+                      f"{percentile([t.played.seconds for t in tries[worker]], 0.5):.1f}")
+    return table

@@ -1,0 +1,196 @@
+"""Spreading a soak over Dask workers: one task a game, in a browser of its own.
+
+By default a LocalCluster of worker processes on this machine (one per core, one game at a
+time each); with a scheduler address, the workers of an existing Dask cluster, on as many
+machines as it has (each with webbot installed: a task starts its own fixture server and
+browser where it runs). The runner keeps every worker busy with one game and no more, so a
+soak of `--minutes` stops taking new games on time and Ctrl-C leaves little under way. A game
+that fails is tried once more, on another worker when there is one; both tries are kept.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import statistics
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+from webbot.errors import WebbotError, first_line
+from webbot.soak.games import Case, Played, make_case, play_case
+
+TRIES = 2
+
+
+@dataclass(frozen=True)
+class Plan:
+    game: str
+    count: int | None = None      # games to play, or
+    minutes: float | None = None  # ... for how long to start new ones
+    workers: int | None = None    # local worker processes (default: one per core)
+    seed: int = 0
+    scheduler: str | None = None  # tcp://host:port of an existing Dask cluster
+    connect: tuple[str, ...] = ()  # Playwright endpoints, used in turn by the games
+    query: str = ""               # extra replica parameters for every game
+    stuck_after: float = 10       # Burrito Bison's watchdog
+    rounds: int = 2               # Burrito Bison's rounds a game
+
+
+@dataclass(frozen=True)
+class Try:
+    worker: str
+    played: Played
+
+
+@dataclass
+class GameRecord:
+    case: Case
+    tries: list[Try] = field(default_factory=list)
+
+    @property
+    def passed(self) -> bool:
+        return bool(self.tries) and self.tries[-1].played.passed
+
+    @property
+    def seconds(self) -> float:
+        return sum(t.played.seconds for t in self.tries)
+
+    def as_json(self) -> dict:
+        last = self.tries[-1]
+        return {"game": self.case.game, "case": self.case.name,
+                "outcome": "passed" if self.passed else "failed", "attempts": len(self.tries),
+                "seconds": round(self.seconds, 2), "reason": last.played.reason,
+                "worker": last.worker,
+                "tries": [{"worker": t.worker, "outcome": "passed" if t.played.passed
+                           else "failed", "seconds": round(t.played.seconds, 2),
+                           "reason": t.played.reason, "frames": t.played.frames}
+                          for t in self.tries]}
+
+
+@dataclass
+class SoakResult:
+    records: list[GameRecord]
+    seconds: float
+    interrupted: bool = False
+    workers: int = 0
+
+
+def attempt(case: Case, connect: str | None, stuck_after: float) -> tuple[Played, str]:
+    """One try of a case, run on a Dask worker: how it went, and which worker played it."""
+    from distributed import get_worker
+
+    if os.getpgrp() != os.getpid():
+        # The browsers a worker starts go into a session of the worker's own, out of reach of
+        # a Ctrl-C meant for the soak (the Playwright driver would die of it mid-game).
+        os.setsid()
+    try:
+        name = str(get_worker().name)
+    except ValueError:  # not on a worker (called directly)
+        name = f"pid {os.getpid()}"
+    return play_case(case, connect, stuck_after), name
+
+
+@contextmanager
+def dask_client(plan: Plan) -> Iterator:
+    """A Dask client on the plan's cluster: an existing scheduler, or a LocalCluster of worker
+    processes started here (and stopped on the way out)."""
+    from distributed import Client, LocalCluster
+
+    if plan.scheduler:
+        try:
+            client = Client(plan.scheduler, timeout="10s")
+        except (OSError, TimeoutError) as exc:
+            raise WebbotError(f"cannot reach the Dask scheduler at {plan.scheduler}: "
+                              f"{first_line(exc)}") from None
+        with client:
+            yield client
+        return
+    workers = plan.workers or os.cpu_count() or 1
+    # Ctrl-C in a terminal reaches every process of the group: the worker processes (and
+    # their browsers) are started with SIGINT ignored, so that only this one hears it, stops
+    # the soak and prints its summary, instead of each worker dying with a traceback.
+    handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                               dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR)
+    finally:
+        signal.signal(signal.SIGINT, handler)
+    with cluster, Client(cluster) as client:
+        yield client
+
+
+def dashboard(client) -> str | None:
+    """The Dask dashboard's address, when the scheduler serves one."""
+    services = client.scheduler_info().get("services", {})
+    return client.dashboard_link if "dashboard" in services else None
+
+
+def run_soak(plan: Plan, client, on_record: Callable[[GameRecord], None] = lambda r: None
+             ) -> SoakResult:
+    """Play the plan's games on the client's workers; `on_record` hears of each game as it
+    ends. Ctrl-C cancels what is under way and returns what was played."""
+    from distributed import as_completed
+
+    started = time.monotonic()
+    deadline = started + plan.minutes * 60 if plan.minutes else None
+    workers = list(client.scheduler_info()["workers"])
+    if not workers:
+        client.wait_for_workers(1, timeout=30)
+        workers = list(client.scheduler_info()["workers"])
+    slots = sum(info.get("nthreads", 1) for info in client.scheduler_info()["workers"].values())
+    running: dict = {}
+    records: list[GameRecord] = []
+    pending = as_completed()
+    numbers = iter(range(plan.count if plan.count is not None else 10**9))
+
+    def submit(record: GameRecord, avoid: str | None = None) -> None:
+        case = record.case
+        connect = plan.connect[case.number % len(plan.connect)] if plan.connect else None
+        others = [address for address, info in client.scheduler_info()["workers"].items()
+                  if str(info.get("name")) != avoid] if avoid else None
+        future = client.submit(attempt, case, connect, plan.stuck_after, pure=False,
+                               key=f"{case.game}-{case.number}-{uuid.uuid4().hex[:8]}",
+                               workers=others or None)
+        running[future] = record
+        pending.add(future)
+
+    def start_next() -> None:
+        if deadline is not None and time.monotonic() >= deadline:
+            return
+        number = next(numbers, None)
+        if number is not None:
+            submit(GameRecord(make_case(plan.game, plan.seed, number, plan.query, plan.rounds)))
+
+    interrupted = False
+    try:
+        for _ in range(max(1, slots)):
+            start_next()
+        for future in pending:
+            record = running.pop(future)
+            try:
+                played, worker = future.result()
+            except Exception as exc:  # the worker died, or the task could not run there
+                played, worker = Played(False, 0.0, f"the task failed: {first_line(exc)}"), "?"
+            record.tries.append(Try(worker, played))
+            if not played.passed and len(record.tries) < TRIES:
+                submit(record, avoid=worker)
+                continue
+            records.append(record)
+            on_record(record)
+            start_next()
+    except KeyboardInterrupt:
+        interrupted = True
+        client.cancel(list(running))
+    return SoakResult(records, time.monotonic() - started, interrupted, len(workers))
+
+
+def percentile(values: list[float], share: float) -> float:
+    if not values:
+        return 0.0
+    if len(values) == 1:
+        return values[0]
+    return statistics.quantiles(values, n=100, method="inclusive")[round(share * 100) - 1]
