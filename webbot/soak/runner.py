@@ -139,7 +139,12 @@ def run_soak(plan: Plan, client, on_record: Callable[[GameRecord], None] = lambd
     deadline = started + plan.minutes * 60 if plan.minutes else None
     workers = list(client.scheduler_info()["workers"])
     if not workers:
-        client.wait_for_workers(1, timeout=30)
+        try:
+            client.wait_for_workers(1, timeout=30)
+        except TimeoutError:
+            raise WebbotError(f"the Dask scheduler at {client.scheduler.address} has no "
+                              "workers (waited 30 s): start some with `dask worker ADDRESS "
+                              "--nthreads 1`") from None
         workers = list(client.scheduler_info()["workers"])
     slots = sum(info.get("nthreads", 1) for info in client.scheduler_info()["workers"].values())
     running: dict = {}
