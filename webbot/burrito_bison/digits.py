@@ -131,20 +131,32 @@ class Glyphs:
 
     def read(self, ink: np.ndarray,
              fallback: Callable[[np.ndarray], str | None] | None = None) -> str | None:
-        """The labels of a number's glyphs ("774M"); a glyph not clearly one of the taught
-        ones is given to `fallback`, and None when that cannot say either."""
-        found = blobs(ink)
-        if not found:
-            return None
-        text = []
-        for glyph in found:
+        """The labels of a number's glyphs ("774M"), or None when a glyph is neither clearly
+        one of the taught ones nor given a label by `fallback`."""
+        labels = self.labels_of(ink, fallback)
+        known = [label for label in labels if label is not None]
+        return "".join(known) if labels and len(known) == len(labels) else None
+
+    def labels_of(self, ink: np.ndarray,
+               fallback: Callable[[np.ndarray], str | None] | None = None) -> list[str | None]:
+        """Each glyph's label, left to right: its nearest taught glyph's when that is clear,
+        else what `fallback` says of it (None: unknown)."""
+        found = []
+        for glyph in blobs(ink):
             label, score, margin = self.nearest(glyph)
             if label is None or score < ACCEPT or margin < MARGIN:
                 label = fallback(glyph) if fallback else None
-                if label is None:
-                    return None
-            text.append(label)
-        return "".join(text)
+            found.append(label)
+        return found
+
+
+def agreeing(labels: list[str | None], text: str) -> str | None:
+    """`text` (another reader's digits) when it has a character for every glyph and the same
+    one wherever a glyph's label is known; else None."""
+    if len(text) != len(labels):
+        return None
+    return text if all(label in (None, char) for label, char in zip(labels, text, strict=True)) \
+        else None
 
 
 def number_of(text: str | None) -> int | None:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from webbot.burrito_bison.digits import Glyphs, number_of, tesseract_label
+from webbot.burrito_bison.digits import Glyphs, agreeing, number_of, tesseract_label
 from webbot.burrito_bison.model import Sighting
 from webbot.vision.digits import DigitReader
 from webbot.vision.ocr import read_text
@@ -78,13 +78,19 @@ def read_number(picture: np.ndarray, glyphs: Glyphs | None = None) -> int | None
 
 def number_in(ink: np.ndarray, glyphs: Glyphs | None = None) -> int | None:
     """The number in an ink mask: glyph by glyph, each a glyph the pack taught or else
-    Tesseract's firm vote on that glyph alone, and None when a glyph is neither (Tesseract
-    on the whole number misreads the real font: better '?' than a wrong number). A pack
-    without taught glyphs (an older one) is read by Tesseract whole."""
-    if glyphs:
-        reader = DigitReader(learn=False)
-        return number_of(glyphs.read(ink, lambda glyph: tesseract_label(reader, glyph)))
-    return number_on(page_of(ink))
+    Tesseract's firm vote on that glyph alone. When a glyph is neither, Tesseract's reading
+    of the whole number is taken only if it has a digit for every glyph and agrees with every
+    glyph that was read (on the real font it reads "883" as 33 and "489" as 4484), else None:
+    better '?' than a wrong number. A pack without taught glyphs (an older one) is read by
+    Tesseract whole."""
+    if not glyphs:
+        return number_on(page_of(ink))
+    reader = DigitReader(learn=False)
+    labels = glyphs.labels_of(ink, lambda glyph: tesseract_label(reader, glyph))
+    known = "".join(label for label in labels if label is not None)
+    if len(known) == len(labels):
+        return number_of(known)
+    return number_of(agreeing(labels, re.sub(r"[^0-9M]", "", read_text(page_of(ink), DIGITS))))
 
 
 def number_on(page: np.ndarray) -> int | None:
