@@ -276,6 +276,7 @@ def burrito_bison_pack_cut(screens: tuple[Path, ...], out: Path,
               help="Local Dask worker processes, one game at a time each (default: one per "
                    "core).")
 @click.option("--seed", type=click.IntRange(0, 2**31 - 1), default=0, show_default=True,
+              metavar="S",
               help="The seed the games are drawn from: the same seed, the same games.")
 @click.option("--scheduler", type=SCHEDULER, metavar="tcp://HOST:PORT",
               help="Run on an existing Dask cluster (its workers need webbot installed) "
@@ -287,7 +288,7 @@ def burrito_bison_pack_cut(screens: tuple[Path, ...], out: Path,
               help="Write one JSON object per game: game, case, outcome, attempts, seconds, "
                    "reason, worker (and each try).")
 @click.option("--query", default="", metavar="PARAMS",
-              help="Extra replica parameters for every game (flight=2, stall=results, ...).")
+              help="Extra replica parameters for every game (flight=0.5, stall=results, ...).")
 @click.option("--stuck-after", type=Finite(0.5, 3600), default=10, show_default=True,
               metavar="S", help="Burrito Bison's stuck watchdog (see webbot burrito-bison).")
 @click.option("--rounds", type=click.IntRange(1, 1000), default=2, show_default=True,
