@@ -39,6 +39,7 @@ from webbot.burrito_bison.screens import (
     classify,
     fitted,
     framed_game,
+    real_shaped,
 )
 from webbot.errors import WebbotError
 
@@ -133,7 +134,7 @@ def find_game(pictures: list[np.ndarray]) -> Box:
     """The game's box in screenshots of one page: the region that changes between them."""
     if len(pictures) < 2:
         height, width = pictures[0].shape[:2]
-        if any(abs(width / height - w / h) < 0.02 * w / h for w, h in REAL_SIZES):
+        if real_shaped(width, height):
             return 0, 0, width, height  # a grab of the game alone
         raise WebbotError(f"one {width}x{height} screenshot does not show where the game is "
                           "(it is not a grab of the game alone, whose shape would be one of "

@@ -335,6 +335,11 @@ def framed_game(picture: np.ndarray) -> tuple[int, int, int, int] | None:
     return None
 
 
+def real_shaped(width: int, height: int) -> bool:
+    """A picture of the shape of one of the real game's sizes (within 2%)."""
+    return any(abs(width / height - w / h) < 0.02 * w / h for w, h in REAL_SIZES)
+
+
 def game_of(picture: np.ndarray, whole: bool = True
             ) -> tuple[np.ndarray, tuple[int, int, int, int]] | None:
     """The game in a picture at the pack's scale, and its box in the picture: a page grab's
@@ -345,7 +350,7 @@ def game_of(picture: np.ndarray, whole: bool = True
         return None
     if box is None:
         height, width = picture.shape[:2]
-        if not any(abs(width / height - w / h) < 0.02 * w / h for w, h in REAL_SIZES):
+        if not real_shaped(width, height):
             return None
         box = (0, 0, width, height)
     x, y, width, height = box
