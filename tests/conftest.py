@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 from collections.abc import Callable
@@ -17,6 +16,7 @@ import pytest
 from hypothesis import settings
 from hypothesis.configuration import set_hypothesis_home_dir
 
+from tests import processes
 from webbot.browser import CHROMIUM_ARGS, find_chromium
 from webbot.server import FixtureServer
 
@@ -121,18 +121,13 @@ def run_node(module: Path, script: str, data: Any = None) -> Any:
     prints."""
     program = (f"const G = require({json.dumps(str(module))});\n"
                "const input = JSON.parse(require('fs').readFileSync(0, 'utf8'));\n" + script)
-    done = subprocess.run([NODE, "-e", program], input=json.dumps(data), capture_output=True,
-                          text=True, timeout=120, check=False)
+    done = processes.run([NODE, "-e", program], input=json.dumps(data), timeout=120)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 
 
 def run_webbot(*args: str, env: dict | None = None, timeout: float = 120):
-    """Run the real `webbot` command in a child process."""
-    return subprocess.run(
-        [sys.executable, "-m", "webbot.cli", *args],
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        env={**os.environ, **(env or {})},
-    )
+    """Run the real `webbot` command in a child process (stopped, with all it started, if it
+    runs past `timeout`)."""
+    return processes.run([sys.executable, "-m", "webbot.cli", *args], timeout=timeout,
+                         env={**os.environ, **(env or {})})

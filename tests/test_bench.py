@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-import subprocess
 import sys
 from pathlib import Path
+
+from tests import processes
 
 SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "bench_solvers.py"
 
 
 def test_bench_solvers_prints_a_table():
-    result = subprocess.run(
-        [sys.executable, str(SCRIPT), "--instances", "1", "--sizes", "5", "--timeout", "20"],
-        capture_output=True, text=True, timeout=300,
-    )
+    result = processes.run([sys.executable, str(SCRIPT), "--instances", "1", "--sizes", "5",
+                            "--timeout", "20"], timeout=300)
     assert result.returncode == 0, result.stderr
     table = [line for line in result.stdout.splitlines() if line.startswith("| 5x5")]
     assert len(table) == 1 and "WRONG" not in table[0] and "x faster" in table[0]
@@ -21,8 +20,8 @@ def test_bench_solvers_prints_a_table():
 
 def test_bench_puzlogic_prints_a_table():
     script = SCRIPT.with_name("bench_puzlogic.py")
-    result = subprocess.run([sys.executable, str(script), "--quick", "--frames", "1", "--no-run"],
-                            capture_output=True, text=True, timeout=600)
+    result = processes.run([sys.executable, str(script), "--quick", "--frames", "1", "--no-run"],
+                           timeout=600)
     assert result.returncode == 0, result.stderr
     row = next(line for line in result.stdout.splitlines() if line.startswith("| replica dpr 1"))
     cells = [cell.strip() for cell in row.strip("|").split("|")]
@@ -32,8 +31,7 @@ def test_bench_puzlogic_prints_a_table():
 
 def test_bench_daily_set_prints_tables():
     script = SCRIPT.with_name("bench_daily_set.py")
-    result = subprocess.run([sys.executable, str(script), "--quick"], capture_output=True,
-                            text=True, timeout=600)
+    result = processes.run([sys.executable, str(script), "--quick"], timeout=600)
     assert result.returncode == 0, result.stderr
     rows = [line for line in result.stdout.splitlines() if line.startswith("| replica")]
     assert len(rows) == 2 and all("| 12/12 |" in row and "x faster" in row for row in rows)
@@ -43,8 +41,7 @@ def test_bench_daily_set_prints_tables():
 
 def test_bench_burrito_bison_prints_tables():
     script = SCRIPT.with_name("bench_burrito_bison.py")
-    result = subprocess.run([sys.executable, str(script), "--quick"], capture_output=True,
-                            text=True, timeout=600)
+    result = processes.run([sys.executable, str(script), "--quick"], timeout=600)
     assert result.returncode == 0, result.stderr
     rows = [line for line in result.stdout.splitlines() if line.startswith("| replica at")]
     assert len(rows) == 2 and all(row.count("| 12/12 |") >= 2 for row in rows)
@@ -55,8 +52,7 @@ def test_bench_burrito_bison_prints_tables():
 
 def test_bench_portal_prints_a_table():
     script = SCRIPT.with_name("bench_portal.py")
-    result = subprocess.run([sys.executable, str(script), "--quick"], capture_output=True,
-                            text=True, timeout=600)
+    result = processes.run([sys.executable, str(script), "--quick"], timeout=600)
     assert result.returncode == 0, result.stderr
     rows = [line for line in result.stdout.splitlines() if line.startswith("| puzlogic")]
     assert len(rows) == 3 and rows[0].endswith("| 1.0x |")

@@ -10,6 +10,7 @@ import sys
 import pytest
 import requests
 
+from tests import processes
 from tests.conftest import run_webbot
 from webbot import __version__
 
@@ -126,30 +127,22 @@ def test_headed_without_display_says_why():
 
 @pytest.mark.skipif(not shutil.which("xvfb-run"), reason="needs xvfb-run (scripts/setup.sh)")
 def test_headed_under_a_virtual_display():
-    result = subprocess.run(
+    result = processes.run(
         ["xvfb-run", "-a", sys.executable, "-m", "webbot.cli", "check", "--headed",
-         "--slow-mo", "5"],
-        capture_output=True, text=True, timeout=120,
-    )
+         "--slow-mo", "5"], timeout=120)
     assert result.returncode == 0, result.stderr
     assert "all good" in result.stdout
 
 
 def test_serve_serves_the_bundled_games():
-    process = subprocess.Popen(
-        [sys.executable, "-m", "webbot.cli", "serve", "--port", "0"],
-        stdout=subprocess.PIPE, text=True,
-    )
-    try:
+    with processes.started([sys.executable, "-m", "webbot.cli", "serve", "--port", "0"],
+                           stdout=subprocess.PIPE, text=True) as process:
         first = process.stdout.readline()
         url = first.split(" at ")[1].split()[0]
         assert requests.get(url + "index.html", timeout=5).status_code == 200
         game = process.stdout.readline().split("Puzlogic: ")[1].strip()
         assert game == url + "puzlogic/index.html"
         assert "game.js" in requests.get(game, timeout=5).text
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
 
 
 def test_serve_on_a_busy_port_is_a_clear_error():

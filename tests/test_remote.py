@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import signal
 import socket
 import subprocess
 import sys
@@ -14,6 +12,7 @@ from pathlib import Path
 import pytest
 import requests
 
+from tests import processes
 from tests.conftest import run_webbot
 from webbot.browser import CHROMIUM_ARGS, BrowserOptions, find_chromium, open_browser
 from webbot.errors import WebbotError
@@ -46,48 +45,29 @@ def answers(url: str) -> bool:
         return False
 
 
-def start(command: list[str]) -> subprocess.Popen:
-    """A server in a process group of its own, so that stop() also ends its children
-    (`playwright run-server` is a wrapper around a node process)."""
-    return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            start_new_session=True)
-
-
-def stop(process: subprocess.Popen) -> None:
-    # SIGKILL to the whole group: on SIGTERM, run-server's node child can hang in its
-    # graceful shutdown after the wrapper has gone.
-    os.killpg(process.pid, signal.SIGKILL)
-    process.wait(timeout=10)
-
-
 @pytest.fixture
 def playwright_server():
     port = free_port()
     playwright_cli = Path(sys.executable).with_name("playwright")
-    process = start(
-        [str(playwright_cli), "run-server", "--host", "127.0.0.1", "--port", str(port), "--unsafe"]
-    )
-    try:
+    # A short grace: on SIGTERM, run-server's node child can hang in its graceful shutdown
+    # after the wrapper has gone, and the SIGKILL to the group ends it.
+    with processes.started([str(playwright_cli), "run-server", "--host", "127.0.0.1", "--port",
+                            str(port), "--unsafe"], grace_s=3,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL):
         wait_for(lambda: port_open(port), "playwright run-server listening")
         yield f"ws://127.0.0.1:{port}/"
-    finally:
-        stop(process)
 
 
 @pytest.fixture
 def devtools_chromium():
     port = free_port()
-    with tempfile.TemporaryDirectory() as profile:
-        process = start(
+    with tempfile.TemporaryDirectory() as profile, processes.started(
             [find_chromium(), "--headless", f"--remote-debugging-port={port}",
-             f"--user-data-dir={profile}", "--no-sandbox", *CHROMIUM_ARGS, "about:blank"]
-        )
-        try:
-            url = f"http://127.0.0.1:{port}"
-            wait_for(lambda: answers(f"{url}/json/version"), "Chromium DevTools answering")
-            yield url
-        finally:
-            stop(process)
+             f"--user-data-dir={profile}", "--no-sandbox", *CHROMIUM_ARGS, "about:blank"],
+            grace_s=3, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL):
+        url = f"http://127.0.0.1:{port}"
+        wait_for(lambda: answers(f"{url}/json/version"), "Chromium DevTools answering")
+        yield url
 
 
 # pytest-playwright already runs Playwright in this process, so the tests use its `playwright`

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from tests import processes
 from tests.conftest import run_webbot
 from tests.test_cli import closed_port
 from webbot.soak.games import BURRITO_SIZES, DAILY_SET_LAYOUTS, make_case
@@ -77,15 +78,15 @@ def test_a_soak_on_a_real_dask_scheduler_and_two_workers(short_tmp):
     port = closed_port()
     address = f"tcp://127.0.0.1:{port}"
     env = {**os.environ, "TMPDIR": str(short_tmp)}
-    started = [subprocess.Popen([str(DASK), "scheduler", "--host", "127.0.0.1", "--port",
-                                 str(port), "--no-dashboard"], env=env, cwd=short_tmp,
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)]
+    quiet = {"env": env, "cwd": short_tmp, "stdout": subprocess.DEVNULL,
+             "stderr": subprocess.DEVNULL}
+    started = [processes.start([str(DASK), "scheduler", "--host", "127.0.0.1", "--port",
+                                str(port), "--no-dashboard"], **quiet)]
     try:
         for _ in range(2):
-            started.append(subprocess.Popen(
+            started.append(processes.start(
                 [str(DASK), "worker", address, "--nthreads", "1", "--no-dashboard",
-                 "--no-nanny"], env=env, cwd=short_tmp,
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+                 "--no-nanny"], **quiet))
         from distributed import Client
 
         with Client(address, timeout="30s") as client:
@@ -96,28 +97,25 @@ def test_a_soak_on_a_real_dask_scheduler_and_two_workers(short_tmp):
         assert [g["outcome"] for g in games] == ["passed"] * 4
         assert {g["worker"] for g in games} <= workers
         assert address in " ".join(done.stdout.split())
-    finally:
-        for process in started:  # stopped by their process ids
-            os.kill(process.pid, signal.SIGTERM)
-        for process in started:
-            process.wait(timeout=30)
+    finally:  # the workers first, while their scheduler is still there to say goodbye to
+        for process in reversed(started):
+            processes.stop(process)
 
 
 def test_ctrl_c_stops_the_soak_and_prints_what_was_played(short_tmp):
     jsonl = short_tmp / "games.jsonl"
-    child = subprocess.Popen(
+    child = processes.start(
         [sys.executable, "-m", "webbot.cli", "soak", "puzlogic", "--count", "200",
          "--workers", "2", "--jsonl", str(jsonl)],
         env={**os.environ, "TMPDIR": str(short_tmp)}, stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, text=True, start_new_session=True)
+        stderr=subprocess.PIPE, text=True)
     try:
         wait_for(lambda: jsonl.exists() and jsonl.read_text().count("\n") >= 1, 120,
                  "finished game")
         os.killpg(child.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole group
         out, err = child.communicate(timeout=60)
     finally:
-        if child.poll() is None:
-            child.kill()
+        processes.stop(child)  # at once when it has exited
     assert child.returncode == 130
     assert "interrupted:" in out and "games had ended" in out and "per worker" in out
     assert err == ""  # no worker's traceback

@@ -3,12 +3,12 @@ the pack's reproducibility from the replica."""
 
 from __future__ import annotations
 
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from tests import processes
 from tests.burrito_bison.conftest import sized_frames
 from webbot.burrito_bison.bot import pack_sized
 from webbot.burrito_bison.layout import REAL_SIZES, SHOTS
@@ -105,6 +105,5 @@ def test_every_screen_and_its_buttons_at_the_real_sizes(browser, fixtures_url, p
 
 
 def test_the_bundled_pack_is_cut_again_identically_from_the_replica():
-    done = subprocess.run([sys.executable, str(CUTTER), "--check"], capture_output=True,
-                          text=True, timeout=300)
+    done = processes.run([sys.executable, str(CUTTER), "--check"], timeout=300)
     assert done.returncode == 0, done.stderr

@@ -4,13 +4,13 @@ levels, the real cards of the old site, and pictures that are not cards."""
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 
 import cv2
 import numpy as np
 import pytest
 
+from tests import processes
 from tests.conftest import run_webbot
 from tests.daily_set.conftest import FIXTURES, IMAGES, REAL, needs_reference, site_card
 from webbot.daily_set.cards import CardError, classify, decode, load
@@ -229,8 +229,9 @@ def test_classify_command_errors_are_one_line(tmp_path):
 def test_the_renderer_draws_the_bundled_cards_again(tmp_path):
     script = FIXTURES.parents[1] / "scripts" / "render_set_cards.py"
     # Three cards (all 81 take two minutes): two of the old page's, and the others' sizes.
-    subprocess.run([sys.executable, str(script), "--out", str(tmp_path), "--cards", "1,40,81"],
-                   check=True, capture_output=True)
+    done = processes.run([sys.executable, str(script), "--out", str(tmp_path),
+                          "--cards", "1,40,81"], timeout=300)
+    assert done.returncode == 0, done.stderr
     for relative in ("setcards/small/01.gif", "setcards/small/40.gif", "setcards/new/81.png",
                      "setcards/large/40.gif", "setcards/small/empty_card.gif", "x_button.gif"):
         again = cv2.imread(str(tmp_path / relative), cv2.IMREAD_UNCHANGED).astype(int)

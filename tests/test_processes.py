@@ -1,0 +1,65 @@
+"""The tests' own process handling: a child that ignores SIGTERM, and what it started, are
+still stopped and reaped (a dask worker once outlived its test by an hour)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import uuid
+
+import pytest
+
+from tests import processes
+
+# Ignores SIGTERM, starts a grandchild (tagged by argv[1]) that ignores it too, prints the
+# grandchild's pid, then waits.
+STUBBORN = """
+import signal, subprocess, sys, time
+signal.signal(signal.SIGTERM, signal.SIG_IGN)
+child = subprocess.Popen([sys.executable, "-c",
+    "import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); time.sleep(600)",
+    sys.argv[1]])
+print(child.pid, flush=True)
+time.sleep(600)
+"""
+
+
+def alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(") ", 1)[1][0] != "Z"  # a zombie has ended
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+
+
+def tagged(tag: str) -> list[int]:
+    """Live processes whose command line holds `tag`."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                if tag.encode() in f.read() and alive(int(pid)):
+                    found.append(int(pid))
+        except OSError:
+            continue
+    return found
+
+
+def test_a_child_that_ignores_sigterm_is_killed_with_what_it_started():
+    tag = uuid.uuid4().hex
+    process = processes.start([sys.executable, "-c", STUBBORN, tag], stdout=subprocess.PIPE,
+                              text=True)
+    grandchild = int(process.stdout.readline())
+    assert alive(process.pid) and alive(grandchild)
+    assert processes.stop(process, grace_s=0.5) == -9  # SIGTERM ignored; SIGKILL ended it
+    assert not alive(process.pid)  # reaped
+    assert tagged(tag) == []  # and the grandchild went with its group
+    process.stdout.close()
+
+
+def test_run_past_its_timeout_stops_the_whole_group():
+    tag = uuid.uuid4().hex
+    with pytest.raises(subprocess.TimeoutExpired):
+        processes.run([sys.executable, "-c", STUBBORN, tag], timeout=1)
+    assert tagged(tag) == []
