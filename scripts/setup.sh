@@ -8,9 +8,11 @@ cd "$(dirname "$0")/.."
 # tesseract-ocr: digit and text reading; fonts-dejavu-core and fonts-liberation: the replicas'
 # sans-serif fonts (Liberation Sans has Arial's metrics, the font of the real Puzlogic);
 # xvfb: a virtual display, for --headed on a machine without a screen (xvfb-run);
-# nodejs: the tests run the replica's level generator (fixtures/puzlogic/generator.js) in node.
+# nodejs: the tests run the replica's level generator (fixtures/puzlogic/generator.js) in node;
+# npm: installs the consent engine (DuckDuckGo's autoconsent) from the npm registry.
 apt_packages=(chromium tesseract-ocr fonts-dejavu-core fonts-liberation xvfb)
 command -v node >/dev/null || apt_packages+=(nodejs)
+command -v npm >/dev/null || apt_packages+=(npm)
 python3 -c 'import sys; assert sys.version_info >= (3, 11)' 2>/dev/null || apt_packages+=(python3)
 python3 -c 'import ensurepip, venv' 2>/dev/null || apt_packages+=(python3-venv)
 
@@ -35,4 +37,14 @@ if [ ! -x .venv/bin/python ] || [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ]; 
   .venv/bin/python -m pip install -q --upgrade pip
   .venv/bin/python -m pip install -q -e '.[test]'
   echo "$wanted" > "$stamp"
+fi
+
+# The consent engine at the version pinned in webbot/consent/package-lock.json (npm ci: exactly
+# the lock file's packages; never copied into the repository).
+consent=webbot/consent
+consent_wanted=$(sha256sum "$consent/package-lock.json" | cut -d' ' -f1)
+if [ "$(cat "$consent/node_modules/.webbot-installed" 2>/dev/null)" != "$consent_wanted" ]; then
+  echo "setup: installing the consent engine (npm ci in $consent)"
+  npm ci --prefix "$consent" --omit=dev --ignore-scripts --no-audit --no-fund --loglevel=error
+  echo "$consent_wanted" > "$consent/node_modules/.webbot-installed"
 fi

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from playwright.sync_api import Browser, Error, Page, Playwright, sync_playwright
 
+from webbot import consent
 from webbot.errors import WebbotError, first_line
 
 CHROMIUM_ARGS = [
@@ -102,6 +103,7 @@ def open_page(options: BrowserOptions) -> Iterator[Page]:
                 viewport={"width": width, "height": height},
                 device_scale_factor=options.device_scale_factor,
             )
+            consent.install(context)  # before the first page: it runs in every frame
             yield context.new_page()
         finally:
             browser.close()

@@ -9,12 +9,22 @@ from __future__ import annotations
 import time
 
 from webbot.browser import chromium_version
+from webbot.consent.engine import find_library
 from webbot.debug import Mark
 from webbot.errors import WebbotError
 from webbot.session import RunOptions, game_session
 from webbot.vision.ocr import read_words, tesseract_version
 
 EXPECTED_WORD = "webbot"
+
+
+def consent_engine() -> str:
+    """The consent engine this run uses, or why there is none."""
+    library = find_library()
+    if library is None:
+        return ("autoconsent not installed or turned off (bash scripts/setup.sh installs it); "
+                "the bot's own vendors and words only")
+    return f"{library.name} ({library.root})"
 
 
 def run_check(options: RunOptions) -> list[tuple[str, str]]:
@@ -39,6 +49,7 @@ def run_check(options: RunOptions) -> list[tuple[str, str]]:
             ("chromium", chromium_version(session.page)),
             ("frame", f"{width}x{height} px at scale {frame.scale:g}"),
             ("tesseract", tesseract),
+            ("consent", consent_engine()),
             ("read", seen[:60]),
             ("seconds", f"{time.monotonic() - started:.2f}"),
         ]

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from playwright.sync_api import Error, Page
 
+from webbot.consent import chain_of
 from webbot.errors import WebbotError
 from webbot.game import Candidate, GameSpec, frame_name
 from webbot.inputs import InputError
@@ -89,6 +90,7 @@ def find_game(page: Page, spec: GameSpec, *, selector: str | None = None,
             verdict = _look_at(candidate, spec, done)
             if verdict is None:
                 way = Way(page, candidate.element, lambda c=candidate: _current(c))
+                done += chain_of(page).settle(page)
                 way.done = done
                 if spec.needs_focus:
                     _focus(way)
@@ -145,5 +147,7 @@ def _not_found(page: Page, spec: GameSpec, selector: str | None, looked: list[st
     frames = [frame_name(frame) for frame in page.frames]
     what = f"'{selector}'" if selector else f"{spec.candidates} elements"
     seen = "; ".join(looked) if looked else f"no displayed {what}"
+    if any(": covered by " in line for line in looked):
+        seen += f"; tried {chain_of(page).tried()}"
     return (f"no frame of {page.url} shows {spec.name} after {timeout_s:.0f} s; looked in "
             f"{len(frames)} frame{'s' * (len(frames) != 1)} ({', '.join(frames)}): {seen}")

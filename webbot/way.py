@@ -1,10 +1,10 @@
 """Clearing the way to a game on a real page: cookie-consent dialogs, preroll ads, and anything
 else that covers the game.
 
-Consent dialogs are answered, declining where there is a way to decline: the known vendors'
-by their buttons' selectors, any other by its buttons' words (English, French, German...) when
-the box around them speaks of cookies or privacy. Whatever still covers the game (a preroll
-with its countdown, say) is closed by its skip or close button once it has one, or waited out.
+Consent dialogs are answered by the consent chain (webbot.consent: DuckDuckGo's autoconsent,
+then the bot's own vendors and words), declining where there is a way to decline. Whatever
+still covers the game (a preroll with its countdown, say) is closed by its skip or close
+button once it has one, or waited out.
 All of it is found through the DOM, as a person's eyes would find a button; the game's own
 state is never read.
 """
@@ -16,86 +16,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from playwright.sync_api import ElementHandle, Error, Page
-from playwright.sync_api import Frame as PageFrame
 
+from webbot.consent import chain_of
+from webbot.consent.buttons import HELPERS
 from webbot.errors import WebbotError
 from webbot.screen import Box
 
-# Vendor, the decline button, the accept button.
-VENDORS = (
-    ("eu_cookie_compliance", "#sliding-popup .decline-button, "
-     ".eu-cookie-compliance-banner .decline-button",
-     "#sliding-popup .agree-button, .eu-cookie-compliance-banner .agree-button"),
-    ("OneTrust", "#onetrust-reject-all-handler", "#onetrust-accept-btn-handler"),
-    ("Cookiebot", "#CybotCookiebotDialogBodyButtonDecline",
-     "#CybotCookiebotDialogBodyLevelButtonLevelOptinAllowAll, "
-     "#CybotCookiebotDialogBodyButtonAccept"),
-    ("Didomi", "#didomi-notice-disagree-button, .didomi-continue-without-agreeing",
-     "#didomi-notice-agree-button"),
-    ("Quantcast", ".qc-cmp2-summary-buttons button[mode=secondary]",
-     ".qc-cmp2-summary-buttons button[mode=primary]"),
-)
-# A button's whole text (lower case, end punctuation dropped) must match.
-DECLINE_WORDS = (
-    r"^(reject|reject all|reject all cookies|decline|decline all|deny|deny all|refuse|"
-    r"refuse all|disagree|disagree and close|no,? thanks|continue without (accepting|agreeing)|"
-    r"(use )?(only )?(necessary|essential|required) cookies( only)?|necessary only|"
-    r"tout refuser|refuser|refuser tout|continuer sans accepter|"
-    r"alle ablehnen|ablehnen|nur (notwendige|essenzielle|erforderliche)( cookies)?( akzeptieren)?|"
-    r"verweigern|rechazar|rechazar todo|rifiuta|rifiuta tutto)$")
-ACCEPT_WORDS = (
-    r"^(accept|accept all|accept all cookies|accept cookies|allow|allow all|allow all cookies|"
-    r"allow cookies|agree|i agree|agree and close|ok|okay|ok,? i agree|got it|i understand|"
-    r"tout accepter|accepter|accepter et fermer|j'accepte|"
-    r"alle akzeptieren|akzeptieren|zustimmen|alle zulassen|einverstanden|"
-    r"aceptar|aceptar todo|accetta|accetta tutto)$")
-# The box around a consent button speaks of one of these.
-CONSENT_CONTEXT = (r"cookie|consent|privacy|datenschutz|einwilligung|vie priv|données|"
-                   r"confidentialit|privacidad|riservatezza")
 SKIP_WORDS = (r"^(skip|skip ad|skip ads|skip this ad|close|close ad|passer|passer la pub|"
               r"ignorer|überspringen|werbung überspringen|schließen|[x×✕])$")
 
-_HELPERS = """
-const visible = e => {
-  if (!e || !e.isConnected) return false;
-  const r = e.getBoundingClientRect();
-  if (r.width < 2 || r.height < 2) return false;
-  const s = getComputedStyle(e);
-  return s.visibility !== 'hidden' && s.display !== 'none' && Number(s.opacity) > 0.05;
-};
-const words = e => (e.innerText || e.value || e.getAttribute('aria-label') || '')
-  .replace(/\\s+/g, ' ').trim();
-const clean = t => t.toLowerCase().replace(/[!.…›»▸>✓]+/g, ' ').replace(/\\s+/g, ' ').trim();
-const BUTTONS = 'button, [role=button], a, input[type=button], input[type=submit]';
-"""
-
-_FIND_CONSENT = "([vendors, decline, accept, context]) => {" + _HELPERS + """
-  for (const [name, no, yes] of vendors) {
-    for (const [selector, answer] of [[no, 'declined'], [yes, 'accepted']]) {
-      const button = [...document.querySelectorAll(selector)].find(visible);
-      if (button) return [button, name, answer, words(button)];
-    }
-  }
-  const about = new RegExp(context, 'i');
-  const inConsentBox = b => {
-    for (let e = b.parentElement, i = 0; e && e !== document.body && i < 8;
-         e = e.parentElement, i++) {
-      const text = e.innerText || '';
-      if (text.length < 2000 && about.test(text)) return true;
-    }
-    return false;
-  };
-  const buttons = [...document.querySelectorAll(BUTTONS)].filter(visible);
-  for (const [pattern, answer] of [[decline, 'declined'], [accept, 'accepted']]) {
-    const re = new RegExp(pattern, 'i');
-    const button = buttons.find(b => re.test(clean(words(b))) && inConsentBox(b));
-    if (button) return [button, 'a consent dialog', answer, words(button)];
-  }
-  return null;
-}"""
-
 # What is on top at a point of `el` (given as fractions of its box): null when `el` itself.
-_COVER = "(el, [fx, fy, skip]) => {" + _HELPERS + """
+_COVER = "(el, [fx, fy, skip]) => {" + HELPERS + """
   const r = el.getBoundingClientRect();
   const x = r.left + fx * r.width, y = r.top + fy * r.height;
   if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return ['outside', null];
@@ -115,7 +46,6 @@ _COVER = "(el, [fx, fy, skip]) => {" + _HELPERS + """
 
 # Where, as fractions of the game's box, a cover is looked for: the centre and four inner points.
 PROBES = ((0.5, 0.5), (0.15, 0.15), (0.85, 0.15), (0.15, 0.85), (0.85, 0.85))
-CONSENT_CLOSE_S = 3.0
 COVER_PATIENCE_S = 45.0  # a preroll runs 15-30 s; waiting longer is waiting for nothing
 GUARD_EVERY_S = 0.5
 
@@ -129,40 +59,10 @@ class Cover:
 
 
 def answer_consent(page: Page) -> list[str]:
-    """Answer every consent dialog showing in any frame; what was done, in words. A dialog
-    that something else covers (a game page's own dialog under the portal's preroll) is left
-    for a later call, once the cover is gone."""
-    done: list[str] = []
-    for frame in list(page.frames):
-        for _ in range(3):  # a dialog may have a second step
-            found = _consent_button(frame)
-            if found is None or _covered(page, found[0]):
-                break
-            button, vendor, answer, label = found
-            try:
-                button.click(timeout=CONSENT_CLOSE_S * 1000)
-            except Error as exc:
-                raise WebbotError(f"cannot press '{label}' on {vendor}: "
-                                  f"{str(exc).splitlines()[0]}") from None
-            if not _went_away(button, CONSENT_CLOSE_S):
-                raise WebbotError(f"{vendor} did not close after '{label}' was pressed; "
-                                  "cannot get past it")
-            done.append(f"{answer} {vendor} ('{label}')")
-    return done
-
-
-def _consent_button(frame: PageFrame) -> tuple[ElementHandle, str, str, str] | None:
-    try:
-        found = frame.evaluate_handle(_FIND_CONSENT, [VENDORS, DECLINE_WORDS, ACCEPT_WORDS,
-                                                      CONSENT_CONTEXT])
-        parts = found.get_properties()
-        if not parts:
-            return None
-        element = parts["0"].as_element()
-        vendor, answer, label = (parts[k].json_value() for k in ("1", "2", "3"))
-    except Error:  # the frame went away or navigated meanwhile
-        return None
-    return (element, vendor, answer, label) if element else None
+    """One pass of the page's consent chain (webbot.consent) over every frame; what was done,
+    a line each. A dialog that something else covers (a game page's own dialog under the
+    portal's preroll) is left for a later pass, once the cover is gone."""
+    return chain_of(page).answer(page, covered=lambda button: _covered(page, button.element))
 
 
 def _covered(page: Page, button: ElementHandle) -> bool:
@@ -176,23 +76,11 @@ def _covered(page: Page, button: ElementHandle) -> bool:
         way = Way(page, button, box)
         cover = way.cover(((0.5, 0.5),))
         if cover is not None and cover.what == "outside":
-            button.scroll_into_view_if_needed(timeout=CONSENT_CLOSE_S * 1000)
+            button.scroll_into_view_if_needed(timeout=3000)
             cover = way.cover(((0.5, 0.5),))
     except (Error, WebbotError):
         return False  # let the click say what is wrong
     return cover is not None and cover.what != "outside"
-
-
-def _went_away(element: ElementHandle, timeout_s: float) -> bool:
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        try:
-            if not element.is_visible():
-                return True
-        except Error:
-            return True  # detached with its frame
-        time.sleep(0.05)
-    return False
 
 
 class Way:
@@ -264,7 +152,7 @@ class Way:
                     pass  # not clickable yet: wait on
             if time.monotonic() > deadline:
                 raise WebbotError(f"the game is covered by {cover.what} and nothing closed it "
-                                  f"within {patience_s:g} s; cannot get past it")
+                                  f"within {patience_s:g} s; tried {chain_of(self.page).tried()}")
             self.page.wait_for_timeout(250)
 
     def guard(self, x: float, y: float, element: ElementHandle | None = None,

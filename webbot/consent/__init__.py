@@ -1,0 +1,164 @@
+"""Past any consent dialog: a chain of links, each tried when the one before it has not closed
+the dialog, and a failure only when every link has been tried.
+
+1. DuckDuckGo's autoconsent (`engine.py`), in every frame: the vendors its rules know, and
+   unbranded dialogs by its own word lists; it declines, and accepts only where it cannot.
+2. The bot's own known vendors, then any button by its words (`buttons.py`), in every frame
+   and open shadow root: for a dialog the library does not know or could not close. These
+   wait a moment for the library first, so that what it knows it does.
+
+A press counts only when the frame shows no consent button afterwards; a press that opened
+another page of the dialog (a vendor's settings) goes on from there; a button that changed
+nothing is not pressed again, and the next one is tried.
+"""
+
+from __future__ import annotations
+
+import time
+import weakref
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from playwright.sync_api import BrowserContext, Error, Page
+from playwright.sync_api import Frame as PageFrame
+
+from webbot.consent.buttons import Button, consent_buttons
+from webbot.consent.engine import Engine, Library, find_library
+
+# How long the library has to act on a dialog the bot sees before the bot's own links do.
+LIBRARY_FIRST_S = 2.5
+CLOSE_S = 3.0  # a pressed dialog closes within this, or the press did nothing
+LAYER_S = 0.5  # the pressed button gone this long while others show: another page of it
+
+
+@dataclass
+class Consent:
+    """The consent chain of one browser context."""
+
+    engine: Engine | None
+    seen_at: dict[PageFrame, float] = field(default_factory=dict)
+    steps: dict[PageFrame, list[str]] = field(default_factory=dict)
+    failed: dict[tuple[str, str, str], str] = field(default_factory=dict)
+
+    @property
+    def library(self) -> Library | None:
+        return self.engine.library if self.engine else None
+
+    def answer(self, page: Page, covered: Callable[[Button], bool] = lambda b: False
+               ) -> list[str]:
+        """One pass of the chain over every frame; what was done, a line each. A button that
+        something else covers (the game page's own dialog under the portal's preroll) is
+        left for a later pass."""
+        done = self._library_done()
+        if self.engine and self.engine.busy():
+            return done
+        now = time.monotonic()
+        for frame in list(page.frames):
+            buttons = [b for b in consent_buttons(frame) if b.key not in self.failed]
+            if not buttons:
+                self.seen_at.pop(frame, None)
+                continue
+            first = self.seen_at.setdefault(frame, now)
+            if self.engine and now - first < LIBRARY_FIRST_S:
+                continue
+            for button in buttons:
+                if covered(button):
+                    break
+                line = self._press(page, frame, button)
+                if line is not None:
+                    done.append(line)
+                    break
+        return done
+
+    def settle(self, page: Page) -> list[str]:
+        """Let the library finish what it is doing (its last message may still be on its way
+        when the game shows uncovered); what it finished, in words."""
+        if not self.engine:
+            return []
+        page.wait_for_timeout(20)  # a Playwright call: messages sent meanwhile arrive
+        while self.engine.busy():
+            page.wait_for_timeout(50)
+        return self._library_done()
+
+    def _library_done(self) -> list[str]:
+        """What the library finished, in words; a frame it says it answered but that still
+        shows a consent button is left to the next links, and said so when all fails."""
+        if not self.engine:
+            return []
+        done = []
+        for frame, state in self.engine.step():
+            if consent_buttons(frame):
+                state.result = f"said {state.result}, but the dialog stayed"
+            else:
+                done.append(self.engine.line(state))
+        return done
+
+    def _press(self, page: Page, frame: PageFrame, button: Button) -> str | None:
+        """Press one button; the line to report when the dialog closed, else None."""
+        steps = self.steps.setdefault(frame, [])
+        try:
+            button.element.click(timeout=CLOSE_S * 1000)
+        except Error as exc:
+            self.failed[button.key] = f"could not be pressed ({str(exc).splitlines()[0]})"
+            return None
+        pressed = time.monotonic()
+        while True:
+            page.wait_for_timeout(100)  # a Playwright wait: the library's messages go on
+            left = consent_buttons(frame)
+            if not left or frame.is_detached():
+                self.steps.pop(frame, None)
+                self.seen_at.pop(frame, None)
+                how = " (no way to decline)" if button.answer == "accepted" else ""
+                path = ", then ".join(f"'{s}'" for s in [*steps, button.label])
+                by = ("its words" if button.vendor == "a consent dialog"
+                      else "the bot's own vendor list")
+                if self.engine is None:
+                    by += "; autoconsent not installed"
+                return f"consent: {button.vendor}, {button.answer}{how} ({path}; by {by})"
+            still = _showing(button)
+            waited = time.monotonic() - pressed
+            if not still and waited >= LAYER_S:
+                steps.append(button.label)  # another page of the dialog: go on from there
+                self.failed[button.key] = "opened another page of the dialog"
+                return None
+            if waited >= CLOSE_S:
+                self.failed[button.key] = "did not close"
+                return None
+
+    def tried(self) -> str:
+        """What the chain tried, for a failure line."""
+        parts = [self.engine.summary() if self.engine
+                 else "autoconsent: not installed (bash scripts/setup.sh installs it)"]
+        own = [f"'{label}' on {vendor} ({why})" for (vendor, _, label), why in self.failed.items()
+               if why != "opened another page of the dialog"]
+        parts.append("the bot's own buttons: " + ("; ".join(own) if own else "none pressed"))
+        return "; ".join(parts)
+
+
+def _showing(button: Button) -> bool:
+    try:
+        return button.element.is_visible()
+    except Error:
+        return False
+
+
+_CHAINS: weakref.WeakKeyDictionary[BrowserContext, Consent] = weakref.WeakKeyDictionary()
+
+
+def install(context: BrowserContext) -> Consent:
+    """Put the chain on a fresh browser context (before any page opens): the library, when it
+    is installed, runs in every frame from then on."""
+    library = find_library()
+    engine = Engine(library) if library else None
+    if engine:
+        engine.install(context)
+    chain = _CHAINS[context] = Consent(engine)
+    return chain
+
+
+def chain_of(page: Page) -> Consent:
+    """The page's chain; a page whose context was not given one gets the bot's own links."""
+    context = page.context
+    if context not in _CHAINS:
+        _CHAINS[context] = Consent(None)
+    return _CHAINS[context]

@@ -1,0 +1,171 @@
+"""The bot's own consent links, for what the library does not know (an unbranded dialog, a
+vendor newer than its rules): the known vendors' buttons, then any button by its words when the
+box around it speaks of cookies or privacy. Looked for in a frame's document and inside every
+open shadow root in it; declining first, accepting only where no way to decline is shown.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from playwright.sync_api import ElementHandle, Error
+from playwright.sync_api import Frame as PageFrame
+
+# Vendor, its dialog, its decline buttons, its accept buttons. Inside a vendor's dialog any
+# button whose words decline counts too (Quantcast's DISAGREE stands after MORE OPTIONS, and
+# both are "secondary").
+VENDORS = (
+    ("eu_cookie_compliance", "#sliding-popup, .eu-cookie-compliance-banner",
+     ".decline-button", ".agree-button"),
+    ("OneTrust", "#onetrust-banner-sdk, #onetrust-consent-sdk", "#onetrust-reject-all-handler",
+     "#onetrust-accept-btn-handler"),
+    ("Cookiebot", "#CybotCookiebotDialog", "#CybotCookiebotDialogBodyButtonDecline",
+     "#CybotCookiebotDialogBodyLevelButtonLevelOptinAllowAll, "
+     "#CybotCookiebotDialogBodyButtonAccept"),
+    ("Didomi", "#didomi-host, #didomi-popup",
+     "#didomi-notice-disagree-button, .didomi-continue-without-agreeing",
+     "#didomi-notice-agree-button"),
+    ("Quantcast", "#qc-cmp2-ui, .qc-cmp2-container", "#disagree-btn", "#accept-btn, "
+     ".qc-cmp2-summary-buttons button[mode=primary]"),
+    ("Usercentrics", "#usercentrics-root, #usercentrics-cmp-ui",
+     "[data-testid=uc-deny-all-button], #deny", "[data-testid=uc-accept-all-button], #accept"),
+    ("Google Funding Choices", ".fc-consent-root", ".fc-cta-do-not-consent",
+     ".fc-cta-consent"),
+    ("Sourcepoint", "#notice, .message-container", ".sp_choice_type_13, .sp_choice_type_REJECT_ALL",
+     ".sp_choice_type_11"),
+    ("TrustArc", "#truste-consent-track, #truste-consent-content",
+     "#truste-consent-required", "#truste-consent-button"),
+)
+# A button's whole text (lower case, end punctuation dropped) must match.
+DECLINE_WORDS = (
+    r"^(reject|reject all|reject all cookies|reject cookies|reject and close|decline|"
+    r"decline all|decline cookies|deny|deny all|refuse|refuse all|disagree|disagree and close|"
+    r"i disagree|do not consent|don'?t consent|do not accept|don'?t accept|no,? thanks|"
+    r"continue without (accepting|agreeing|consent|consenting)|"
+    r"(use |allow |accept )?(only )?(strictly )?(necessary|essential|required|functional)"
+    r"( cookies)?( only)?|(necessary|essential|required) only|"
+    r"tout refuser|refuser|refuser tout|je refuse|refuser et fermer|continuer sans accepter|"
+    r"(cookies )?(strictement )?n[ée]cessaires uniquement|seulement n[ée]cessaires|"
+    r"alle ablehnen|ablehnen|ablehnen und schlie(ß|ss)en|nicht zustimmen|"
+    r"nur (notwendige|essenzielle|erforderliche|technisch notwendige)( cookies)?"
+    r"( akzeptieren| erlauben| zulassen)?|weiter ohne (zustimmung|einwilligung)|verweigern|"
+    r"rechazar|rechazar todo|rechazar todas|rechazar cookies|no acepto|"
+    r"(solo|s[óo]lo) (las )?(necesarias|esenciales)|continuar sin aceptar|"
+    r"rifiuta|rifiuta tutto|rifiuta tutti|non accetto|(solo|usa solo) (i )?(cookie )?necessari|"
+    r"continua senza accettare|"
+    r"weigeren|alles weigeren|alle weigeren|afwijzen|alles afwijzen|alleen noodzakelijk(e)?"
+    r"( cookies)?|"
+    r"rejeitar|rejeitar tudo|rejeitar todos|recusar|odrzu[cć]( wszystkie)?|odm[oó]w|"
+    r"avvisa|avvisa alla|neka|afvis|afvis alle|hylk[aä][aä]( kaikki)?)$")
+ACCEPT_WORDS = (
+    r"^(accept|accept all|accept all cookies|accept cookies|accept and close|accept & close|"
+    r"allow|allow all|allow all cookies|allow cookies|agree|i agree|agree and close|"
+    r"agree & close|consent|i consent|ok|okay|ok,? i agree|got it|i understand|understood|"
+    r"tout accepter|accepter|accepter et fermer|accepter et continuer|j'accepte|"
+    r"alle akzeptieren|akzeptieren|zustimmen|alle zulassen|einverstanden|"
+    r"akzeptieren und schlie(ß|ss)en|alle cookies akzeptieren|"
+    r"aceptar|aceptar todo|aceptar todas|aceptar cookies|acepto|de acuerdo|"
+    r"accetta|accetta tutto|accetta tutti|accetto|"
+    r"accepteren|alles accepteren|alle cookies accepteren|akkoord|"
+    r"aceitar|aceitar tudo|aceitar todos|akceptuj[eę]?( wszystkie)?|zgadzam si[eę]|"
+    r"godk[äa]nn( alla)?|accepter alle|hyv[aä]ksy( kaikki)?)$")
+# The box around a consent button speaks of one of these.
+CONSENT_CONTEXT = (r"cookie|consent|privacy|datenschutz|einwilligung|vie priv|donn[ée]es|"
+                   r"confidentialit|privacidad|riservatezza|privacy|toestemming|privacidade|"
+                   r"prywatno|integritet|tracking|partners|partenaires|socios|partner")
+
+HELPERS = r"""
+const visible = e => {
+  if (!e || !e.isConnected) return false;
+  const r = e.getBoundingClientRect();
+  if (r.width < 2 || r.height < 2) return false;
+  const s = getComputedStyle(e);
+  return s.visibility !== 'hidden' && s.display !== 'none' && Number(s.opacity) > 0.05;
+};
+const words = e => (e.innerText || e.value || e.getAttribute('aria-label') || '')
+  .replace(/\s+/g, ' ').trim();
+const clean = t => t.toLowerCase().replace(/[!.…›»▸>✓]+/g, ' ').replace(/\s+/g, ' ').trim();
+const BUTTONS = 'button, [role=button], a, input[type=button], input[type=submit]';
+// The document and every open shadow root in it.
+const roots = () => {
+  const found = [document];
+  for (let i = 0; i < found.length; i++) {
+    for (const e of found[i].querySelectorAll('*')) if (e.shadowRoot) found.push(e.shadowRoot);
+  }
+  return found;
+};
+const all = (selector, within) =>
+  (within ? [within] : roots()).flatMap(r => [...r.querySelectorAll(selector)]);
+const up = e => e.parentElement || (e.getRootNode() instanceof ShadowRoot ?
+                                    e.getRootNode().host : null);
+"""
+
+# Every consent button showing in the frame, best first: [element, vendor, answer, label].
+FIND = "([vendors, decline, accept, context]) => {" + HELPERS + r"""
+  const no = new RegExp(decline, 'i'), yes = new RegExp(accept, 'i');
+  const about = new RegExp(context, 'i');
+  const found = [], seen = new Set();
+  const add = (button, vendor, answer) => {
+    if (seen.has(button) || !visible(button)) return;
+    seen.add(button);
+    found.push([button, vendor, answer, words(button)]);
+  };
+  const shadows = roots();
+  const inRoots = selector => shadows.flatMap(r => [...r.querySelectorAll(selector)]);
+  for (const [name, box, declineSel, acceptSel] of vendors) {
+    const dialogs = inRoots(box).filter(visible);
+    if (!dialogs.length) continue;
+    const inside = dialogs.flatMap(d => [d, ...(d.shadowRoot ? [d.shadowRoot] : [])])
+      .flatMap(d => [...d.querySelectorAll(BUTTONS)]);
+    inRoots(declineSel).forEach(b => add(b, name, 'declined'));
+    inside.filter(b => no.test(clean(words(b)))).forEach(b => add(b, name, 'declined'));
+    inRoots(acceptSel).forEach(b => add(b, name, 'accepted'));
+    inside.filter(b => yes.test(clean(words(b)))).forEach(b => add(b, name, 'accepted'));
+  }
+  const inConsentBox = b => {
+    for (let e = up(b), i = 0; e && e !== document.body && i < 8; e = up(e), i++) {
+      const text = e.innerText || '';
+      if (text.length < 3000 && about.test(text)) return true;
+    }
+    return false;
+  };
+  const buttons = inRoots(BUTTONS).filter(visible);
+  for (const [re, answer] of [[no, 'declined'], [yes, 'accepted']]) {
+    buttons.filter(b => re.test(clean(words(b))) && inConsentBox(b))
+      .forEach(b => add(b, 'a consent dialog', answer));
+  }
+  const declines = found.filter(f => f[2] === 'declined');
+  return [...declines, ...found.filter(f => f[2] !== 'declined')];
+}"""
+
+
+@dataclass(frozen=True)
+class Button:
+    """A consent button showing in a frame."""
+
+    element: ElementHandle
+    vendor: str
+    answer: str  # declined | accepted
+    label: str
+
+    @property
+    def key(self) -> tuple[str, str, str]:
+        return (self.vendor, self.answer, self.label)
+
+
+def consent_buttons(frame: PageFrame) -> list[Button]:
+    """The consent buttons showing in `frame` (its document and open shadow roots), the ways
+    to decline first; empty when the frame went away meanwhile."""
+    try:
+        found = frame.evaluate_handle(FIND, [VENDORS, DECLINE_WORDS, ACCEPT_WORDS,
+                                             CONSENT_CONTEXT])
+        rows = [row.get_properties() for row in found.get_properties().values()]
+        buttons = []
+        for row in rows:
+            element = row["0"].as_element()
+            if element is not None:
+                buttons.append(Button(element, *(row[k].json_value() for k in ("1", "2", "3"))))
+        found.dispose()
+        return buttons
+    except Error:
+        return []

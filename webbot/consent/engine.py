@@ -1,0 +1,213 @@
+"""DuckDuckGo's autoconsent, the first link of the consent chain: about 800 rules for hundreds
+of consent managers, kept up to date by its makers, run in every frame of the page.
+
+How it is driven (the library's own Playwright runner does the same): its Playwright bundle
+is an init script of the browser context, so it runs in every frame, cross-site ones and
+ones that appear later; it talks to the bot through one exposed binding. Each message is
+answered in the frame that sent it: `init` with the config and the rules that can run in that
+frame, `eval` with the snippet's result. It opts out, and opts in only where opting out failed.
+
+The bundle runs in the page's main world, so the config says `isMainWorld`: the engine then
+runs its rule snippets itself instead of asking the bot (no `eval` round trip, whose 1 s limit
+a busy bot could miss). Measured with Playwright's sync API: a binding callback that calls
+`frame.evaluate` works (no deadlock); messages wait while the bot is not inside a Playwright
+call, so every wait in the bot is a Playwright wait.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+from contextlib import suppress
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import BrowserContext, Error
+from playwright.sync_api import Frame as PageFrame
+
+PACKAGE = "@duckduckgo/autoconsent"
+# Where scripts/setup.sh installs it (npm ci beside package.json); WEBBOT_AUTOCONSENT names
+# another install (the folder holding node_modules/), or "off".
+HERE = Path(__file__).parent
+CONFIG = {
+    "enabled": True,
+    "autoAction": "optOut",
+    "disabledCmps": [],
+    "enablePrehide": False,  # hidden-but-open dialogs would still swallow the game's clicks
+    "enableCosmeticRules": True,
+    "enableGeneratedRules": True,
+    "detectRetries": 20,
+    "isMainWorld": True,
+    "enablePopupMutationObserver": True,  # late popups (a dialog 5 s after load)
+    "enableHeuristicDetection": True,  # unbranded dialogs, by the library's own word lists
+    "heuristicMode": "reject",  # ... and only ever to decline
+    "logs": {"lifecycle": False, "rulesteps": False, "detectionsteps": False, "evals": False,
+             "errors": False, "messages": False, "waits": False},
+}
+# How long a frame's engine may work on a popup it found before the next link takes over.
+PATIENCE_S = 8.0
+
+
+@dataclass(frozen=True)
+class Library:
+    """An installed copy of the library: its version, bundle and rules."""
+
+    root: Path
+    version: str
+
+    @property
+    def bundle(self) -> str:
+        return (self.root / "dist" / "autoconsent.playwright.js").read_text()
+
+    @property
+    def name(self) -> str:
+        return f"autoconsent {self.version}"
+
+
+def find_library() -> Library | None:
+    """The installed library, or None (not installed, or turned off)."""
+    where = os.environ.get("WEBBOT_AUTOCONSENT", "")
+    if where.lower() == "off":
+        return None
+    base = Path(where) if where else HERE
+    root = base / "node_modules" / PACKAGE
+    try:
+        version = json.loads((root / "package.json").read_text())["version"]
+    except (OSError, ValueError, KeyError):
+        return None
+    if not (root / "dist" / "autoconsent.playwright.js").is_file():
+        return None
+    return Library(root, str(version))
+
+
+@cache
+def _rules(root: Path) -> tuple[dict, ...]:
+    return tuple(json.loads((root / "rules" / "rules.json").read_text())["autoconsent"])
+
+
+def rules_for(root: Path, url: str, top: bool) -> list[dict]:
+    """The rules that may run in a frame: its place (top page or frame) and its URL; the
+    library would drop the others itself, after parsing them in every frame."""
+    kept = []
+    for rule in _rules(root):
+        context = rule.get("runContext") or {}
+        runs_here = context.get("main", True) if top else context.get("frame", False)
+        if not runs_here:
+            continue
+        pattern = context.get("urlPattern")
+        if pattern:
+            try:
+                if not re.search(pattern, url):
+                    continue
+            except re.error:
+                pass  # a JavaScript-only pattern: let the library judge it
+        kept.append(rule)
+    return kept
+
+
+def vendor_name(cmp: str | None) -> str:
+    """The library's name for a consent manager; its word-list detector is not one."""
+    return "an unbranded dialog" if str(cmp).startswith("HEURISTIC") else str(cmp)
+
+
+@dataclass
+class FrameState:
+    """What the engine in one frame has said."""
+
+    url: str
+    lifecycle: str = "loading"
+    cmp: str | None = None
+    popup_at: float | None = None  # when it found an open popup
+    result: str | None = None  # declined | accepted | failed
+    opted_in: bool = False  # asked to opt in after its opt-out failed
+    told: bool = False  # the result has been reported
+
+
+@dataclass
+class Engine:
+    """The library installed on a browser context; what it did, frame by frame."""
+
+    library: Library
+    frames: dict[PageFrame, FrameState] = field(default_factory=dict)
+    errors: list[str] = field(default_factory=list)
+
+    def install(self, context: BrowserContext) -> None:
+        context.expose_binding("autoconsentSendMessage", self._on_message)
+        context.add_init_script(script=self.library.bundle)
+
+    def _on_message(self, source: dict, message: dict) -> None:
+        frame: PageFrame = source["frame"]
+        kind = message.get("type")
+        state = self.frames.get(frame)
+        if state is None or kind == "init":  # a new document in this frame starts afresh
+            state = self.frames[frame] = FrameState(str(message.get("url") or frame.url))
+        if kind == "init":
+            top = frame.parent_frame is None
+            self._send(frame, {"type": "initResp", "config": CONFIG,
+                               "rules": {"autoconsent": rules_for(self.library.root,
+                                                                  state.url, top)}})
+        elif kind == "eval":  # only without isMainWorld; answered all the same
+            try:
+                result = frame.evaluate(str(message.get("code", "")))
+            except Error:
+                result = False
+            self._send(frame, {"id": message.get("id"), "type": "evalResp",
+                               "result": result})
+        elif kind == "report":
+            state.lifecycle = str((message.get("state") or {}).get("lifecycle", ""))
+        elif kind in ("cmpDetected", "popupFound"):
+            state.cmp = str(message.get("cmp"))
+            if kind == "popupFound" and state.popup_at is None:
+                state.popup_at = time.monotonic()
+        elif kind == "optOutResult":
+            state.cmp = str(message.get("cmp"))
+            state.result = "declined" if message.get("result") else "failed"
+        elif kind == "optInResult":
+            state.result = "accepted" if message.get("result") else "failed"
+        elif kind == "autoconsentDone" and message.get("isCosmetic") and not state.told:
+            state.result = "hidden"  # a cosmetic rule hid it: the cover check still looks
+        elif kind == "autoconsentError":
+            self.errors.append(json.dumps(message.get("details"))[:200])
+
+    @staticmethod
+    def _send(frame: PageFrame, message: dict[str, Any]) -> None:
+        with suppress(Error):  # the frame navigated or went away meanwhile
+            frame.evaluate("m => window.autoconsentReceiveMessage(m)", message)
+
+    def step(self) -> list[tuple[PageFrame, FrameState]]:
+        """The frames whose engine finished since the last call; a failed opt-out is followed
+        by an opt-in in that frame (the dialog has no way to decline)."""
+        finished = []
+        for frame, state in list(self.frames.items()):
+            if frame.is_detached():
+                del self.frames[frame]
+                continue
+            if state.result == "failed" and not state.opted_in:
+                state.opted_in, state.result = True, None
+                state.popup_at = time.monotonic()
+                self._send(frame, {"type": "optIn"})
+            elif state.result and state.result != "failed" and not state.told:
+                state.told = True
+                finished.append((frame, state))
+        return finished
+
+    def line(self, state: FrameState) -> str:
+        """What the engine did in a frame, in words."""
+        how = " (no way to decline)" if state.result == "accepted" else ""
+        return f"consent: {vendor_name(state.cmp)}, {state.result}{how} ({self.library.name})"
+
+    def busy(self) -> bool:
+        """Whether an engine is working on a popup it found (and has not run out of time)."""
+        now = time.monotonic()
+        return any(s.popup_at is not None and s.result is None and now - s.popup_at < PATIENCE_S
+                   for s in self.frames.values())
+
+    def summary(self) -> str:
+        """What the engine found, for a failure line."""
+        found = sorted({f"{vendor_name(s.cmp)} ({s.result or s.lifecycle})"
+                        for s in self.frames.values() if s.cmp})
+        return f"{self.library.name}: " + (", ".join(found) if found else "nothing it knows")
