@@ -55,4 +55,6 @@ def test_bench_portal_prints_a_table():
     result = processes.run([sys.executable, str(script), "--quick"], timeout=600)
     assert result.returncode == 0, result.stderr
     rows = [line for line in result.stdout.splitlines() if line.startswith("| puzlogic")]
-    assert len(rows) == 3 and rows[0].endswith("| 1.0x |")
+    assert len(rows) == 4 and rows[0].endswith("| 1.0x |  |")
+    assert "own (before the engine)" in rows[1] and "autoconsent" in rows[2]
+    assert rows[2].split("|")[-2].strip().startswith(("+", "-"))  # the engine's cost

@@ -85,27 +85,30 @@ def find_library() -> Library | None:
 
 
 @cache
-def _rules(root: Path) -> tuple[dict, ...]:
-    return tuple(json.loads((root / "rules" / "rules.json").read_text())["autoconsent"])
+def _rules(root: Path) -> tuple[tuple[dict, re.Pattern | None], ...]:
+    """The library's rules, each with its URL pattern compiled once (there are more patterns
+    than Python's own regex cache holds)."""
+    rules = json.loads((root / "rules" / "rules.json").read_text())["autoconsent"]
+    return tuple((rule, _pattern(rule)) for rule in rules)
+
+
+def _pattern(rule: dict) -> re.Pattern | None:
+    pattern = (rule.get("runContext") or {}).get("urlPattern")
+    try:
+        return re.compile(pattern) if pattern else None
+    except re.error:
+        return None  # a JavaScript-only pattern: let the library judge it
 
 
 def rules_for(root: Path, url: str, top: bool) -> list[dict]:
     """The rules that may run in a frame: its place (top page or frame) and its URL; the
     library would drop the others itself, after parsing them in every frame."""
     kept = []
-    for rule in _rules(root):
+    for rule, pattern in _rules(root):
         context = rule.get("runContext") or {}
         runs_here = context.get("main", True) if top else context.get("frame", False)
-        if not runs_here:
-            continue
-        pattern = context.get("urlPattern")
-        if pattern:
-            try:
-                if not re.search(pattern, url):
-                    continue
-            except re.error:
-                pass  # a JavaScript-only pattern: let the library judge it
-        kept.append(rule)
+        if runs_here and (pattern is None or pattern.search(url)):
+            kept.append(rule)
     return kept
 
 
@@ -175,8 +178,11 @@ class Engine:
 
     @staticmethod
     def _send(frame: PageFrame, message: dict[str, Any]) -> None:
+        # As JSON text: Playwright's own argument encoding of a few hundred rules takes
+        # Python most of a second; a string goes across at once.
         with suppress(Error):  # the frame navigated or went away meanwhile
-            frame.evaluate("m => window.autoconsentReceiveMessage(m)", message)
+            frame.evaluate("m => { window.autoconsentReceiveMessage(JSON.parse(m)); }",
+                           json.dumps(message))
 
     def step(self) -> list[tuple[PageFrame, FrameState]]:
         """The frames whose engine finished since the last call; a failed opt-out is followed
