@@ -162,10 +162,13 @@ class Screen:
         self.recorder = recorder or _NoRecorder()
         self.timeout_s = timeout_s
         self._first = True
+        # Called before each picture: clearing what has come over the game (webbot.way).
+        self.before_capture: Callable[[], None] = lambda: None
 
     def _capture(self) -> Frame:
         # A page screenshot clipped to the element's box: the same pixels as an element
         # screenshot at about half the cost (no actionability checks).
+        self.before_capture()
         try:
             box = self._measure() if self.element is not None else self._measure_selector()
             png = self.camera.shoot(box)

@@ -62,9 +62,11 @@ class Session:
         found = self.find_game(spec)
         for step in found.done:
             report(step)
+        found.way.report = report  # and what is cleared later, in the middle of the game
         screen = Screen(self.page, found.candidate.name, self.recorder, timeout_s, fast=fast,
                         element=found.candidate.element)
         found.way.box = screen.current_box
+        screen.before_capture = found.way.watch
         return screen
 
 

@@ -22,16 +22,29 @@ from webbot.consent.buttons import HELPERS
 from webbot.errors import WebbotError
 from webbot.screen import Box
 
-SKIP_WORDS = (r"^(skip|skip ad|skip ads|skip this ad|close|close ad|passer|passer la pub|"
-              r"ignorer|überspringen|werbung überspringen|schließen|[x×✕])$")
+# What closes or gets past a cover that is not a consent dialog: a preroll's skip, a splash's
+# play button, an ad-blocker notice's way on, a newsletter or sign-up popup's no or close.
+CLOSE_WORDS = (
+    r"^(skip|skip ad|skip ads|skip this ad|close|close ad|close this|dismiss|[x×✕]|"
+    r"play|play now|play game|play the game|click to play|tap to play|start|start game|"
+    r"continue|continue to (the )?game|continue without disabling|continue anyway|"
+    r"no,? thanks|no thank you|not now|maybe later|later|remind me later|i understand|"
+    r"passer|passer la pub|fermer|ignorer|jouer|non merci|plus tard|"
+    r"überspringen|werbung überspringen|schließen|spielen|jetzt spielen|nein,? danke|später|"
+    r"saltar|cerrar|jugar|no,? gracias|más tarde|salta|chiudi|gioca|no,? grazie|più tardi)$")
 
-# What is on top at a point of `el` (given as fractions of its box): null when `el` itself.
-_COVER = "(el, [fx, fy, skip]) => {" + HELPERS + """
+# What is on top of `el` at the first of `points` (fractions of its box) where something is:
+# null when `el` itself shows at every point.
+_COVER = "(el, [points, skip]) => {" + HELPERS + """
   const r = el.getBoundingClientRect();
-  const x = r.left + fx * r.width, y = r.top + fy * r.height;
-  if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return ['outside', null];
-  const hit = document.elementFromPoint(x, y);
-  if (!hit || hit === el || el.contains(hit)) return null;
+  let hit = null;
+  for (const [fx, fy] of points) {
+    const x = r.left + fx * r.width, y = r.top + fy * r.height;
+    if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return ['outside', null];
+    const top = document.elementFromPoint(x, y);
+    if (top && top !== el && !el.contains(top)) { hit = top; break; }
+  }
+  if (!hit) return null;
   let root = hit;
   while (root.parentElement && root.parentElement !== document.body
          && !root.parentElement.contains(el)) root = root.parentElement;
@@ -39,8 +52,16 @@ _COVER = "(el, [fx, fy, skip]) => {" + HELPERS + """
     [...root.classList].slice(0, 2).map(c => '.' + c).join('');
   const text = words(root).slice(0, 60);
   const re = new RegExp(skip, 'i');
-  const button = [...root.querySelectorAll(BUTTONS)].filter(visible)
-    .find(b => re.test(clean(words(b))));
+  const closes = b => visible(b) && re.test(clean(words(b)));
+  // A modal's backdrop may be what lies on top: its box's buttons count too.
+  const inModal = b => {
+    for (let e = b; e && e !== document.body; e = e.parentElement) {
+      if (['fixed', 'sticky'].includes(getComputedStyle(e).position)) return true;
+    }
+    return false;
+  };
+  const button = [...root.querySelectorAll(BUTTONS)].find(closes) ||
+    [...document.querySelectorAll(BUTTONS)].find(b => closes(b) && inModal(b) && !b.contains(el));
   return [name + (text ? ` ("${text}")` : ''), button || null];
 }"""
 
@@ -52,7 +73,8 @@ GUARD_EVERY_S = 0.5
 
 @dataclass(frozen=True)
 class Cover:
-    """Something on top of the game: what it is, and its skip or close button if it has one."""
+    """Something on top of the game: what it is, and the button that closes it or gets past
+    it (skip, close, play, no thanks), if it has one."""
 
     what: str
     button: ElementHandle | None = None
@@ -94,6 +116,13 @@ class Way:
         self.chain = self._chain(element)
         self._checked = 0.0
         self.done: list[str] = []
+        # Told of what is cleared after the game was found (a popup in the middle of a game).
+        self.report: Callable[[str], None] = lambda line: None
+
+    def _did(self, lines: list[str]) -> None:
+        self.done += lines
+        for line in lines:
+            self.report(line)
 
     @staticmethod
     def _chain(element: ElementHandle) -> list[ElementHandle]:
@@ -112,28 +141,41 @@ class Way:
         every frame on the way down."""
         target = element or self.element
         game = box or self.box()
-        for fx, fy in points:
-            x, y = game.x + fx * game.width, game.y + fy * game.height
-            for holder in [*self.chain, target]:
-                if holder is target:
-                    place = (fx, fy)
-                else:
-                    outer = holder.bounding_box()
-                    if not outer or not outer["width"] or not outer["height"]:
-                        return Cover(f"{_name(holder)}, not displayed")
-                    place = ((x - outer["x"]) / outer["width"], (y - outer["y"]) / outer["height"])
-                found = holder.evaluate_handle(_COVER, [*place, SKIP_WORDS]).get_properties()
-                if not found:
-                    continue
+        page_points = [(game.x + fx * game.width, game.y + fy * game.height) for fx, fy in points]
+        for holder in [*self.chain, target]:
+            if holder is target:
+                places = list(points)
+            else:
+                outer = holder.bounding_box()
+                if not outer or not outer["width"] or not outer["height"]:
+                    return Cover(f"{_name(holder)}, not displayed")
+                places = [((x - outer["x"]) / outer["width"], (y - outer["y"]) / outer["height"])
+                          for x, y in page_points]
+            found = holder.evaluate_handle(_COVER, [places, CLOSE_WORDS]).get_properties()
+            if found:
                 what = found["0"].json_value()
                 return Cover(what, found["1"].as_element() if what != "outside" else None)
         return None
+
+    def watch(self, every_s: float = GUARD_EVERY_S) -> None:
+        """Before a picture of the game: clear anything that has come over it since the last
+        look (a newsletter popup in the middle of a level would otherwise hide the game from
+        the bot's eyes). Checked at most every half second."""
+        if time.monotonic() - self._checked < every_s:
+            return
+        try:
+            covered = self.cover() is not None
+        except Error:
+            covered = False  # the frame is changing; the picture will tell
+        if covered:
+            self.clear()
+        self._checked = time.monotonic()
 
     def clear(self, patience_s: float = COVER_PATIENCE_S) -> None:
         """Answer consent, scroll the game into view, skip or wait out what covers it."""
         deadline = time.monotonic() + patience_s
         while True:
-            self.done += answer_consent(self.page)
+            self._did(answer_consent(self.page))
             cover = self.cover()
             if cover is None:
                 self._checked = time.monotonic()
@@ -142,11 +184,11 @@ class Way:
                 self.element.scroll_into_view_if_needed(timeout=5000)
                 if self.cover() is None:
                     continue
-            elif cover.button is not None:
+            elif cover.button is not None and not chain_of(self.page).waiting:
                 label = _label(cover.button)
                 try:
                     cover.button.click(timeout=3000)
-                    self.done.append(f"pressed '{label}' on {cover.what}")
+                    self._did([f"pressed '{label}' on {cover.what}"])
                     continue
                 except Error:
                     pass  # not clickable yet: wait on

@@ -84,7 +84,7 @@ const visible = e => {
 };
 const words = e => (e.innerText || e.value || e.getAttribute('aria-label') || '')
   .replace(/\s+/g, ' ').trim();
-const clean = t => t.toLowerCase().replace(/[!.…›»▸>✓]+/g, ' ').replace(/\s+/g, ' ').trim();
+const clean = t => t.toLowerCase().replace(/[!.…›»▸▶►>✓]+/g, ' ').replace(/\s+/g, ' ').trim();
 const BUTTONS = 'button, [role=button], a, input[type=button], input[type=submit]';
 // The document and every open shadow root in it.
 const roots = () => {

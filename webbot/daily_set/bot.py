@@ -155,6 +155,7 @@ class DailySetBot:
         frame = found.candidate.frame
         for step in found.done:
             self.report(step)
+        found.way.report = self.report  # and what is cleared later
         hands = Hands(frame, self.session.mouse, found.way)
         reading = time.perf_counter()  # the game found, consent answered, ads skipped
         # The live page rather than a second download: a generated puzzle exists only there.
