@@ -84,10 +84,11 @@ def test_puzlogic_plays_below_the_fold_past_preroll_banner_and_consent(fixtures_
 
     said: list[str] = []
     results, game, hook = run(url, body, viewport=(1024, 640), dpr=dpr)
-    # What it did on the way is told (by the library, or by the bot's own list after it).
-    assert said[0].startswith("consent: ") and "onetrust" in said[0].lower()
-    assert ", declined (" in said[0]
-    assert said[1].startswith("pressed 'Skip Ad")
+    # What it did on the way is told (consent by the library, or by the bot's own list after
+    # it; the preroll's Skip maybe first, while the library works).
+    consent = [line for line in said if line.startswith("consent: ")]
+    assert len(consent) == 1 and "onetrust" in consent[0].lower() and ", declined (" in consent[0]
+    assert any(line.startswith("pressed 'Skip Ad") for line in said[:2])
     assert results == ["completed"] and game["finished"] == [1]
     assert hook == {**hook, "consent": "declined", "preroll": "skipped", "banner": True,
                     "swallowedClicks": 0}
