@@ -22,9 +22,6 @@ from webbot.server import FixtureServer
 from webbot.session import RunOptions, game_session
 
 PORTAL = "portal/index.html"
-CONSENTS = {"eu": "declined", "onetrust": "declined", "cookiebot": "declined",
-            "didomi": "declined", "words-en": "declined", "words-fr": "declined",
-            "words-de": "declined", "accept-only": "accepted"}
 
 
 def hooked(page: Page, hook: str):
@@ -50,24 +47,6 @@ def run(url: str, body, viewport=(1280, 800), dpr: float = 1, find_timeout_s: fl
             return body(session)
 
     return in_own_thread(go)
-
-
-@pytest.mark.parametrize("consent", sorted(CONSENTS))
-def test_each_consent_dialog_is_answered_and_the_game_found_past_the_decoy(fixtures_url,
-                                                                          consent):
-    embed = "new" if consent in ("onetrust", "words-fr") else "old"
-    url = f"{fixtures_url}{PORTAL}?game=puzlogic&consent={consent}&banner=0&embed={embed}"
-
-    def body(session):
-        found = session.find_game(PUZLOGIC)
-        frame = found.candidate.frame
-        return (found.candidate.name, frame.url, frame.parent_frame.parent_frame is not None,
-                portal(session.page), found.done)
-
-    name, url, two_deep, hook, done = run(url, body)
-    assert name == "canvas#game" and "/puzlogic/index.html" in url and two_deep
-    assert hook["consent"] == CONSENTS[consent] and hook["consentVendor"] == consent
-    assert hook["swallowedClicks"] == 0 and len(done) == 1
 
 
 @pytest.mark.parametrize("dpr", [1, 2])

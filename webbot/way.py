@@ -41,7 +41,9 @@ _COVER = "(el, [points, skip]) => {" + HELPERS + """
   for (const [fx, fy] of points) {
     const x = r.left + fx * r.width, y = r.top + fy * r.height;
     if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return ['outside', null];
-    const top = document.elementFromPoint(x, y);
+    // Inside a shadow root (a consent dialog's button) the document would only name the host.
+    const top = (el.getRootNode().elementFromPoint ? el.getRootNode() : document)
+      .elementFromPoint(x, y);
     if (top && top !== el && !el.contains(top)) { hit = top; break; }
   }
   if (!hit) return null;
@@ -163,6 +165,7 @@ class Way:
         the bot's eyes). Checked at most every half second."""
         if time.monotonic() - self._checked < every_s:
             return
+        self._did(chain_of(self.page).news())
         try:
             covered = self.cover() is not None
         except Error:

@@ -86,6 +86,11 @@ class Consent:
             page.wait_for_timeout(50)
         return self._library_done()
 
+    def news(self) -> list[str]:
+        """What the library finished on its own since the last look (a dialog that came in
+        the middle of a game), in words; cheap when there is nothing."""
+        return self._library_done()
+
     def _library_done(self) -> list[str]:
         """What the library finished, in words; a frame it says it answered but that still
         shows a consent button is left to the next links, and said so when all fails."""
@@ -93,7 +98,7 @@ class Consent:
             return []
         done = []
         for frame, state in self.engine.step():
-            if consent_buttons(frame):
+            if not frame.is_detached() and consent_buttons(frame):
                 state.result = f"said {state.result}, but the dialog stayed"
             else:
                 done.append(self.engine.line(state))

@@ -189,8 +189,8 @@ class Engine:
         by an opt-in in that frame (the dialog has no way to decline)."""
         finished = []
         for frame, state in list(self.frames.items()):
-            if frame.is_detached():
-                del self.frames[frame]
+            if frame.is_detached() and (state.told or not state.result):
+                del self.frames[frame]  # (a dialog's own frame goes when it is answered)
                 continue
             if state.result == "failed" and not state.opted_in:
                 state.opted_in, state.result = True, None

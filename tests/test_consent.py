@@ -1,0 +1,190 @@
+"""Past every consent dialog and cover the portal replica draws from real vendors' markup: the
+library (DuckDuckGo's autoconsent) first, the bot's own vendors and words after it, or alone
+when the library is absent. The three games take turns behind the variants; outcomes are read
+from the portal's test hook, which the bot never reads."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import webbot.consent
+from tests.conftest import in_own_thread, run_webbot
+from tests.test_portal import PORTAL, hooked, portal
+from webbot.browser import BrowserOptions
+from webbot.burrito_bison.bot import BurritoBot
+from webbot.burrito_bison.screens import TemplatePack
+from webbot.consent.engine import find_library, rules_for
+from webbot.daily_set.bot import DailySetBot
+from webbot.puzlogic.bot import GAME as PUZLOGIC
+from webbot.puzlogic.bot import PuzlogicBot
+from webbot.session import RunOptions, game_session
+
+LIBRARY = find_library()
+needs_library = pytest.mark.skipif(LIBRARY is None, reason="autoconsent is not installed "
+                                                           "(bash scripts/setup.sh)")
+# Vendors the library has rules for, with the name it gives them.
+BRANDED = {"eu": "eu-cookie-compliance-banner", "onetrust": "Onetrust",
+           "cookiebot": "Cybotcookiebot", "didomi": "didomi", "quantcast": "quantcast",
+           "funding-choices": "funding-choices", "trustarc": "TrustArc-top",
+           "osano": "osano", "klaro": "Klaro", "complianz": "Complianz banner",
+           "cookieyes": "cookieyes", "iubenda": "iubenda", "usercentrics": "usercentrics-api",
+           "axeptio": "axeptio", "sourcepoint": "Sourcepoint-frame"}
+UNBRANDED = ["words-en", "words-fr", "words-de", "words-es", "words-it", "words-nl"]
+VARIANTS = [*BRANDED, *UNBRANDED, "accept-only"]
+GAMES = ["puzlogic", "daily-set", "burrito-bison"]
+FAST_BURRITO = "scene=results"
+
+
+def play(url: str, game: str, viewport=(1280, 900), levels: tuple[int, ...] = (1,)
+         ) -> tuple[list[str], dict, bool]:
+    """A short game behind the portal at `url`: what the bot said, the portal's hook, and
+    whether the game saw the bot's move."""
+    said: list[str] = []
+    options = RunOptions(url=url, browser=BrowserOptions(viewport=viewport),
+                         find_timeout_s=40)
+
+    def go():
+        with game_session(options, PORTAL) as session:
+            if game == "puzlogic":
+                bot = PuzlogicBot(session, report=said.append)
+                bot.play(list(levels))
+                played = [r.result for r in bot.results] == ["completed"] * len(levels)
+            elif game == "daily-set":
+                outcome = DailySetBot(session, report=said.append).play()
+                played = len(outcome.found) == 6
+            else:  # the results screen's shop button pressed: a move the game answers
+                bot = BurritoBot(session, TemplatePack(), report=said.append)
+                look = bot.look()
+                bot.hands.click(look.frame, look.sighting.targets["shop"])
+                hooked(session.page, "__burritoTest").wait_for_function(
+                    "__burritoTest.state().screen === 'shop'", timeout=15_000)
+                played = True
+            return said, portal(session.page), played
+
+    return in_own_thread(go)
+
+
+def url_for(base: str, game: str, query: str) -> str:
+    extra = f"&{FAST_BURRITO}" if game == "burrito-bison" else "&seed=4"
+    return f"{base}{PORTAL}?game={game}&banner=0&{query}{extra}"
+
+
+@pytest.fixture
+def library_first(monkeypatch):
+    """The bot's own links wait long enough that a dialog the library knows is the library's
+    to answer, however busy the machine."""
+    monkeypatch.setattr(webbot.consent, "LIBRARY_FIRST_S", 8.0)
+
+
+@pytest.mark.parametrize("kind", VARIANTS)
+def test_every_consent_variant_is_got_past_and_the_game_played(fixtures_url, kind, request):
+    game = GAMES[VARIANTS.index(kind) % len(GAMES)]
+    if kind in BRANDED and LIBRARY is not None:
+        request.getfixturevalue("library_first")
+    said, hook, played = play(url_for(fixtures_url, game, f"consent={kind}"), game)
+    answer = "accepted" if kind == "accept-only" else "declined"
+    assert played, said
+    assert hook["consent"] == answer and hook["consentVendor"] == kind
+    assert hook["swallowedClicks"] == 0
+    # (The Daily SET page answers its own eu_cookie_compliance popup too.)
+    consent = [line for line in said if line.startswith("consent: ")
+               and not (game == "daily-set" and "eu_cookie_compliance" in line)]
+    assert len(consent) == 1 and f", {answer}" in consent[0], said
+    if kind in BRANDED and LIBRARY is not None:  # the library's own rules did it
+        assert consent[0] == f"consent: {BRANDED[kind]}, declined ({LIBRARY.name})"
+
+
+def test_the_three_games_each_stand_behind_at_least_four_variants():
+    turns = [GAMES[i % len(GAMES)] for i in range(len(VARIANTS))]
+    assert all(turns.count(game) >= 4 for game in GAMES)
+
+
+@pytest.mark.parametrize(("kind", "pressed"), [
+    ("quantcast", "'DISAGREE'"),  # after MORE OPTIONS, the same "secondary" kind of button
+    ("usercentrics", "'Deny'"),  # in an open shadow root
+    ("axeptio", "'No thanks'"),  # in an open shadow root
+    ("funding-choices", "'Do not consent'"),
+    ("trustarc", "'Required Only'"),
+    ("sourcepoint", "'Reject All'"),  # in a cross-site frame
+    ("words-es", "'Rechazar todo'"),
+    ("words-nl", "'Alles weigeren'"),
+])
+def test_without_the_library_the_bot_s_own_links_decline_and_say_so(fixtures_url, monkeypatch,
+                                                                   kind, pressed):
+    monkeypatch.setenv("WEBBOT_AUTOCONSENT", "off")
+    said, hook, played = play(url_for(fixtures_url, "puzlogic", f"consent={kind}"), "puzlogic")
+    assert played and hook["consent"] == "declined" and hook["consentVendor"] == kind
+    [line] = [line for line in said if line.startswith("consent: ")]
+    assert ", declined (" in line and pressed in line and "autoconsent not installed" in line
+
+
+@needs_library
+def test_a_dialog_that_opens_five_seconds_in_is_declined_mid_game(fixtures_url):
+    # Four levels take longer than the 5 s before the dialog comes.
+    said, hook, played = play(url_for(fixtures_url, "puzlogic",
+                                      "consent=quantcast&consent_delay=5000"), "puzlogic",
+                              levels=(1, 2, 3, 4))
+    assert played and hook["consent"] == "declined" and hook["swallowedClicks"] == 0
+    assert any(line.startswith("consent: quantcast, declined") for line in said), said
+
+
+def test_other_covers_are_closed_at_the_start_and_in_the_middle_of_a_game(fixtures_url):
+    # A click-to-play splash and an ad-blocker notice from the start; a newsletter popup
+    # 3 s in, in the middle of the level.
+    url = url_for(fixtures_url, "puzlogic",
+                  "consent=none&cover=splash,adblock,newsletter&cover_at=3")
+    said, hook, played = play(url, "puzlogic")
+    assert played
+    assert hook["covers"] == {"splash": "played", "adblock": "continued",
+                              "newsletter": "closed"}
+    assert any(re.match(r"pressed '▶ Play now' on div\.cover-splash", line) for line in said)
+    assert any("on div.cover-newsletter" in line for line in said)
+
+
+@needs_library
+def test_check_names_the_consent_engine():
+    done = run_webbot("check")
+    assert done.returncode == 0, done.stderr
+    assert f"autoconsent {LIBRARY.version}" in " ".join(done.stdout.split())
+
+
+def test_check_says_when_the_library_is_absent(tmp_path):
+    done = run_webbot("check", env={"WEBBOT_AUTOCONSENT": str(tmp_path)})
+    assert done.returncode == 0, done.stderr
+    assert "autoconsent not installed" in " ".join(done.stdout.split())
+
+
+@needs_library
+def test_rules_are_the_ones_that_may_run_in_the_frame():
+    top = rules_for(LIBRARY.root, "https://example.org/", top=True)
+    frame = rules_for(LIBRARY.root, "https://example.org/", top=False)
+    names = {rule["name"] for rule in top}
+    assert "quantcast" in names and "Sourcepoint-frame" not in names
+    assert all((r.get("runContext") or {}).get("frame") for r in frame)
+    # A site's own rule only on its site.
+    assert "abc" not in names
+    on_abc = {rule["name"] for rule in rules_for(LIBRARY.root, "https://www.abc.net.au/news",
+                                                 top=True)}
+    assert "abc" in on_abc and "quantcast" in on_abc
+
+
+def test_the_library_is_found_or_reported_absent(monkeypatch, tmp_path):
+    monkeypatch.setenv("WEBBOT_AUTOCONSENT", "off")
+    assert find_library() is None
+    monkeypatch.setenv("WEBBOT_AUTOCONSENT", str(tmp_path))
+    assert find_library() is None
+    monkeypatch.delenv("WEBBOT_AUTOCONSENT")
+    found = find_library()
+    assert found is None or re.fullmatch(r"autoconsent \d+\.\d+\.\d+", found.name)
+
+
+def test_a_finder_on_a_page_without_consent_says_nothing_of_it(fixtures_url):
+    options = RunOptions(url=f"{fixtures_url}{PORTAL}?game=puzlogic&consent=none&banner=0")
+
+    def go():
+        with game_session(options, PORTAL) as session:
+            return session.find_game(PUZLOGIC).done
+
+    assert in_own_thread(go) == []
