@@ -34,10 +34,21 @@ BRANDED = {"eu": "eu-cookie-compliance-banner", "onetrust": "Onetrust",
 UNBRANDED = ["words-en", "words-fr", "words-de", "words-es", "words-it", "words-nl"]
 VARIANTS = [*BRANDED, *UNBRANDED, "accept-only"]
 GAMES = ["puzlogic", "daily-set", "burrito-bison"]
+# The games take turns behind the variants. The Daily SET page answers a popup of its own in
+# its frame, where the library's rules do not run, so it stands behind unbranded dialogs: a
+# vendor's dialog there would wait for the library longer than the test lets it.
+DAILY_SET = ("words-en", "words-fr", "words-es", "words-nl")
+BURRITO = ("eu", "cookiebot", "quantcast", "osano", "complianz", "iubenda", "axeptio",
+           "words-de")
+
+
+def game_for(kind: str) -> str:
+    return ("daily-set" if kind in DAILY_SET else "burrito-bison" if kind in BURRITO
+            else "puzlogic")
 FAST_BURRITO = "scene=results"
 
 
-def play(url: str, game: str, viewport=(1280, 900), levels: tuple[int, ...] = (1,)
+def play(url: str, game: str, reader, viewport=(1280, 900), levels: tuple[int, ...] = (1,)
          ) -> tuple[list[str], dict, bool]:
     """A short game behind the portal at `url`: what the bot said, the portal's hook, and
     whether the game saw the bot's move."""
@@ -48,7 +59,7 @@ def play(url: str, game: str, viewport=(1280, 900), levels: tuple[int, ...] = (1
     def go():
         with game_session(options, PORTAL) as session:
             if game == "puzlogic":
-                bot = PuzlogicBot(session, report=said.append)
+                bot = PuzlogicBot(session, reader=reader, report=said.append)
                 bot.play(list(levels))
                 played = [r.result for r in bot.results] == ["completed"] * len(levels)
             elif game == "daily-set":
@@ -79,11 +90,12 @@ def library_first(monkeypatch):
 
 
 @pytest.mark.parametrize("kind", VARIANTS)
-def test_every_consent_variant_is_got_past_and_the_game_played(fixtures_url, kind, request):
-    game = GAMES[VARIANTS.index(kind) % len(GAMES)]
+def test_every_consent_variant_is_got_past_and_the_game_played(fixtures_url, reader, kind,
+                                                               request):
+    game = game_for(kind)
     if kind in BRANDED and LIBRARY is not None:
         request.getfixturevalue("library_first")
-    said, hook, played = play(url_for(fixtures_url, game, f"consent={kind}"), game)
+    said, hook, played = play(url_for(fixtures_url, game, f"consent={kind}"), game, reader)
     answer = "accepted" if kind == "accept-only" else "declined"
     assert played, said
     assert hook["consent"] == answer and hook["consentVendor"] == kind
@@ -91,13 +103,14 @@ def test_every_consent_variant_is_got_past_and_the_game_played(fixtures_url, kin
     # (The Daily SET page answers its own eu_cookie_compliance popup too.)
     consent = [line for line in said if line.startswith("consent: ")
                and not (game == "daily-set" and "eu_cookie_compliance" in line)]
+    assert game != "daily-set" or len(consent) < len([x for x in said if "consent: " in x])
     assert len(consent) == 1 and f", {answer}" in consent[0], said
     if kind in BRANDED and LIBRARY is not None:  # the library's own rules did it
         assert consent[0] == f"consent: {BRANDED[kind]}, declined ({LIBRARY.name})"
 
 
 def test_the_three_games_each_stand_behind_at_least_four_variants():
-    turns = [GAMES[i % len(GAMES)] for i in range(len(VARIANTS))]
+    turns = [game_for(kind) for kind in VARIANTS]
     assert all(turns.count(game) >= 4 for game in GAMES)
 
 
@@ -111,31 +124,33 @@ def test_the_three_games_each_stand_behind_at_least_four_variants():
     ("words-es", "'Rechazar todo'"),
     ("words-nl", "'Alles weigeren'"),
 ])
-def test_without_the_library_the_bot_s_own_links_decline_and_say_so(fixtures_url, monkeypatch,
-                                                                   kind, pressed):
+def test_without_the_library_the_bot_s_own_links_decline_and_say_so(fixtures_url, reader,
+                                                                   monkeypatch, kind, pressed):
     monkeypatch.setenv("WEBBOT_AUTOCONSENT", "off")
-    said, hook, played = play(url_for(fixtures_url, "puzlogic", f"consent={kind}"), "puzlogic")
+    said, hook, played = play(url_for(fixtures_url, "puzlogic", f"consent={kind}"), "puzlogic",
+                              reader)
     assert played and hook["consent"] == "declined" and hook["consentVendor"] == kind
     [line] = [line for line in said if line.startswith("consent: ")]
     assert ", declined (" in line and pressed in line and "autoconsent not installed" in line
 
 
 @needs_library
-def test_a_dialog_that_opens_five_seconds_in_is_declined_mid_game(fixtures_url):
+def test_a_dialog_that_opens_five_seconds_in_is_declined_mid_game(fixtures_url, reader):
     # Four levels take longer than the 5 s before the dialog comes.
     said, hook, played = play(url_for(fixtures_url, "puzlogic",
                                       "consent=quantcast&consent_delay=5000"), "puzlogic",
-                              levels=(1, 2, 3, 4))
+                              reader, levels=(1, 2, 3, 4))
     assert played and hook["consent"] == "declined" and hook["swallowedClicks"] == 0
     assert any(line.startswith("consent: quantcast, declined") for line in said), said
 
 
-def test_other_covers_are_closed_at_the_start_and_in_the_middle_of_a_game(fixtures_url):
+def test_other_covers_are_closed_at_the_start_and_in_the_middle_of_a_game(fixtures_url,
+                                                                          reader):
     # A click-to-play splash and an ad-blocker notice from the start; a newsletter popup
     # 3 s in, in the middle of the level.
     url = url_for(fixtures_url, "puzlogic",
                   "consent=none&cover=splash,adblock,newsletter&cover_at=3")
-    said, hook, played = play(url, "puzlogic")
+    said, hook, played = play(url, "puzlogic", reader)
     assert played
     assert hook["covers"] == {"splash": "played", "adblock": "continued",
                               "newsletter": "closed"}
