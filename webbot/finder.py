@@ -125,7 +125,7 @@ def _look_at(candidate: Candidate, spec: GameSpec, done: list[str]) -> str | Non
             candidate.box = _current(candidate)
             cover = way.cover()
         if cover is not None:
-            if cover.button is not None and not chain_of(candidate.frame.page).waiting:
+            if cover.button is not None:
                 label = " ".join(cover.button.inner_text().split())
                 cover.button.click(timeout=3000)
                 done.append(f"pressed '{label}' on {cover.what}")

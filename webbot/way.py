@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from playwright.sync_api import ElementHandle, Error, Page
 
 from webbot.consent import chain_of
-from webbot.consent.buttons import HELPERS
+from webbot.consent.buttons import CONSENT_CONTEXT, HELPERS
 from webbot.errors import WebbotError
 from webbot.screen import Box
 
@@ -35,7 +35,7 @@ CLOSE_WORDS = (
 
 # What is on top of `el` at the first of `points` (fractions of its box) where something is:
 # null when `el` itself shows at every point.
-_COVER = "(el, [points, skip]) => {" + HELPERS + """
+_COVER = "(el, [points, skip, context]) => {" + HELPERS + """
   const r = el.getBoundingClientRect();
   let hit = null;
   for (const [fx, fy] of points) {
@@ -54,7 +54,16 @@ _COVER = "(el, [points, skip]) => {" + HELPERS + """
     [...root.classList].slice(0, 2).map(c => '.' + c).join('');
   const text = words(root).slice(0, 60);
   const re = new RegExp(skip, 'i');
-  const closes = b => visible(b) && re.test(clean(words(b)));
+  const about = new RegExp(context, 'i');
+  // A consent dialog's buttons are the consent chain's to press, never a cover's.
+  const inConsentBox = b => {
+    for (let e = up(b), i = 0; e && e !== document.body && i < 8; e = up(e), i++) {
+      const text = e.innerText || '';
+      if (text.length < 3000 && about.test(text)) return true;
+    }
+    return false;
+  };
+  const closes = b => visible(b) && re.test(clean(words(b))) && !inConsentBox(b);
   // A modal's backdrop may be what lies on top: its box's buttons count too.
   const inModal = b => {
     for (let e = b; e && e !== document.body; e = e.parentElement) {
@@ -153,7 +162,8 @@ class Way:
                     return Cover(f"{_name(holder)}, not displayed")
                 places = [((x - outer["x"]) / outer["width"], (y - outer["y"]) / outer["height"])
                           for x, y in page_points]
-            found = holder.evaluate_handle(_COVER, [places, CLOSE_WORDS]).get_properties()
+            found = holder.evaluate_handle(_COVER, [places, CLOSE_WORDS, CONSENT_CONTEXT]
+                                           ).get_properties()
             if found:
                 what = found["0"].json_value()
                 return Cover(what, found["1"].as_element() if what != "outside" else None)
@@ -187,7 +197,7 @@ class Way:
                 self.element.scroll_into_view_if_needed(timeout=5000)
                 if self.cover() is None:
                     continue
-            elif cover.button is not None and not chain_of(self.page).waiting:
+            elif cover.button is not None:
                 label = _label(cover.button)
                 try:
                     cover.button.click(timeout=3000)

@@ -70,12 +70,6 @@ class Consent:
                     break
         return done
 
-    @property
-    def waiting(self) -> bool:
-        """Whether a consent dialog is showing that the chain has not answered yet (its
-        buttons are not for anything else to press meanwhile)."""
-        return bool(self.seen_at) or bool(self.engine and self.engine.busy())
-
     def settle(self, page: Page) -> list[str]:
         """Let the library finish what it is doing (its last message may still be on its way
         when the game shows uncovered); what it finished, in words."""
