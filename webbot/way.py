@@ -56,14 +56,7 @@ _COVER = "(el, [points, skip, context]) => {" + HELPERS + """
   const re = new RegExp(skip, 'i');
   const about = new RegExp(context, 'i');
   // A consent dialog's buttons are the consent chain's to press, never a cover's.
-  const inConsentBox = b => {
-    for (let e = up(b), i = 0; e && e !== document.body && i < 8; e = up(e), i++) {
-      const text = e.innerText || '';
-      if (text.length < 3000 && about.test(text)) return true;
-    }
-    return false;
-  };
-  const closes = b => visible(b) && re.test(clean(words(b))) && !inConsentBox(b);
+  const closes = b => visible(b) && re.test(clean(words(b))) && !inBoxAbout(b, about);
   // A modal's backdrop may be what lies on top: its box's buttons count too.
   const inModal = b => {
     for (let e = b; e && e !== document.body; e = e.parentElement) {

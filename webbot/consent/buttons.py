@@ -98,6 +98,14 @@ const all = (selector, within) =>
   (within ? [within] : roots()).flatMap(r => [...r.querySelectorAll(selector)]);
 const up = e => e.parentElement || (e.getRootNode() instanceof ShadowRoot ?
                                     e.getRootNode().host : null);
+// Whether a box around `b` (up to 8 levels, across shadow roots) speaks of `about`.
+const inBoxAbout = (b, about) => {
+  for (let e = up(b), i = 0; e && e !== document.body && i < 8; e = up(e), i++) {
+    const text = e.innerText || '';
+    if (text.length < 3000 && about.test(text)) return true;
+  }
+  return false;
+};
 """
 
 # Every consent button showing in the frame, best first: [element, vendor, answer, label].
@@ -122,16 +130,9 @@ FIND = "([vendors, decline, accept, context]) => {" + HELPERS + r"""
     inRoots(acceptSel).forEach(b => add(b, name, 'accepted'));
     inside.filter(b => yes.test(clean(words(b)))).forEach(b => add(b, name, 'accepted'));
   }
-  const inConsentBox = b => {
-    for (let e = up(b), i = 0; e && e !== document.body && i < 8; e = up(e), i++) {
-      const text = e.innerText || '';
-      if (text.length < 3000 && about.test(text)) return true;
-    }
-    return false;
-  };
   const buttons = inRoots(BUTTONS).filter(visible);
   for (const [re, answer] of [[no, 'declined'], [yes, 'accepted']]) {
-    buttons.filter(b => re.test(clean(words(b))) && inConsentBox(b))
+    buttons.filter(b => re.test(clean(words(b))) && inBoxAbout(b, about))
       .forEach(b => add(b, 'a consent dialog', answer));
   }
   const declines = found.filter(f => f[2] === 'declined');
