@@ -36,14 +36,17 @@ HOOK = "() => window.__dailySetTest.state()"
 DONE = re.compile(r"/daily-set/you_completed_todays_puzzle\.htm\?time=\d+$")
 
 
-def play(url: str | None, browser: BrowserOptions | None = None
+def play(url: str | None, browser: BrowserOptions | None = None, before: str | None = None
          ) -> tuple[Outcome, dict, list[str]]:
-    """Run the bot in this process; return its outcome, the page's puzzle and dialogs raised."""
+    """Run the bot in this process; return its outcome, the page's puzzle and dialogs raised.
+    `before`: a script the test runs in the page first."""
     options = RunOptions(url=url, browser=browser or BrowserOptions())
 
     def run():
         with game_session(options, OLD) as session:
             puzzle = session.page.evaluate(HOOK)
+            if before:
+                session.page.evaluate(before)
             dialogs: list[str] = []
             session.page.on("dialog", lambda d: dialogs.append(d.message))
             outcome = DailySetBot(session, report=lambda line: None).play()
@@ -90,6 +93,24 @@ def test_the_current_layout_with_its_consent_popup(fixtures_url):
     assert_all_found(outcome, puzzle, re.compile(r"title became 'You completed today's puzzle'"))
     assert outcome.layout == "current" and dialogs == []
     assert [f.message for f in outcome.found] == ["GREAT!"] * 6
+
+
+# The test's own doing: the consent popup opens on the bot's n-th press of a card, between the
+# press and its release, so the click is lost; the consent engine then declines the popup.
+POPUP_ON_PRESS = """n => {
+  let presses = 0;
+  document.addEventListener('mousedown', event => {
+    if (event.target.closest('.set-board') && ++presses === n)
+      Consent.show('eu', 0, window.__consentTest);
+  }, true);
+}"""
+
+
+@pytest.mark.parametrize("press", [1, 3])
+def test_a_click_a_popup_took_is_clicked_again(fixtures_url, press):
+    outcome, puzzle, _ = play(f"{fixtures_url}{CURRENT}?seed=5&consent=none",
+                              before=f"({POPUP_ON_PRESS})({press})")
+    assert_all_found(outcome, puzzle, re.compile(r"title became 'You completed today's puzzle'"))
 
 
 def test_the_2022_layout(fixtures_url):

@@ -104,8 +104,11 @@ class Consent:
         try:
             button.element.click(timeout=CLOSE_S * 1000)
         except Error as exc:
-            self.failed[button.key] = f"could not be pressed ({str(exc).splitlines()[0]})"
-            return None
+            # A press may land and close the dialog while Playwright still waits on it (a
+            # cross-site frame that goes with its dialog, a busy machine): the dialog tells.
+            if not frame.is_detached() and consent_buttons(frame):
+                self.failed[button.key] = f"could not be pressed ({str(exc).splitlines()[0]})"
+                return None
         pressed = time.monotonic()
         while True:
             page.wait_for_timeout(100)  # a Playwright wait: the library's messages go on
@@ -122,6 +125,8 @@ class Consent:
                 return f"consent: {button.vendor}, {button.answer}{how} ({path}; by {by})"
             still = _showing(button)
             waited = time.monotonic() - pressed
+            if frame.is_detached():
+                continue  # the frame went with its dialog since the look: closed
             if not still and waited >= LAYER_S:
                 steps.append(button.label)  # another page of the dialog: go on from there
                 self.failed[button.key] = "opened another page of the dialog"

@@ -67,6 +67,7 @@ class Hands:
         self.start_url = frame.url
         self._dialogs: list[str] = []
         self._navigated: str | None = None
+        self._ticks_seen = False  # the page ticks a clicked card's checkbox
         self.page.on("dialog", self._on_dialog)
         self.page.on("request", self._on_request)
         self._watching = self._watch_messages()
@@ -106,10 +107,15 @@ class Hands:
             self._click_checked(slot)
         self._click(slots[-1])
         answer = self._wait_answer(seen)
-        if answer is None and self.way is not None and self.way.cover() is not None:
-            self.way.clear()  # something came over the page and took the click
-            self._click(slots[-1])
-            answer = self._wait_answer(seen)
+        if answer is None and self.way is not None:
+            # Something came over the page and took a click (a consent popup, which the
+            # consent engine may have answered since): clear the way, click what was lost.
+            lost = self._lost(slots)
+            if lost or self.way.cover() is not None:
+                self.way.clear()
+                for slot in lost or slots[-1:]:
+                    self._click(slot)
+                answer = self._wait_answer(seen)
         if answer is None:
             raise WebbotError(f"the page gave no answer within {ANSWER_TIMEOUT_S:g} s "
                               "after three cards were clicked")
@@ -135,18 +141,38 @@ class Hands:
 
     def _click_checked(self, slot: CardSlot) -> None:
         """Click a card; if its checkbox does not tick because something came over the card
-        (a late popup), clear the way and click again. A box that does not tick on an
-        uncovered card says nothing (a saved page's scripts may be missing): the page's answer
-        after the third card is what counts."""
+        (a late popup), clear the way and click again. Until the page has ticked a box, a box
+        that does not tick on an uncovered card says nothing (a saved page's scripts may be
+        missing): the page's answer after the third card is what counts."""
         self._click(slot)
         if self._checked(slot) or self.way is None:
             return
         element = self.frame.query_selector(slot.target)
         box = self._box(element)
-        if element is not None and box is not None and self.way.cover(
-                ((0.5, 0.5),), element, box) is not None:
+        covered = element is not None and box is not None and self.way.cover(
+            ((0.5, 0.5),), element, box) is not None
+        # On a page whose boxes tick, an unticked box is a lost click even when nothing covers
+        # the card any more: a popup may have come and gone (the consent engine answers it).
+        if covered or self._ticks_seen:
             self.way.clear()
-            self._click(slot)
+            if self._ticked(slot) is False:
+                self._click(slot)
+
+    def _lost(self, slots: list[CardSlot]) -> list[CardSlot]:
+        """The cards whose clicks went astray, on a page that ticks its boxes: those left
+        unticked while another is ticked (all three unticked: the page judged them)."""
+        if not self._ticks_seen:
+            return []
+        unticked = [s for s in slots if self._ticked(s) is False]
+        return unticked if len(unticked) < len(slots) else []
+
+    def _ticked(self, slot: CardSlot) -> bool | None:
+        """Whether the card's checkbox is ticked; None on a page without one."""
+        box = self.frame.locator(f'input[name="A{slot.position}"]')
+        try:
+            return box.first.is_checked() if box.count() else None
+        except Error:
+            return None
 
     def _checked(self, slot: CardSlot) -> bool:
         box = self.frame.locator(f'input[name="A{slot.position}"]')
@@ -156,6 +182,7 @@ class Hands:
                 return True  # a page without checkboxes: nothing to see
             while time.monotonic() < deadline:
                 if box.first.is_checked():
+                    self._ticks_seen = True
                     return True
                 self.page.wait_for_timeout(15)
         except Error:
