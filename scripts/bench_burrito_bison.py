@@ -172,7 +172,7 @@ def main() -> int:
               "issue 18): every crop looked for everywhere, area resampling. Target: "
               f"<= {TARGET_FRAME_MS} ms a {width}x{height} frame."]
 
-    query = "?seed=21&flight=0.5" if args.quick else "?seed=21"
+    query = "?seed=21&flight=0.25" if args.quick else "?seed=21"
     with FixtureServer() as server:
         url = server.url + GAME + query
         ours_rpm, ours_dps, ours_done = rounds_per_minute(rounds, 0.0, url)

@@ -36,7 +36,7 @@ def test_bench_daily_set_prints_tables():
     rows = [line for line in result.stdout.splitlines() if line.startswith("| replica")]
     assert len(rows) == 2 and all("| 12/12 |" in row and "x faster" in row for row in rows)
     play = next(line for line in result.stdout.splitlines() if line.startswith("| bot (mouse"))
-    assert "| 3/3 |" in play
+    assert "| 1/1 |" in play
 
 
 def test_bench_burrito_bison_prints_tables():

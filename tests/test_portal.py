@@ -89,10 +89,11 @@ def test_daily_set_completes_in_the_portal_and_answers_its_own_popup(fixtures_ur
     assert own["consent"] == "declined"  # the game page's own eu_cookie_compliance popup
 
 
-@pytest.mark.parametrize("size", ["1173x660", "1146x644", "1120x540"])
-def test_burrito_bison_plays_a_round_in_the_portal(fixtures_url, size):
+def test_burrito_bison_plays_a_round_in_the_portal(fixtures_url):
+    # A whole round at the smallest real size; every real size is seen and clicked below, and
+    # the soak plays whole games at all four.
     url = (f"{fixtures_url}{PORTAL}?game=burrito-bison&consent=didomi&preroll=1&banner=2"
-           f"&size={size}&seed=3&flight=0.5")
+           "&size=1120x540&seed=3&flight=0.25")
 
     def body(session):
         bot = BurritoBot(session, TemplatePack(), shop=False)

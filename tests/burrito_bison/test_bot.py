@@ -30,7 +30,7 @@ def play(url: str, rounds: int, **bot_options) -> tuple[BurritoBot, dict]:
 
 def test_two_rounds_through_the_title_the_comic_a_flash_sale_the_cards_and_the_shop(
         fixtures_url):
-    url = f"{fixtures_url}{GAME}?seed=7&pinata=1&sale=1,2&unlocked=2&coins=500&flight=0.5"
+    url = f"{fixtures_url}{GAME}?seed=7&pinata=1&sale=1,2&unlocked=2&coins=500&flight=0.25"
     bot, state = play(url, 2)
     assert state["history"][:3] == ["title", "comic", "ring"]
     assert state["sales"] == state["salesClosed"] == 2 and state["cardsShown"] == 1
@@ -54,14 +54,14 @@ def test_two_rounds_through_the_title_the_comic_a_flash_sale_the_cards_and_the_s
 
 
 def test_no_shop_means_no_purchase(fixtures_url):
-    url = f"{fixtures_url}{GAME}?seed=3&pinata=never&unlocked=never&coins=900&flight=0.5"
+    url = f"{fixtures_url}{GAME}?seed=3&pinata=never&unlocked=never&coins=900&flight=0.25"
     bot, state = play(url, 1, shop=False)
     assert state["purchases"] == [] and state["shopVisits"] == 0
     assert bot.rounds[0].total == state["coins"]
 
 
 def test_the_command_plays_and_prints_the_table(fixtures_url):
-    url = f"{fixtures_url}{GAME}?seed=11&pinata=never&unlocked=never&flight=0.5"
+    url = f"{fixtures_url}{GAME}?seed=11&pinata=never&unlocked=never&flight=0.25"
     done = run_webbot("burrito-bison", "--rounds", "1", "--url", url, timeout=180)
     assert done.returncode == 0, done.stderr
     assert "Burrito Bison: 1 rounds" in done.stdout and "round 1:" in done.stdout
