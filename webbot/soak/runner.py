@@ -113,10 +113,13 @@ def dask_client(plan: Plan) -> Iterator:
     # Ctrl-C in a terminal reaches every process of the group: the worker processes (and
     # their browsers) are started with SIGINT ignored, so that only this one hears it, stops
     # the soak and prints its summary, instead of each worker dying with a traceback.
+    # Dask's own logs stay quiet below CRITICAL: a worker whose heartbeat meets the scheduler
+    # closing at the end of a soak logs an ERROR with a traceback, which is noise; what went
+    # wrong in a game is in its record.
     handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                               dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR)
+                               dashboard_address="127.0.0.1:0", silence_logs=logging.CRITICAL)
     finally:
         signal.signal(signal.SIGINT, handler)
     with cluster, Client(cluster) as client:
