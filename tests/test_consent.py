@@ -160,6 +160,31 @@ def test_other_covers_are_closed_at_the_start_and_in_the_middle_of_a_game(fixtur
     assert any("on div.cover-newsletter" in line for line in said)
 
 
+def test_a_consent_dialog_back_after_a_reload_is_answered_again(fixtures_url, reader,
+                                                                library_first):
+    # The portal remembers no answer: each load shows its dialog again. The chain (the library
+    # included) runs in every new document, so the second dialog is answered like the first.
+    options = RunOptions(url=url_for(fixtures_url, "puzlogic", "consent=onetrust"),
+                         browser=BrowserOptions(viewport=(1280, 900)), find_timeout_s=40)
+
+    def go():
+        said: list[str] = []
+        with game_session(options, PORTAL) as session:
+            hooks = []
+            for _ in range(2):
+                bot = PuzlogicBot(session, reader=reader, report=said.append)
+                bot.play([1])
+                hooks.append((portal(session.page), [r.result for r in bot.results]))
+                session.page.reload()
+        return said, hooks
+
+    said, hooks = in_own_thread(go)
+    for hook, results in hooks:
+        assert results == ["completed"] and hook["consent"] == "declined", said
+    consent = [line for line in said if line.startswith("consent: ")]
+    assert len(consent) == 2 and all(", declined (" in line for line in consent), said
+
+
 @needs_library
 def test_check_names_the_consent_engine():
     done = run_webbot("check")
