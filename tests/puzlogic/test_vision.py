@@ -25,7 +25,7 @@ from tests.puzlogic.replica import (
     state,
     wait_screen,
 )
-from webbot.puzlogic.vision import Reader, UnreadableScreen, classify, normalise
+from webbot.puzlogic.vision import Reader, UnreadableScreen, classify, normalise, sum_kind
 from webbot.vision.digits import DigitReader
 from webbot.vision.region import GameNotFound
 
@@ -253,3 +253,28 @@ def test_menu_and_next_are_found_on_the_real_completed_screen():
     buttons = completed_buttons(normalise(cv2.imread(str(REAL / "puzlogic-level-completed.png"))))
     assert buttons["menu"] == pytest.approx((352, 480), abs=4)
     assert buttons["next"] == pytest.approx((448, 480), abs=4)
+
+
+def pixels(*colours: tuple[tuple[int, int, int], int]) -> np.ndarray:
+    """Ink pixels (BGR) from (RGB colour, how many) pairs."""
+    return np.array([rgb[::-1] for rgb, count in colours for _ in range(count)], np.uint8)
+
+
+PINK = np.array([164, 164, 216], np.float32)  # the real level 10's background (BGR)
+BLUE, BLUE_EDGE, DARK, WHITE = (103, 140, 255), (87, 78, 99), (66, 66, 66), (255, 255, 255)
+
+
+@pytest.mark.parametrize(("triangle", "digits", "kind"), [
+    (pixels(((128, 128, 255), 40), (BLUE_EDGE, 10)), pixels((BLUE, 50), (BLUE_EDGE, 50)), "blue"),
+    (pixels((DARK, 50)), pixels((DARK, 100)), "all"),
+    (pixels((WHITE, 50)), pixels((WHITE, 60), (DARK, 40)), "white"),
+    # digits without the triangle's family, or holding another: a doubt, never a guess
+    (pixels(((128, 128, 255), 50)), pixels((DARK, 100)), None),
+    (pixels((DARK, 50)), pixels((DARK, 90), (BLUE, 10)), None),
+    (pixels((DARK, 50)), pixels((DARK, 70), ((255, 42, 42), 30)), None),
+])
+def test_a_sum_s_kind_is_its_triangle_s_colour_family_shared_by_its_digits(triangle, digits,
+                                                                         kind):
+    found, why = sum_kind(triangle, digits, PINK)
+    assert found == kind
+    assert bool(why) == (kind is None)

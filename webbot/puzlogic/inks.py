@@ -99,3 +99,15 @@ def family(colour: np.ndarray, background: np.ndarray) -> str | None:
         if mask[0, 0]:
             return name
     return None
+
+
+def shares(pixels: np.ndarray, background: np.ndarray) -> dict[str, float]:
+    """Of some ink pixels (BGR), the share in each family: dark, white, blue, red. A dark blue
+    pixel (the dark edge of a blue stroke) counts as blue, not dark."""
+    if not len(pixels):
+        return dict.fromkeys(("dark", "white", "blue", "red"), 0.0)
+    row = np.ascontiguousarray(pixels.reshape(-1, 1, 3), np.uint8)
+    families = masks(row)
+    families["dark"] = dark_ink(row, background) & ~families["blue"]
+    return {name: float(families[name].sum()) / len(pixels)
+            for name in ("dark", "white", "blue", "red")}

@@ -18,7 +18,15 @@ import numpy as np
 
 from webbot.debug import Mark
 from webbot.errors import WebbotError
-from webbot.puzlogic.inks import dark_ink, family, grey_ink, line_ink, masks, off_background
+from webbot.puzlogic.inks import (
+    dark_ink,
+    family,
+    grey_ink,
+    line_ink,
+    masks,
+    off_background,
+    shares,
+)
 from webbot.puzlogic.lines import Lines, bracket_arms, outline_sides
 from webbot.puzlogic.model import Piece, Puzzle, PuzzleError, Sum
 from webbot.vision.digits import DigitReader
@@ -28,7 +36,14 @@ WIDTH, HEIGHT = 800, 600
 GRID, BOX, GRID_X, GRID_Y = 48, 44, 18, 38
 COLUMNS, ROWS = 16, 11
 PIECE_FAMILIES = {"blue": "blue", "white": "white"}  # colour family -> piece colour
-SUM_FAMILIES = {"dark": "all", "blue": "blue", "white": "white", "red": "red"}  # -> sum kind
+SUM_FAMILIES = {"dark": "all", "blue": "blue", "white": "white"}  # colour family -> sum kind
+# A sum's family must fill half its triangle's ink and this share of its digits' ink (the real
+# blue sums' digits are half dark edge), other families at most OTHER_SHARE of either; red this
+# much is an error.
+TRIANGLE_SHARE = 0.5
+DIGIT_SHARE = {"dark": 0.5, "blue": 0.2, "white": 0.2}
+OTHER_SHARE = 0.05
+RED_SHARE = 0.2
 MIN_CONTRAST = 60  # colour distance below which a box holds no ink (a leaf is ~30)
 SHARP_CONTRAST = 8  # sum digits this much lighter or darker than the background are cut out
 # by lightness, which JPEG keeps sharp (it keeps colour at half size: the strokes of a blue sum
@@ -255,6 +270,28 @@ SUM_DIGITS = {"left": (slice(4, 44), slice(0, 40)), "right": (slice(4, 44), slic
               "top": (slice(0, 40), slice(4, 44)), "bottom": (slice(8, 48), slice(4, 44))}
 
 
+def sum_kind(triangle: np.ndarray, digits: np.ndarray, background: np.ndarray
+             ) -> tuple[str | None, str]:
+    """A sum's kind (all, blue or white) from the ink pixels (BGR) of its triangle and of its
+    digits, or None and why. The triangle, a filled shape, is the surer witness; the digits must
+    agree. Neither may hold another colour family: a sum whose ink is not clearly one family
+    is a doubt, never a guess (the real blue sums' digits are thin blue strokes with dark
+    edges, about half their ink each, and were once read as dark)."""
+    seen = {"triangle": shares(triangle, background), "digits": shares(digits, background)}
+    if max(part["red"] for part in seen.values()) >= RED_SHARE:
+        return None, "red, an error hides its kind"
+    for name, kind in SUM_FAMILIES.items():
+        others = [k for k in ("blue", "white", "red") if k != name]
+        if (seen["triangle"][name] >= TRIANGLE_SHARE and seen["digits"][name] >= DIGIT_SHARE[name]
+                and all(part[k] <= OTHER_SHARE for part in seen.values() for k in others)):
+            return kind, ""
+    said = "; ".join(f"{part} " + (", ".join(f"{share:.0%} {name}" for name, share
+                                             in sorted(found.items(), key=lambda kv: -kv[1])
+                                             if share) or "no family")
+                     for part, found in seen.items())
+    return None, f"not clearly one colour family: {said}"
+
+
 def _line_ends(board: dict[Spot, object]) -> set[tuple[int, int]]:
     """The grid boxes just past either end of each row and column of the board: the only
     places a sum can be (the HUD's boxes and tip text are not)."""
@@ -415,14 +452,12 @@ class Reader:
             return None
         if side is None:
             return None
-        strong = square[amount >= 0.95]  # the ink at its fullest: blurred into a background of
-        # the opposite hue (blue into sand), the edges of a stroke are nearly grey
-        kind = SUM_FAMILIES.get(family(np.median(strong, axis=0), background) or "") \
-            if len(strong) else None  # (no strong ink: no kind)
-        if kind is None or kind == "red":
-            why = "red, an error hides its kind" if kind else "not a sum colour"
+        kind, why = sum_kind(square[TRIANGLES[side]][amount[TRIANGLES[side]] > 0.5],
+                             square[SUM_DIGITS[side]][amount[SUM_DIGITS[side]] > 0.5], background)
+        if kind is None:
             doubts.append(f"{where}: its colour ({why})")
             return None
+        strong = square[amount >= 0.95]  # the ink at its fullest
         lightness = lightness_of(np.median(strong, axis=0))
         if abs(lightness - lightness_of(background)) >= SHARP_CONTRAST:
             amount = ink(square, background, SHARP_CONTRAST, towards=lightness)
