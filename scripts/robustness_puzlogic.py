@@ -32,7 +32,7 @@ from webbot.vision.digits import DigitReader  # noqa: E402
 
 REAL = ROOT.parent / "shared" / "reference" / "puzlogic"
 REAL_LEVELS = {"puzlogic-map-1.png": 1, "puzlogic-map-2.png": 2, "puzlogic-map-3.png": 3,
-               "puzlogic-with-sums.png": 6}
+               "puzlogic-with-sums.png": 6, "puzlogic-map-10.png": 10}
 
 
 def replica_pictures() -> list[tuple[np.ndarray, dict]]:

@@ -270,7 +270,7 @@ BLUE, BLUE_EDGE, DARK, WHITE = (103, 140, 255), (87, 78, 99), (66, 66, 66), (255
     (pixels((WHITE, 50)), pixels((WHITE, 60), (DARK, 40)), "white"),
     # digits without the triangle's family, or holding another: a doubt, never a guess
     (pixels(((128, 128, 255), 50)), pixels((DARK, 100)), None),
-    (pixels((DARK, 50)), pixels((DARK, 90), (BLUE, 10)), None),
+    (pixels((DARK, 50)), pixels((DARK, 75), (BLUE, 25)), None),
     (pixels((DARK, 50)), pixels((DARK, 70), ((255, 42, 42), 30)), None),
 ])
 def test_a_sum_s_kind_is_its_triangle_s_colour_family_shared_by_its_digits(triangle, digits,
