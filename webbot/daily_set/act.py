@@ -155,7 +155,8 @@ class Hands:
         # the card any more: a popup may have come and gone (the consent engine answers it).
         if covered or self._ticks_seen:
             self.way.clear()
-            if self._ticked(slot) is False:
+            # A second wait for the tick: a slow page's late tick must not be clicked off.
+            if not self._checked(slot):
                 self._click(slot)
 
     def _lost(self, slots: list[CardSlot]) -> list[CardSlot]:
@@ -167,7 +168,8 @@ class Hands:
         return unticked if len(unticked) < len(slots) else []
 
     def _ticked(self, slot: CardSlot) -> bool | None:
-        """Whether the card's checkbox is ticked; None on a page without one."""
+        """Whether the card's checkbox is ticked; None on a page without one (or one that
+        moved on)."""
         box = self.frame.locator(f'input[name="A{slot.position}"]')
         try:
             return box.first.is_checked() if box.count() else None
@@ -175,19 +177,19 @@ class Hands:
             return None
 
     def _checked(self, slot: CardSlot) -> bool:
-        box = self.frame.locator(f'input[name="A{slot.position}"]')
+        """Whether the card's box ticks within CHECK_TIMEOUT_S (True on a page without one,
+        or one that moved on)."""
         deadline = time.monotonic() + CHECK_TIMEOUT_S
-        try:
-            if not box.count():
-                return True  # a page without checkboxes: nothing to see
-            while time.monotonic() < deadline:
-                if box.first.is_checked():
-                    self._ticks_seen = True
-                    return True
-                self.page.wait_for_timeout(15)
-        except Error:
-            return True  # the page moved on
-        return False
+        while True:
+            ticked = self._ticked(slot)
+            if ticked is None:
+                return True
+            if ticked:
+                self._ticks_seen = True
+                return True
+            if time.monotonic() >= deadline:
+                return False
+            self.page.wait_for_timeout(15)
 
     def _click(self, slot: CardSlot) -> None:
         element = self.frame.query_selector(slot.target)

@@ -38,9 +38,10 @@ COLUMNS, ROWS = 16, 11
 PIECE_FAMILIES = {"blue": "blue", "white": "white"}  # colour family -> piece colour
 SUM_FAMILIES = {"dark": "all", "blue": "blue", "white": "white"}  # colour family -> sum kind
 # A sum's family must fill half its triangle's ink and this share of its digits' ink (the real
-# blue sums' digits are half dark edge), another family under OTHER_SHARE of either (JPEG
-# bleeds a teal background's colour into dark digits: 14% "blue"; the real blue digits are 40%
-# blue and more); red this much is an error.
+# blue sums' digits are half dark edge, so dark never counts against blue or white), and blue,
+# white or red other than it under OTHER_SHARE of either (JPEG bleeds a teal background's
+# colour into dark digits: 14% "blue"; the real blue digits are 40% blue and more); red this
+# much is an error.
 TRIANGLE_SHARE = 0.5
 DIGIT_SHARE = {"dark": 0.5, "blue": 0.2, "white": 0.2}
 OTHER_SHARE = 0.2
