@@ -32,7 +32,8 @@ from readme_table import cores, put_in_readme
 
 from webbot.browser import BrowserOptions, open_page, open_url
 from webbot.burrito_bison.bot import BurritoBot
-from webbot.burrito_bison.screens import RULES, TemplatePack, classify, fitted
+from webbot.burrito_bison.matching import TemplatePack
+from webbot.burrito_bison.screens import RULES, classify, fitted
 from webbot.screen import Screen
 from webbot.server import FixtureServer
 from webbot.session import RunOptions, game_session

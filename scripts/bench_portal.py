@@ -27,7 +27,7 @@ from readme_table import cores, put_in_readme
 
 from webbot.browser import BrowserOptions
 from webbot.burrito_bison.bot import BurritoBot
-from webbot.burrito_bison.screens import TemplatePack
+from webbot.burrito_bison.matching import TemplatePack
 from webbot.daily_set.bot import DailySetBot
 from webbot.errors import WebbotError
 from webbot.mouse import Mouse

@@ -14,7 +14,7 @@ from tests.conftest import in_own_thread, run_webbot
 from tests.test_portal import PORTAL, hooked, portal
 from webbot.browser import BrowserOptions
 from webbot.burrito_bison.bot import BurritoBot
-from webbot.burrito_bison.screens import TemplatePack
+from webbot.burrito_bison.matching import TemplatePack
 from webbot.consent.engine import find_library, rules_for
 from webbot.daily_set.bot import DailySetBot
 from webbot.puzlogic.bot import GAME as PUZLOGIC

@@ -11,7 +11,7 @@ from playwright.sync_api import Page
 from tests.conftest import PAGES, in_own_thread, run_webbot
 from webbot.browser import BrowserOptions
 from webbot.burrito_bison.bot import BurritoBot, game_spec
-from webbot.burrito_bison.screens import TemplatePack
+from webbot.burrito_bison.matching import TemplatePack
 from webbot.daily_set.bot import DailySetBot
 from webbot.errors import WebbotError
 from webbot.finder import NoGameFound, frame_selector

@@ -11,7 +11,7 @@ import pytest
 from tests.conftest import in_own_thread, run_webbot
 from tests.test_cli import closed_port
 from webbot.burrito_bison.bot import BurritoBot
-from webbot.burrito_bison.screens import TemplatePack
+from webbot.burrito_bison.matching import TemplatePack
 from webbot.session import RunOptions, game_session
 
 GAME = "burrito-bison/index.html"

@@ -14,9 +14,10 @@ from tests.conftest import run_webbot
 from webbot.burrito_bison import digits
 from webbot.burrito_bison.bot import pack_sized
 from webbot.burrito_bison.layout import SHOP_COINS, SHOP_PRICE
+from webbot.burrito_bison.matching import TemplatePack
 from webbot.burrito_bison.pack import cut_pack
 from webbot.burrito_bison.readout import number_in, results_numbers, white_ink
-from webbot.burrito_bison.screens import TemplatePack, classify
+from webbot.burrito_bison.screens import classify
 from webbot.burrito_bison.shop import crop, price_ink
 
 REAL_RESULTS = {"distance": 774, "coins": 489, "total": 5119}

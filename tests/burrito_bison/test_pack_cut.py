@@ -13,8 +13,9 @@ from tests.burrito_bison.conftest import REAL, REAL_TEMPLATES, needs_reference, 
 from tests.conftest import run_webbot
 from webbot.burrito_bison.bot import pack_sized
 from webbot.burrito_bison.layout import MANIFEST, SHOTS
+from webbot.burrito_bison.matching import TemplatePack
 from webbot.burrito_bison.pack import cut_pack, scene
-from webbot.burrito_bison.screens import TemplatePack, classify, classify_picture, read_image
+from webbot.burrito_bison.screens import classify, classify_picture, read_image
 
 REAL_SHOTS = {"ring": "round-start-beaster-bunny.png", "rocket_ready": "flight-full-rocket.png",
               "pinata": "pinata.png", "missions": "round-finished-missions.png",

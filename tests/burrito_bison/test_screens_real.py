@@ -10,7 +10,8 @@ import pytest
 
 from tests.burrito_bison.conftest import REAL, REAL_SCREENS, REAL_TEMPLATES, needs_reference
 from tests.conftest import run_webbot
-from webbot.burrito_bison.screens import REQUIRED, Looker, TemplatePack, classify, read_image
+from webbot.burrito_bison.matching import REQUIRED, Looker, TemplatePack
+from webbot.burrito_bison.screens import classify, read_image
 from webbot.errors import WebbotError
 
 pytestmark = needs_reference

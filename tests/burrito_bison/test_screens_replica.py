@@ -12,7 +12,8 @@ from tests import processes
 from tests.burrito_bison.conftest import sized_frames
 from webbot.burrito_bison.bot import pack_sized
 from webbot.burrito_bison.layout import REAL_SIZES, SHOTS
-from webbot.burrito_bison.screens import TemplatePack, classify
+from webbot.burrito_bison.matching import TemplatePack
+from webbot.burrito_bison.screens import classify
 from webbot.screen import Screen
 
 GAME = "burrito-bison/index.html"

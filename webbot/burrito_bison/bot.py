@@ -19,9 +19,10 @@ from webbot.burrito_bison.decide import (
     Decider,
     Watchdog,
 )
+from webbot.burrito_bison.matching import TemplatePack
 from webbot.burrito_bison.model import Round, Sighting
 from webbot.burrito_bison.readout import ResultsReading, read_results, results_numbers
-from webbot.burrito_bison.screens import TemplatePack, classify, fitted
+from webbot.burrito_bison.screens import classify, fitted
 from webbot.burrito_bison.shopping import Visit
 from webbot.errors import WebbotError
 from webbot.game import Candidate, GameSpec

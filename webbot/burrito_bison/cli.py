@@ -14,10 +14,10 @@ from rich.console import Console
 from rich.table import Table
 
 from webbot.burrito_bison.layout import MANIFEST, SHOTS, Box
+from webbot.burrito_bison.matching import TemplatePack
 from webbot.burrito_bison.model import Round
 from webbot.burrito_bison.pack import cut_pack
 from webbot.burrito_bison.screens import (
-    TemplatePack,
     classify,
     classify_picture,
     game_of,

@@ -28,14 +28,12 @@ from webbot.burrito_bison.layout import (
     SHOTS,
     Box,
 )
+from webbot.burrito_bison.matching import REQUIRED, Looker, TemplatePack
 from webbot.burrito_bison.readout import RESULTS_PLACES, number_in, white_ink
 from webbot.burrito_bison.screens import (
     COVERS,
     INDICATOR_SCORE,
-    REQUIRED,
     RULES,
-    Looker,
-    TemplatePack,
     classify,
     fitted,
     framed_game,

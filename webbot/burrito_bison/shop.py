@@ -27,9 +27,9 @@ from webbot.burrito_bison.layout import (
     SHOP_ROWS,
     Box,
 )
+from webbot.burrito_bison.matching import FINE_BLUR, TemplatePack
 from webbot.burrito_bison.model import Point
 from webbot.burrito_bison.readout import number_in, page_of, read_number, says_max
-from webbot.burrito_bison.screens import FINE_BLUR, TemplatePack
 from webbot.vision.ocr import read_text
 
 LOCK_SCORE = 0.78  # the real padlocks score 0.81-1.0, the real upgrades' icons < 0.7

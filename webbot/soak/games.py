@@ -113,7 +113,7 @@ def _daily_set(session: Session, case: Case, stuck_after: float) -> str | None:
 
 def _burrito_bison(session: Session, case: Case, stuck_after: float) -> str | None:
     from webbot.burrito_bison.bot import BurritoBot
-    from webbot.burrito_bison.screens import TemplatePack
+    from webbot.burrito_bison.matching import TemplatePack
 
     bot = BurritoBot(session, TemplatePack(), stuck_after=stuck_after, report=lambda line: None)
     bot.play(rounds=case.rounds)
