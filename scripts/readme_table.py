@@ -26,3 +26,12 @@ def put_in_readme(name: str, block: str) -> bool:
 
 def cores() -> int:
     return len(os.sched_getaffinity(0))
+
+
+def publish(name: str, table: str, write: bool, wrong: int) -> int:
+    """Print a table, put it in README.md when asked; the exit code: 1 when the README has no
+    place for it or any reading was wrong, else 0."""
+    print(table)
+    if write and not put_in_readme(name, table):
+        return 1
+    return 1 if wrong else 0

@@ -22,7 +22,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # the perturbations live with the tests that use them
 
-from readme_table import cores, put_in_readme  # noqa: E402
+from readme_table import cores, publish  # noqa: E402
 
 from tests.puzlogic.perturb import PERTURBATIONS, tally  # noqa: E402
 from webbot.browser import BrowserOptions, open_page, open_url  # noqa: E402
@@ -78,11 +78,7 @@ def main() -> int:
               f"({100 * totals['exact'] / readings:.0f}%), {totals['refused']} refused, "
               f"{totals['wrong']} wrong.",
               f"Measured {time.strftime('%Y-%m-%d')} on {cores()} cores."]
-    table = "\n".join(lines)
-    print(table)
-    if args.readme and not put_in_readme("robustness_puzlogic", table):
-        return 1
-    return 1 if totals["wrong"] else 0
+    return publish("robustness_puzlogic", "\n".join(lines), args.readme, totals["wrong"])
 
 
 if __name__ == "__main__":
