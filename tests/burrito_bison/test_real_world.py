@@ -5,6 +5,8 @@ not put things. Every reading is right or a refusal, never wrong."""
 
 from __future__ import annotations
 
+import json
+
 import cv2
 import numpy as np
 import pytest
@@ -169,9 +171,34 @@ def test_the_unlocked_card_wherever_it_sits(original, screens):
 
 
 def test_a_pack_cut_from_the_real_screens_reads_them_in_another_portal(cut):
-    """Every screen of both builds, the game at the smallest and the largest real size under
-    a toolbar (scripts/regression_real.py tries every size): right."""
+    """Every screen of both builds, the game at 1120x540 under a toolbar
+    (scripts/regression_real.py tries every size): right."""
     for shot, name in BURRITO_SHOTS.items():
         scene = game_scene(cv2.imread(str(BURRITO / "screens" / name)))
-        for size in ((1120, 540), (1280, 768)):
-            assert classify_picture(cut, portal_grab(scene, size)).screen == shot, (shot, size)
+        assert classify_picture(cut, portal_grab(scene, (1120, 540))).screen == shot, shot
+
+
+@pytest.mark.parametrize("size", [(1173, 660), (1280, 768)])
+def test_the_numbers_of_a_grab_with_the_game_under_a_toolbar(cut, screens, tmp_path, size):
+    """`read` finds the game in a grab without a black frame by its screen's indicator, cuts
+    the scene there, and reads the same numbers as in the real grab."""
+    paths = []
+    for shot in ("results", "shop"):
+        paths.append(tmp_path / f"{shot}.png")
+        cv2.imwrite(str(paths[-1]), portal_grab(game_scene(screens[shot]), size))
+    done = run_webbot("burrito-bison", "read", *map(str, paths), "--templates",
+                      str(cut.folder), "--json")
+    assert done.returncode == 0, done.stderr
+    results, shop = (json.loads(line) for line in done.stdout.splitlines())
+    assert results == {"file": str(paths[0]), "screen": "results", "distance": 774,
+                       "coins": 489, "total": 5119}
+    assert shop["screen"] == "shop" and shop["coins"] == 883 and shop["price"] == 6100
+
+
+def test_a_grab_whose_game_is_not_found_is_one_line(original, tmp_path):
+    page = np.full((700, 1200, 3), 236, np.uint8)
+    cv2.imwrite(str(tmp_path / "page.png"), page)
+    done = run_webbot("burrito-bison", "read", str(tmp_path / "page.png"), "--templates",
+                      str(ORIGINAL_TEMPLATES))
+    assert done.returncode == 1
+    assert done.stderr.count("\n") == 1 and "no game found in it" in done.stderr

@@ -9,10 +9,11 @@ import cv2
 import numpy as np
 
 from tests.puzlogic.conftest import bundled_levels, needs_reference, reference_levels
-from tests.puzlogic.perturb import tally
+from tests.puzlogic.perturb import outcome, tally
 from tests.puzlogic.replica import open_game
 from tests.puzlogic.test_vision import REAL, REAL_LEVELS
-from webbot.puzlogic.vision import normalise
+from webbot.puzlogic.vision import Reader, normalise
+from webbot.vision.digits import DigitReader
 
 # the replica's JPEG readings often end in Tesseract, seconds each: the script measures those
 QUICK = ("none", "gamma 0.8", "gamma 1.25", "cast +10% blue", "cast +10% red",
@@ -38,12 +39,21 @@ def test_real_screenshots_perturbed_read_exactly_or_refuse(reader):
 def test_the_real_level_10s_blue_sums_are_never_read_wrong(reader):
     # Its blue sums are thin blue strokes with dark edges, once read as sums of every number.
     # Now a sum's kind is its triangle's colour family, which its digits must share: read
-    # right or refused, under every perturbation. (Its thin digits are often refused: reading
-    # them exactly the first time they are seen is still to do.)
+    # right or refused, under every perturbation.
     picture = cv2.imread(str(REAL / "puzlogic-map-10.png"))
     counts = tally(reader, [(picture, reference_levels()[9])])
     assert not {name: c for name, c in counts.items() if c["wrong"]}, counts
     assert {s.counts for s in reader.read_level(normalise(picture)).sums} <= {"blue"}
+
+
+@needs_reference
+def test_the_real_level_10_reads_exactly_on_first_sight(tmp_path):
+    """A reader that has learned nothing yet: the "0" of "09", thin and outlined, takes no
+    Tesseract vote in the whole ink; the second look at the blue core reads it."""
+    reader = Reader(DigitReader(tmp_path))
+    picture = cv2.imread(str(REAL / "puzlogic-map-10.png"))
+    assert outcome(reader, picture, reference_levels()[9]) == "exact"
+    assert (tmp_path / "blue core").is_dir()  # the second look was needed, and learned
 
 
 def test_blue_and_white_sums_read_through_colour_drift_scales_and_leaves(page, fixtures_url,

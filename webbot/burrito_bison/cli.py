@@ -21,6 +21,7 @@ from webbot.burrito_bison.screens import (
     classify,
     classify_picture,
     game_of,
+    placed_game,
     read_image,
 )
 from webbot.errors import WebbotError
@@ -87,10 +88,12 @@ def numbers_of(pack: TemplatePack, path: str) -> dict[str, object]:
     coins and the selected upgrade's name, level and price (None: unreadable)."""
     from webbot.burrito_bison import readout, shop
 
-    found = game_of(read_image(path))
+    picture = read_image(path)
+    found = game_of(picture, whole=False) or placed_game(pack, picture) or game_of(picture)
     if found is None:
-        raise WebbotError(f"{path}: no game of a real size in it (a page grab with the game "
-                          "framed by black, or a grab of the game alone)")
+        raise WebbotError(f"{path}: no game found in it (a page grab with the game framed by "
+                          "black or showing a screen the pack knows where the pack has it, "
+                          "or a grab of the game alone)")
     game, _ = found
     sighting = classify(pack, game, framed=True)
     if sighting.screen == "results":

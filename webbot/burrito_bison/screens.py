@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 from webbot import inputs
-from webbot.burrito_bison.layout import PACK_GAME_SIZE, REAL_SIZES
+from webbot.burrito_bison.layout import PACK_GAME_SIZE, PLACES, REAL_SIZES
 from webbot.burrito_bison.matching import (
     FRAMED_SCALES,
     FREE_SCALES,
@@ -171,6 +171,32 @@ def game_of(picture: np.ndarray, whole: bool = True
         box = (0, 0, width, height)
     x, y, width, height = box
     return fitted(picture[y:y + height, x:x + width], width, height), box
+
+
+def placed_game(pack: TemplatePack, picture: np.ndarray
+                ) -> tuple[np.ndarray, tuple[int, int, int, int]] | None:
+    """The game in a page grab without a black frame (under a toolbar, beside a sidebar), as
+    game_of gives it: the 1173x660 scene placed by its screen's indicator (where it matched,
+    at the scale it matched) and confirmed by the indicator scoring at its own place in the
+    scene so cut; None when the screen is unknown or its layout is not the pack's."""
+    sighting = classify(pack, picture)
+    if sighting.evidence is None or sighting.evidence.name not in PLACES:
+        return None
+    name = sighting.evidence.name
+    match = Looker(pack, picture, scales=FREE_SCALES).find(name)
+    if match is None or match.score < INDICATOR_SCORE:
+        return None
+    x, y, _, _ = PLACES[name]
+    left, top = round(match.x - x * match.scale), round(match.y - y * match.scale)
+    width = round(PACK_GAME_SIZE[0] * match.scale)
+    height = round(PACK_GAME_SIZE[1] * match.scale)
+    if left < 0 or top < 0 or left + width > picture.shape[1] or \
+            top + height > picture.shape[0]:
+        return None
+    game = fitted(picture[top:top + height, left:left + width], width, height)
+    if Looker(pack, game, framed=True).seen(name, INDICATOR_SCORE) is None:
+        return None
+    return game, (left, top, width, height)
 
 
 def classify_picture(pack: TemplatePack, picture: np.ndarray) -> Sighting:
