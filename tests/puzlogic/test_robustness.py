@@ -20,6 +20,10 @@ QUICK = ("none", "gamma 0.8", "gamma 1.25", "cast +10% blue", "cast +10% red",
          "cast +10% green", "brightness +10", "brightness -10", "scale 0.6 (area)",
          "scale 0.75 (cubic)", "scale 1.7 (cubic)", "12 leaves", "scale 1.5 + cast + blur 0.8")
 
+DRIFTS = ("none", "gamma 0.8", "gamma 1.25", "cast +10% blue", "cast +10% red",
+          "cast +10% green", "brightness -10", "gamma 1.25 + cast + JPEG 70",
+          "brightness -10 + blur 0.6 + JPEG 80", "scale 1.5 + cast + blur 0.8")
+
 
 def check(counts: dict[str, dict[str, int]], pictures: int, exact_share: float) -> None:
     wrong = {name: c["wrong"] for name, c in counts.items() if c["wrong"]}
@@ -39,9 +43,10 @@ def test_real_screenshots_perturbed_read_exactly_or_refuse(reader):
 def test_the_real_level_10s_blue_sums_are_never_read_wrong(reader):
     # Its blue sums are thin blue strokes with dark edges, once read as sums of every number.
     # Now a sum's kind is its triangle's colour family, which its digits must share: read
-    # right or refused, under every perturbation.
+    # right or refused. Here under the drifts that once read it wrong (3 in 7) and the mixes;
+    # scripts/robustness_puzlogic.py runs it under every perturbation.
     picture = cv2.imread(str(REAL / "puzlogic-map-10.png"))
-    counts = tally(reader, [(picture, reference_levels()[9])])
+    counts = tally(reader, [(picture, reference_levels()[9])], DRIFTS)
     assert not {name: c for name, c in counts.items() if c["wrong"]}, counts
     assert {s.counts for s in reader.read_level(normalise(picture)).sums} <= {"blue"}
 

@@ -331,6 +331,12 @@ class PuzlogicBot:
             last = n == len(solution)
             for _ in range(DROP_TRIES):
                 look = self.drop(look, placement, last)
+                if last and look.screen == "unknown":
+                    # The overlay fading in, or a cover (a site's popup) over the board that
+                    # may have taken the drag: the level is over only when its end shows.
+                    look = self.wait_for(
+                        lambda seen: seen.screen == "completed" or seen.view is not None,
+                        "the completed screen or the board", 5)
                 if look.screen != "level":  # the last piece ends the level
                     return last
                 view = look.view
