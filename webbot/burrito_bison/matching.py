@@ -187,10 +187,13 @@ class Looker:
     crop is looked for everywhere at each of those scales."""
 
     def __init__(self, pack: TemplatePack, image: np.ndarray, framed: bool = False,
-                 scales: tuple[float, ...] | None = None) -> None:
+                 scales: tuple[float, ...] | None = None, gray: np.ndarray | None = None
+                 ) -> None:
         self.pack = pack
         self.image = image
-        self.gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+        if gray is None:
+            gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+        self.gray = gray
         self.offset = ((self.gray.shape[1] - PACK_GAME_SIZE[0]) / 2,
                        (self.gray.shape[0] - PACK_GAME_SIZE[1]) / 2) \
             if framed and scales is None else None
@@ -214,9 +217,8 @@ class Looker:
 
     def freed(self, scales: tuple[float, ...]) -> Looker:
         """A free looker over `scales` in the same picture, sharing the copies made so far."""
-        looker = Looker(self.pack, self.image, scales=scales)
-        looker.gray = self.gray
-        looker._half, looker._soft = self._half, self._soft
+        looker = Looker(self.pack, self.image, scales=scales, gray=self.gray)
+        looker._half, looker._soft = self.half, self.soft  # both are needed, made once
         return looker
 
     def near(self, scale: float) -> Looker:

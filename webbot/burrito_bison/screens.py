@@ -183,7 +183,8 @@ def placed_game(pack: TemplatePack, picture: np.ndarray
     if sighting.evidence is None or sighting.evidence.name not in PLACES:
         return None
     name = sighting.evidence.name
-    match = Looker(pack, picture, scales=FREE_SCALES).find(name)
+    # Its scale to within a percent (a match at 1:1 only says "about 1").
+    match = Looker(pack, picture).near(sighting.evidence.scale).find(name)
     if match is None or match.score < INDICATOR_SCORE:
         return None
     x, y, _, _ = PLACES[name]
