@@ -270,6 +270,7 @@ def _piece_colour(canvas: np.ndarray, x: int, y: int, background: np.ndarray) ->
 # (#678CFF: 115). Steeper ramps read sooner but, measured on the real level 10 under colour
 # casts and blur, once read "09" as "03".
 CORE_RAMP = (20, 60)
+SUM_STYLES = {"all": "bold", "blue": "blue core", "white": "bold"}  # digit template sets
 TRIANGLES = {"left": (slice(17, 32), slice(41, 48)), "right": (slice(17, 32), slice(0, 7)),
              "top": (slice(41, 48), slice(17, 32)), "bottom": (slice(0, 7), slice(17, 32))}
 SUM_DIGITS = {"left": (slice(4, 44), slice(0, 40)), "right": (slice(4, 44), slice(8, 48)),
@@ -463,32 +464,30 @@ class Reader:
         if kind is None:
             doubts.append(f"{where}: its colour ({why})")
             return None
-        strong = square[amount >= 0.95]  # the ink at its fullest
-        lightness = lightness_of(np.median(strong, axis=0))
-        if abs(lightness - lightness_of(background)) >= SHARP_CONTRAST:
-            amount = ink(square, background, SHARP_CONTRAST, towards=lightness)
-        target = self._number(amount[SUM_DIGITS[side]], "bold", 9, where, doubts, 2)
-        if target is None and kind == "blue":
-            target = self._second_look(square[SUM_DIGITS[side]], where, doubts)
+        digits = self._digit_ink(square, amount, kind, background)[SUM_DIGITS[side]]
+        target = self._number(digits, SUM_STYLES[kind], 9, where, doubts, 2)
         if target is None:
             return None
         line = "row" if side in ("left", "right") else "col"
         index = spot.j - top if line == "row" else spot.i - left
         return Sum(line, index, target, kind, side)
 
-    def _second_look(self, square: np.ndarray, where: str, doubts: list[str]) -> int | None:
-        """A blue sum whose digits did not read: the real game draws them thin, a blue core
-        between dark edges, which the ink of their whole shape blurs into other digits (the
-        "0" of the real level 10's "09" took no vote). Read again from the blue core alone,
-        in its own style; the first look's doubt stays when this one fails too."""
-        pixels = square.astype(np.int16)
-        blueness = pixels[..., 0] - np.maximum(pixels[..., 1], pixels[..., 2])
-        core = np.clip((blueness - CORE_RAMP[0]) / (CORE_RAMP[1] - CORE_RAMP[0]), 0, 1)
-        second: list[str] = []
-        target = self._number(core.astype(np.float32), "blue core", 9, where, second, 2)
-        if target is not None:
-            doubts.pop()  # the first look's doubt, answered
-        return target
+    @staticmethod
+    def _digit_ink(square: np.ndarray, amount: np.ndarray, kind: str,
+                   background: np.ndarray) -> np.ndarray:
+        """The ink a sum's digits are read from. Blue digits are drawn thin with dark edges: the
+        ink of their whole shape is a hollow outline, in which a 3 reads as an 8 and the real
+        "09"'s 0 took no vote. So they are read from their blue core alone."""
+        if kind == "blue":
+            pixels = square.astype(np.int16)
+            blueness = pixels[..., 0] - np.maximum(pixels[..., 1], pixels[..., 2])
+            return np.clip((blueness - CORE_RAMP[0]) / (CORE_RAMP[1] - CORE_RAMP[0]),
+                           0, 1).astype(np.float32)
+        strong = square[amount >= 0.95]  # the ink at its fullest
+        lightness = lightness_of(np.median(strong, axis=0))
+        if abs(lightness - lightness_of(background)) >= SHARP_CONTRAST:
+            return ink(square, background, SHARP_CONTRAST, towards=lightness)
+        return amount
 
     def read_select(self, picture: Picture) -> list[LevelButton]:
         """The level buttons: 5 a row from (250, 278) on a 64 px pitch, as many as are drawn."""
@@ -570,12 +569,12 @@ def marks(view: LevelView, picture: Picture) -> list[Mark]:
     for piece in view.tray:
         box(piece.spot, f"{piece.value}{piece.color[0]}", (255, 0, 0))
     for s in view.sums:
-        spot = Spot(*_sum_spot(view, s))
+        spot = Spot(*sum_spot(view, s))
         box(spot, f"{s.target}{s.counts[0]}", (0, 0, 255))
     return found
 
 
-def _sum_spot(view: LevelView, s: Sum) -> tuple[int, int]:
+def sum_spot(view: LevelView, s: Sum) -> tuple[int, int]:
     """The grid box (i, j) a sum was read in, from the board's cells and its side."""
     axis = 0 if s.line == "row" else 1
     line = [spot for cell, spot in view.spots.items() if cell[axis] == s.index]
