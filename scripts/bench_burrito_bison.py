@@ -13,7 +13,7 @@ Play: the bot grinds rounds on the bundled replica (headless, shop on), against 
 looking once a second, the pace of the blog's loop.
 
     .venv/bin/python scripts/bench_burrito_bison.py [--repeat 20] [--rounds 3] [--quick]
-        [--readme]
+        [--docs]
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ import cv2
 import numpy as np
 
 # scripts/ is on the path when this file is run as a script
-from readme_table import cores, put_in_readme
+from docs_table import cores, put_in_docs
 
 from webbot.browser import BrowserOptions, open_page, open_url
 from webbot.burrito_bison.bot import BurritoBot
@@ -128,7 +128,7 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=20, help="timings per frame")
     parser.add_argument("--rounds", type=int, default=3, help="rounds played per pace")
     parser.add_argument("--quick", action="store_true", help="a smoke test: less of everything")
-    parser.add_argument("--readme", action="store_true", help="write the tables into README.md")
+    parser.add_argument("--docs", action="store_true", help="write into its docs page")
     args = parser.parse_args()
     repeat, rounds = (2, 1) if args.quick else (args.repeat, args.rounds)
 
@@ -189,7 +189,7 @@ def main() -> int:
               f"\nMeasured {time.strftime('%Y-%m-%d')} on {cores()} cores."]
     table = "\n".join(lines)
     print(table)
-    if args.readme and not put_in_readme("bench_burrito_bison", table):
+    if args.docs and not put_in_docs("bench_burrito_bison", table):
         return 1
     if worst_large > TARGET_FRAME_MS:
         print(f"note: worst {width}x{height} frame {worst_large:.1f} ms is over the "

@@ -13,7 +13,7 @@ confirming the 6th set, on the bundled page and generated puzzles in both layout
 <= 3 s. The baseline is the same bot moving the mouse in 12 px steps (the Mouse default), to
 show what the long strides between cards buy.
 
-    .venv/bin/python scripts/bench_daily_set.py [--repeat 20] [--runs 4] [--quick] [--readme]
+    .venv/bin/python scripts/bench_daily_set.py [--repeat 20] [--runs 4] [--quick] [--docs]
 """
 
 from __future__ import annotations
@@ -26,10 +26,10 @@ import time
 from pathlib import Path
 
 import numpy as np
-from playwright.sync_api import sync_playwright
 
 # scripts/ is on the path when this file is run as a script
-from readme_table import cores, put_in_readme
+from docs_table import cores, put_in_docs
+from playwright.sync_api import sync_playwright
 from render_set_cards import card_for_number
 
 from webbot.browser import BrowserOptions, open_browser, open_url
@@ -168,7 +168,7 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=4, help="pages played per layout and mouse")
     parser.add_argument("--quick", action="store_true",
                         help="a smoke test: fewer of everything, the bundled page played once")
-    parser.add_argument("--readme", action="store_true", help="write the tables into README.md")
+    parser.add_argument("--docs", action="store_true", help="write into its docs page")
     args = parser.parse_args()
     repeat, runs = (3, 1) if args.quick else (args.repeat, args.runs)
 
@@ -211,7 +211,7 @@ def main() -> int:
     if worst > TARGET_12_MS:
         print(f"note: classifying 12 cards took {worst:.1f} ms, over the {TARGET_12_MS} ms "
               "target", file=sys.stderr)
-    if args.readme and not put_in_readme("bench_daily_set", table):
+    if args.docs and not put_in_docs("bench_daily_set", table):
         return 1
     return 0 if all(ok for _, ok in ours) else 1  # wrong answers fail; speed is in the table
 

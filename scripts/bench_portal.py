@@ -10,7 +10,7 @@ the consent chain with DuckDuckGo's autoconsent; a last row adds a 3 s preroll. 
 from page.goto to the bot's first mouse press in the game. "vs bare page" is a row's time over
 the bare page's; "engine adds" is the engine's time less the bot's own handling's.
 
-    .venv/bin/python scripts/bench_portal.py [--runs 3] [--quick] [--readme]
+    .venv/bin/python scripts/bench_portal.py [--runs 3] [--quick] [--docs]
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import time
 from urllib.parse import urljoin
 
 # scripts/ is on the path when this file is run as a script
-from readme_table import cores, put_in_readme
+from docs_table import cores, put_in_docs
 
 from webbot.browser import BrowserOptions
 from webbot.burrito_bison.bot import BurritoBot
@@ -94,7 +94,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--quick", action="store_true", help="one run, Puzlogic only")
-    parser.add_argument("--readme", action="store_true", help="put the table in README.md")
+    parser.add_argument("--docs", action="store_true", help="write into its docs page")
     args = parser.parse_args()
     games = ["puzlogic"] if args.quick else list(BARE)
     runs = 1 if args.quick else args.runs
@@ -125,8 +125,8 @@ def main() -> int:
         "| game | page | consent handling | median s | best s | vs bare page | engine adds s |",
         "|---|---|---|---|---|---|---|", *rows])
     print(table)
-    if args.readme:
-        put_in_readme("bench-portal", table)
+    if args.docs:
+        put_in_docs("bench-portal", table)
     return 0
 
 

@@ -17,10 +17,10 @@ solving, dragging, checking each drop, waiting for the game's own animations. Th
 time per piece is its dragging and checking. Then --generated levels (50 by default) of the
 replica's generator, 15 to a page (4 to 12 pieces, boards up to 7 rows, all three sum kinds),
 at the bot's pace; their shapes and sums are taken from the fixture's test hook, as a tester
-would (the bot never reads it). Prints Markdown tables; --readme also puts them into README.md.
+would (the bot never reads it). Prints Markdown tables; --docs also puts them into their docs page.
 
     .venv/bin/python scripts/bench_puzlogic.py [--frames 2] [--no-run] [--generated 50]
-                                               [--quick] [--readme]
+                                               [--quick] [--docs]
 """
 
 from __future__ import annotations
@@ -36,10 +36,10 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-from playwright.sync_api import sync_playwright
 
 # scripts/ is on the path when this file is run as a script
-from readme_table import cores, put_in_readme
+from docs_table import cores, put_in_docs
+from playwright.sync_api import sync_playwright
 
 from webbot.browser import CHROMIUM_ARGS, find_chromium
 from webbot.errors import WebbotError
@@ -226,7 +226,7 @@ def main() -> int:
                         help="skip the 15-level runs and the generated levels")
     parser.add_argument("--generated", type=int, default=50,
                         help="generated levels to play after the 15 (0: none)")
-    parser.add_argument("--readme", action="store_true", help="write the tables into README.md")
+    parser.add_argument("--docs", action="store_true", help="write into its docs page")
     parser.add_argument("--quick", action="store_true",
                         help="levels 1-3 at device scale 1 only (a smoke test)")
     args = parser.parse_args()
@@ -279,7 +279,7 @@ def main() -> int:
     print(table)
     if all_mine > TARGET_FRAME_MS:
         print(f"perception median {all_mine:.1f} ms is over the target", file=sys.stderr)
-    if args.readme and not put_in_readme("bench_puzlogic", table):
+    if args.docs and not put_in_docs("bench_puzlogic", table):
         return 1
     if runs and any(run["completed"] != 15 for run in runs):
         print("a run did not complete every level", file=sys.stderr)

@@ -3,10 +3,10 @@
 
 Every backend and the baseline (the textbook Z3 model: an Int per cell, Distinct per line) run
 in the same session, each measurement in a child process killed at the time limit. Prints a
-Markdown table of medians and of each backend's speed-up over the baseline; --readme also puts
-it into README.md. Every answer is checked by the referee (webbot.puzlogic.rules).
+Markdown table of medians and of each backend's speed-up over the baseline; --docs also puts
+it into docs/puzlogic.md. Every answer is checked by the referee (webbot.puzlogic.rules).
 
-    .venv/bin/python scripts/bench_solvers.py [--instances 5] [--timeout 10] [--readme]
+    .venv/bin/python scripts/bench_solvers.py [--instances 5] [--timeout 10] [--docs]
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 # scripts/ is on the path when this file is run as a script
-from readme_table import put_in_readme
+from docs_table import put_in_docs
 
 from webbot.puzlogic.generate import latin_puzzle
 from webbot.puzlogic.model import Puzzle
@@ -80,7 +80,7 @@ def main() -> int:
     parser.add_argument("--instances", type=int, default=9, help="boards per size / level runs")
     parser.add_argument("--timeout", type=float, default=10, help="seconds per measurement")
     parser.add_argument("--sizes", default="6,9,15,25")
-    parser.add_argument("--readme", action="store_true", help="write the table into README.md")
+    parser.add_argument("--docs", action="store_true", help="write into its docs page")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     names = [*BACKENDS, BASELINE]
@@ -120,7 +120,7 @@ def main() -> int:
     print(table)
     print()
     print(note)
-    if args.readme and not put_in_readme("bench_solvers", f"{table}\n\n{note}"):
+    if args.docs and not put_in_docs("bench_solvers", f"{table}\n\n{note}"):
         return 1
     return 0
 

@@ -11,7 +11,7 @@ original folder has no crop of the 2022 screens, so `unknown` is right there, an
 shop by its Next arrow, as the results. Exit 1 on any wrong reading; exit 2 without
 ../shared/reference.
 
-    .venv/bin/python scripts/regression_real.py [--readme]
+    .venv/bin/python scripts/regression_real.py [--docs]
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ import cv2
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # the material and its judges live with the tests that use them
 
-from readme_table import cores, publish  # noqa: E402
+from docs_table import cores, publish  # noqa: E402
 
 from tests.puzlogic.perturb import outcome as puzlogic_outcome  # noqa: E402
 from tests.real_world import (  # noqa: E402
@@ -72,7 +72,7 @@ def burrito_row(pack: TemplatePack, pictures: dict[str, object]) -> dict[str, li
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--readme", action="store_true", help="write the table into README.md")
+    parser.add_argument("--docs", action="store_true", help="write into its docs page")
     args = parser.parse_args()
     if not (PUZLOGIC.is_dir() and BURRITO.is_dir()):
         print(f"regression_real: no real material at {PUZLOGIC.parent}", file=sys.stderr)
@@ -114,7 +114,7 @@ def main() -> int:
               "a sidebar, without a black frame.",
               f"Measured {time.strftime('%Y-%m-%d')} on {cores()} cores in "
               f"{time.monotonic() - started:.0f} s."]
-    return publish("regression_real", "\n".join(lines), args.readme, totals["wrong"])
+    return publish("regression_real", "\n".join(lines), args.docs, totals["wrong"])
 
 
 if __name__ == "__main__":

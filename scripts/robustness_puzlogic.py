@@ -4,7 +4,7 @@ screenshots (when ../shared/reference is there) and every replica level, each pe
 way (tests/puzlogic/perturb.py), counted as exact, refused or wrong. Exit 1 on any wrong
 reading.
 
-    .venv/bin/python scripts/robustness_puzlogic.py [--readme]
+    .venv/bin/python scripts/robustness_puzlogic.py [--docs]
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # the perturbations live with the tests that use them
 
-from readme_table import cores, publish  # noqa: E402
+from docs_table import cores, publish  # noqa: E402
 
 from tests.puzlogic.perturb import PERTURBATIONS, tally  # noqa: E402
 from webbot.browser import BrowserOptions, open_page, open_url  # noqa: E402
@@ -56,7 +56,7 @@ def real_pictures() -> list[tuple[np.ndarray, dict]]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--readme", action="store_true", help="write the table into README.md")
+    parser.add_argument("--docs", action="store_true", help="write into its docs page")
     args = parser.parse_args()
     groups = [("replica levels", replica_pictures())]
     if REAL.is_dir():
@@ -78,7 +78,7 @@ def main() -> int:
               f"({100 * totals['exact'] / readings:.0f}%), {totals['refused']} refused, "
               f"{totals['wrong']} wrong.",
               f"Measured {time.strftime('%Y-%m-%d')} on {cores()} cores."]
-    return publish("robustness_puzlogic", "\n".join(lines), args.readme, totals["wrong"])
+    return publish("robustness_puzlogic", "\n".join(lines), args.docs, totals["wrong"])
 
 
 if __name__ == "__main__":

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""The soak figures in the README: long soaks of each game on a local Dask cluster, and the
+"""The soak figures in docs/soak.md: long soaks of each game on a local Dask cluster, and the
 throughput at 1, 2 and 4 workers (the same Puzlogic games, 1 worker being the baseline,
 measured in the same run).
 
     .venv/bin/python scripts/soak_figures.py [--puzlogic 300] [--daily-set 200]
-        [--burrito-minutes 30] [--throughput 40] [--readme] [--jsonl DIR]
+        [--burrito-minutes 30] [--throughput 40] [--docs] [--jsonl DIR]
 
 Every game is checked against the replica's own record; a failure is a bug to fix, and the
 script exits 1 when there was any. --quick plays a handful of each (a smoke test).
@@ -18,7 +18,7 @@ import json
 import sys
 from pathlib import Path
 
-from readme_table import cores, put_in_readme
+from docs_table import cores, put_in_docs
 
 from webbot.soak.runner import Plan, SoakResult, dask_client, percentile, run_soak
 
@@ -63,7 +63,7 @@ def main() -> int:
     parser.add_argument("--throughput", type=int, default=40,
                         help="Puzlogic games played at each of 1, 2 and 4 workers")
     parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--readme", action="store_true")
+    parser.add_argument("--docs", action="store_true", help="write into its docs page")
     parser.add_argument("--jsonl", type=Path, help="keep each soak's games in this folder")
     args = parser.parse_args()
     if args.quick:
@@ -76,8 +76,9 @@ def main() -> int:
          soak(Plan("puzlogic", count=args.puzlogic, seed=1), args.jsonl)),
         ("Daily SET: seeded puzzles, old / 2022 / current page",
          soak(Plan("daily-set", count=args.daily_set, seed=1), args.jsonl)),
+        # seed 3: the soak run again after the digits fix (docs/soak.md tells of seed 1's)
         ("Burrito Bison: 2-round runs at the four real sizes",
-         soak(Plan("burrito-bison", minutes=args.burrito_minutes, seed=1), args.jsonl)),
+         soak(Plan("burrito-bison", minutes=args.burrito_minutes, seed=3), args.jsonl)),
     ]
     speed = [(k, soak(Plan("puzlogic", count=args.throughput, workers=k, seed=2), args.jsonl))
              for k in (1, 2, 4)]
@@ -90,11 +91,11 @@ def main() -> int:
         header + " vs 1 worker |", "|---|---|---|---|---|---|---|---|---|---|---|",
         *(row(f"{k} worker{'s' * (k > 1)}", result, baseline) for k, result in speed), "",
         f"Measured {datetime.date.today()} on {cores()} cores with "
-        "`scripts/soak_figures.py --readme`; a game's seconds include starting its browser.",
+        "`scripts/soak_figures.py --docs`; a game's seconds include starting its browser.",
     ])
     print(block)
-    if args.readme:
-        put_in_readme("soak_figures", block)
+    if args.docs:
+        put_in_docs("soak_figures", block)
     results = [result for _, result in runs + speed]
     return 1 if any(not r.passed for result in results for r in result.records) else 0
 

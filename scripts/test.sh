@@ -4,6 +4,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 .venv/bin/ruff check --no-cache .
+# The docs build with no warning (a broken link, a page out of the navigation), into a
+# temporary folder; its log is shown only when it fails (--quiet would hide the warnings from
+# --strict too).
+site=$(mktemp -d)
+trap 'rm -rf "$site"' EXIT
+if ! NO_MKDOCS_2_WARNING=1 .venv/bin/mkdocs build --strict --site-dir "$site/html" \
+    > "$site/log" 2>&1; then
+  grep -v "^INFO" "$site/log" >&2
+  exit 1
+fi
 # -n auto: one test process per core (the tests mostly wait on browsers and games); no
 # pytest cache, ruff cache or Hypothesis database is left in the checkout.
 # --durations: the slowest tests in the log, to keep the run well under 15 minutes.

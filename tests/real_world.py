@@ -2,7 +2,7 @@
 in ../shared/reference at its own size, rescaled 0.75x and 1.25x, and saved as JPEG 70; and
 real Burrito Bison screens put into page grabs of other portals (the game at another real
 size under a toolbar, beside a sidebar, framed in black or not). Shared by the tests and
-scripts/regression_real.py, which prints the table the README shows."""
+scripts/regression_real.py, which prints the table docs/real-world.md shows."""
 
 from __future__ import annotations
 
@@ -54,7 +54,7 @@ def burrito_screens() -> dict[str, np.ndarray]:
 
 
 def cut_from_reference(out: Path) -> TemplatePack:
-    """A pack cut from the real screens the way the README tells a player to."""
+    """A pack cut from the real screens the way docs/burrito-bison.md tells a player to."""
     shots = out / "shots"
     shots.mkdir(parents=True)
     for shot, name in BURRITO_SHOTS.items():
