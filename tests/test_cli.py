@@ -13,6 +13,7 @@ import requests
 from tests import processes
 from tests.conftest import run_webbot
 from webbot import __version__
+from webbot.registry import games
 
 
 def one_line_error(result) -> str:
@@ -140,9 +141,10 @@ def test_serve_serves_the_bundled_games():
         first = process.stdout.readline()
         url = first.split(" at ")[1].split()[0]
         assert requests.get(url + "index.html", timeout=5).status_code == 200
-        game = process.stdout.readline().split("Puzlogic: ")[1].strip()
-        assert game == url + "puzlogic/index.html"
-        assert "game.js" in requests.get(game, timeout=5).text
+        for game in games().values():  # a line for each registered game, its page served
+            title, page = process.stdout.readline().strip().split(": ")
+            assert (title, page) == (game.title, url + game.page)
+            assert requests.get(page, timeout=5).status_code == 200
 
 
 def test_serve_on_a_busy_port_is_a_clear_error():

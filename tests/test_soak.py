@@ -17,7 +17,9 @@ import pytest
 from tests import processes
 from tests.conftest import run_webbot
 from tests.test_cli import closed_port
-from webbot.soak.games import BURRITO_SIZES, DAILY_SET_LAYOUTS, make_case
+from webbot.burrito_bison.replica import SIZES as BURRITO_SIZES
+from webbot.daily_set.replica import LAYOUTS as DAILY_SET_LAYOUTS
+from webbot.soak.games import make_case
 
 DASK = Path(sys.executable).parent / "dask"
 
@@ -145,4 +147,4 @@ def test_a_seed_draws_the_same_varied_cases():
     sizes = {make_case("burrito-bison", 3, n).name.split()[1] for n in range(40)}
     assert sizes == {f"{w}x{h}" for w, h in BURRITO_SIZES}
     assert make_case("puzlogic", 3, 0, "leaves=0").path.endswith("&leaves=0")
-    assert make_case("burrito-bison", 3, 0, rounds=5).rounds == 5
+    assert make_case("burrito-bison", 3, 0, options={"rounds": 5}).name.endswith("5 rounds")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import statistics
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import click
@@ -24,7 +24,9 @@ from webbot.burrito_bison.screens import (
     placed_game,
     read_image,
 )
+from webbot.commands import console, run_options
 from webbot.errors import WebbotError
+from webbot.params import Finite, Rect
 from webbot.session import RunOptions, game_session
 
 BUNDLED_GAME = "burrito-bison/index.html"
@@ -160,3 +162,92 @@ def pack_cut_command(paths: list[Path], out: Path, box: Box | None, console: Con
                           + "; ".join(f"{c.shot}.png reads as {c.read_as}, {c.rival} "
                                       f"scores {c.rival_score:.2f}" for c in bad))
     return 0
+
+
+# ---- the command line -------------------------------------------------------------------------
+
+def templates_option(command: Callable) -> Callable:
+    return click.option(
+        "--templates", type=click.Path(file_okay=False, path_type=Path), metavar="DIR",
+        help="Use this template pack (PNG crops named like the bundled pack's) instead of the "
+             "bundled one; for example crops captured from the real game.")(command)
+
+
+@click.group("burrito-bison", invoke_without_command=True)
+@run_options
+@templates_option
+@click.option("--rounds", type=click.IntRange(1, 100_000), metavar="N",
+              help="Play N rounds (default 3).")
+@click.option("--minutes", type=Finite(0, 10_080, min_open=True), metavar="M",
+              help="Play rounds for M minutes instead (the round under way is finished).")
+@click.option("--no-shop", is_flag=True, help="Never go to the shop.")
+@click.option("--stuck-after", type=Finite(0.5, 3600), default=10, show_default=True,
+              metavar="S", help="Seconds a screen may last (a flight: 12 times as long) before "
+                                "recovery steps start; after 3 the run stops.")
+@click.pass_context
+def command(ctx: click.Context, options: RunOptions, templates: Path | None,
+                  rounds: int | None, minutes: float | None, no_shop: bool,
+                  stuck_after: float) -> None:
+    """Grind Burrito Bison rounds: launch, rocket slams, popups, results, shop, again.
+
+    `webbot burrito-bison classify IMAGE...` tells which screen screenshots show;
+    `webbot burrito-bison read IMAGE...` reads a results or shop screenshot's numbers;
+    `webbot burrito-bison pack cut SCREEN.png... --out DIR` makes a template pack from your
+    own screenshots of the game."""
+    if ctx.invoked_subcommand is not None:
+        return
+    if rounds is not None and minutes is not None:
+        raise click.UsageError("give --rounds or --minutes, not both")
+
+    raise click.exceptions.Exit(
+        play_command(options, templates, rounds, minutes, not no_shop, stuck_after, console))
+
+
+@command.command("classify")
+@click.argument("images", metavar="IMAGE...", nargs=-1, required=True,
+                type=click.Path(dir_okay=False))
+@templates_option
+@click.option("--json", "as_json", is_flag=True,
+              help='Print one JSON object per image: {"file", "screen"}.')
+def classify_screens(images: tuple[str, ...], templates: Path | None,
+                           as_json: bool) -> None:
+    """Tell which screen each screenshot shows (a canvas grab, or a page grab at 1:1): ring,
+    flight, rocket_ready, pinata, missions, results, unlocked, shop or unknown."""
+    classify_command(images, templates, as_json)
+
+
+@command.command("read")
+@click.argument("images", metavar="IMAGE...", nargs=-1, required=True,
+                type=click.Path(dir_okay=False))
+@templates_option
+@click.option("--json", "as_json", is_flag=True,
+              help='Print one JSON object per image: {"file", "screen", ...numbers}.')
+def read(images: tuple[str, ...], templates: Path | None, as_json: bool) -> None:
+    """Read the numbers a screenshot shows, in the game's own digits: the results' distance,
+    round coins and total; the shop's coins and the selected upgrade's name, level and price
+    (null when unreadable). Other screens have none."""
+    read_command(images, templates, as_json)
+
+
+@command.group("pack")
+def pack() -> None:
+    """Template packs: `pack cut` makes one from screenshots of the game you play."""
+
+
+@pack.command("cut")
+@click.argument("screens", metavar="SCREEN.png...", nargs=-1, required=True,
+                type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True,
+              metavar="DIR", help="Write the pack's PNG crops into this folder.")
+@click.option("--box", type=Rect(), metavar="X,Y,W,H",
+              help="Where the game is in every screenshot (default: found as the part of the "
+                   "pictures that changes from screen to screen).")
+def pack_cut(screens: tuple[Path, ...], out: Path,
+                           box: tuple[int, int, int, int] | None) -> None:
+    """Cut a template pack from screenshots named after their screens (ring.png,
+    ring-pineapple.png, flight.png, rocket_ready.png, pinata.png, missions.png, unlocked.png,
+    results.png, shop.png): each crop is cut where the pack's manifest says, scaled to the
+    game's size, and the game's digits are taught from the shop's level pips and the numbers
+    on results.png and shop.png; then every screenshot is read back with the new pack, and the
+    screens still missing are listed. Exit 1 when two screens are not told apart."""
+    raise click.exceptions.Exit(pack_cut_command(list(screens), out, box, console))

@@ -12,6 +12,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from webbot.commands import console, run_options
 from webbot.daily_set.bot import (
     DailySetBot,
     Outcome,
@@ -24,6 +25,7 @@ from webbot.daily_set.cards import Reading, read_file
 from webbot.daily_set.page import fetch_page, parse_board
 from webbot.daily_set.sets import DAILY_SETS
 from webbot.errors import WebbotError
+from webbot.params import Url
 from webbot.session import RunOptions, game_session
 
 BUNDLED_PAGE = "daily-set/puzzle/set.htm"
@@ -92,3 +94,40 @@ def read_command(url: str, as_json: bool) -> None:
 
 def _doubt(reading: Reading) -> str:
     return f"least certain: {reading.doubtful}, doubt {reading.doubt:.2f}"
+
+
+# ---- the command line -------------------------------------------------------------------------
+
+@click.group("daily-set", invoke_without_command=True)
+@run_options
+@click.pass_context
+def command(ctx: click.Context, options: RunOptions) -> None:
+    """Find and click the 6 sets of the Daily SET puzzle: the cards are read from their image
+    files' pixels, each set's three cards are clicked, and the page's answer is checked.
+
+    `webbot daily-set classify IMAGE...` reads card pictures; `webbot daily-set read URL`
+    reads a page's cards and sets without a browser."""
+    if ctx.invoked_subcommand is not None:
+        return
+
+    raise click.exceptions.Exit(play_command(options, console))
+
+
+@command.command("classify")
+@click.argument("images", metavar="IMAGE...", nargs=-1, required=True,
+                type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True,
+              help='Print one JSON object per image: {"file", "count", "shape", "color", "fill"}.')
+def classify(images: tuple[str, ...], as_json: bool) -> None:
+    """Read the count, shape, colour and fill of card pictures (GIF, PNG, JPEG)."""
+    classify_command(images, as_json)
+
+
+@command.command("read")
+@click.argument("url", metavar="URL", type=Url(("http", "https")))
+@click.option("--json", "as_json", is_flag=True,
+              help='Print {"layout", "cards": [...], "sets": [[p, p, p], ...]}.')
+def read(url: str, as_json: bool) -> None:
+    """Fetch a Daily SET page with requests (its scripts are not run), read its 12 cards and
+    list its sets. Nothing is clicked."""
+    read_command(url, as_json)

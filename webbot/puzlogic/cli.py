@@ -13,11 +13,14 @@ import cv2
 from rich.console import Console
 from rich.table import Table
 
+from webbot.commands import console, run_options
 from webbot.debug import annotate
 from webbot.errors import WebbotError
 from webbot.inputs import read_image
+from webbot.params import Finite
 from webbot.puzlogic.model import NoSolution, Placement, Puzzle, Solution, placements_json
 from webbot.puzlogic.solvers import DEFAULT_TIMEOUT, solutions
+from webbot.puzlogic.solvers import NAMES as SOLVERS
 from webbot.puzlogic.vision import Reader, UnreadableScreen, classify, marks, normalise
 from webbot.screen import Box, Frame
 from webbot.session import RunOptions, game_session
@@ -154,3 +157,57 @@ def solve_command(path: str, solver: str, as_json: bool, all_solutions: bool, un
     elif unique:
         summary += "; the solution is unique" if len(found) == 1 else "; NOT unique"
     click.echo(summary)
+
+
+# ---- the command line -------------------------------------------------------------------------
+
+@click.group("puzlogic", invoke_without_command=True)
+@run_options
+@click.option("--levels", "level_spec", default="1-15", show_default=True, metavar="SPEC",
+              help="Which levels to play: 1-15, 3, 2,5-7 ...")
+@click.option("--solver", type=click.Choice(SOLVERS), default="auto", show_default=True,
+              help="Which solver backend decides.")
+@click.pass_context
+def command(ctx: click.Context, options: RunOptions, level_spec: str, solver: str) -> None:
+    """Play Puzlogic levels through the screen and the mouse (from the title screen on).
+
+    `webbot puzlogic read IMAGE` reads a screenshot; `webbot puzlogic solve FILE` solves a
+    puzzle file."""
+    if ctx.invoked_subcommand is not None:
+        return
+
+    try:
+        levels = levels_from_spec(level_spec)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--levels") from None
+    raise click.exceptions.Exit(play_command(options, levels, solver, console))
+
+
+@command.command("read")
+@click.argument("image", metavar="IMAGE", type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the puzzle as JSON in the schema of levels.json.")
+@click.option("--annotated", type=click.Path(dir_okay=False), metavar="OUT.png",
+              help="Also save the picture with what was recognised drawn on it.")
+def read(image: str, as_json: bool, annotated: str | None) -> None:
+    """Read the puzzle in a screenshot (a canvas grab, or a page with the game inside black)."""
+    read_command(image, as_json, annotated)
+
+
+@command.command("solve")
+@click.argument("puzzle_file", metavar="PUZZLE.json", type=click.Path(dir_okay=False))
+@click.option("--solver", type=click.Choice(SOLVERS), default="auto", show_default=True,
+              help="Which backend searches.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON: {\"placements\": [...]}.")
+@click.option("--all", "all_solutions", is_flag=True,
+              help="Print every solution (up to --limit), not one.")
+@click.option("--limit", type=click.IntRange(1, 100_000), default=100, show_default=True,
+              metavar="N", help="With --all: stop after N solutions (and say so).")
+@click.option("--unique", is_flag=True, help="Also say whether the solution is the only one.")
+@click.option("--timeout", type=Finite(0, 86_400, min_open=True),
+              default=DEFAULT_TIMEOUT, show_default=True, metavar="S",
+              help="Stop the search after S seconds, with a one-line error.")
+def solve(puzzle_file: str, solver: str, as_json: bool, all_solutions: bool,
+                   limit: int, unique: bool, timeout: float) -> None:
+    """Solve a puzzle given as JSON (the schema of the reference levels file)."""
+    solve_command(puzzle_file, solver, as_json, all_solutions, unique, limit, timeout)

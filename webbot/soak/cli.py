@@ -1,4 +1,5 @@
-"""`webbot soak GAME`: the progress bar, a line per failure, the final tables, `--jsonl`."""
+"""`webbot soak GAME`: one command per registered game (the common options and the game's
+own), the progress bar, a line per failure, the final tables, `--jsonl`."""
 
 from __future__ import annotations
 
@@ -7,10 +8,14 @@ from collections import defaultdict
 from pathlib import Path
 from typing import TextIO
 
+import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from webbot.commands import console as terminal
+from webbot.params import BROWSER_ENDPOINT, SCHEDULER, Finite
+from webbot.registry import Registration, games
 from webbot.soak.runner import (
     GameRecord,
     Plan,
@@ -21,6 +26,77 @@ from webbot.soak.runner import (
     percentile,
 )
 from webbot.soak.runner import run_soak as run
+
+
+def common_options() -> list[click.Option]:
+    """The options of every game's soak."""
+    return [
+        click.Option(["--count"], type=click.IntRange(1, 1_000_000), metavar="N",
+                     help="Play N games."),
+        click.Option(["--minutes"], type=Finite(0, 10_080, min_open=True), metavar="M",
+                     help="Start new games for M minutes (the games under way are finished)."),
+        click.Option(["--workers"], type=click.IntRange(1, 256), metavar="K",
+                     help="Local Dask worker processes, one game at a time each (default: one "
+                          "per core)."),
+        click.Option(["--seed"], type=click.IntRange(0, 2**31 - 1), default=0,
+                     show_default=True, metavar="S",
+                     help="The seed the games are drawn from: the same seed, the same games."),
+        click.Option(["--scheduler"], type=SCHEDULER, metavar="tcp://HOST:PORT",
+                     help="Run on an existing Dask cluster (its workers need webbot installed) "
+                          "instead of local worker processes."),
+        click.Option(["--connect"], type=BROWSER_ENDPOINT, metavar="WS_URL", multiple=True,
+                     help="Drive remote browsers instead of launching one per game: a "
+                          "Playwright server or DevTools endpoint; give several to use them "
+                          "in turn."),
+        click.Option(["--jsonl"], type=click.Path(dir_okay=False, path_type=Path),
+                     metavar="FILE",
+                     help="Write one JSON object per game: game, case, outcome, attempts, "
+                          "seconds, reason, worker (and each try)."),
+        click.Option(["--query"], default="", metavar="PARAMS",
+                     help="Extra replica parameters for every game (flight=0.5, "
+                          "stall=results, ...)."),
+    ]
+
+
+def game_command(game: Registration) -> click.Command:
+    """`webbot soak <game>`: the common options, then the game's own (its replica's)."""
+
+    def play(count: int | None, minutes: float | None, workers: int | None, seed: int,
+             scheduler: str | None, connect: tuple[str, ...], jsonl: Path | None, query: str,
+             **options: object) -> None:
+        if (count is None) == (minutes is None):
+            raise click.UsageError("give --count N or --minutes M")
+        if scheduler and workers:
+            raise click.UsageError("--workers starts local workers; an existing cluster "
+                                   "(--scheduler) has its own")
+        plan = Plan(game.name, count, minutes, workers, seed, scheduler, connect,
+                    query.lstrip("?&"), options)
+        raise click.exceptions.Exit(soak_command(plan, jsonl, terminal))
+
+    return click.Command(
+        game.name, callback=play,
+        params=[*common_options(), *game.replica_module().SOAK_OPTIONS],
+        help=f"Play many {game.title} games on its bundled replica, spread over Dask workers, "
+             f"each checked against the replica's own record. One game: {game.soak}. A failed "
+             "game is tried once more on another worker. Exit 0 only when every game passed.")
+
+
+class SoakGroup(click.Group):
+    """One soak command per registered game, made when asked for."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return list(games())
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        game = games().get(name)
+        return game_command(game) if game else None
+
+
+@click.group(cls=SoakGroup)
+def soak() -> None:
+    """Play many games of GAME on the bundled replicas, spread over Dask workers, each checked
+    against the replica's own record (`webbot soak GAME --help` tells what one game is).
+    A failed game is tried once more on another worker. Exit 0 only when every game passed."""
 
 
 def soak_command(plan: Plan, jsonl: Path | None, console: Console) -> int:

@@ -36,8 +36,7 @@ class Plan:
     scheduler: str | None = None  # tcp://host:port of an existing Dask cluster
     connect: tuple[str, ...] = ()  # Playwright endpoints, used in turn by the games
     query: str = ""               # extra replica parameters for every game
-    stuck_after: float = 10       # Burrito Bison's watchdog
-    rounds: int = 2               # Burrito Bison's rounds a game
+    options: dict = field(default_factory=dict)  # the game's own soak options (its replica's)
 
 
 @dataclass(frozen=True)
@@ -79,7 +78,7 @@ class SoakResult:
     workers: int = 0
 
 
-def attempt(case: Case, connect: str | None, stuck_after: float) -> tuple[Played, str]:
+def attempt(case: Case, connect: str | None, options: dict) -> tuple[Played, str]:
     """One try of a case, run on a Dask worker: how it went, and which worker played it."""
     from distributed import get_worker
 
@@ -91,7 +90,7 @@ def attempt(case: Case, connect: str | None, stuck_after: float) -> tuple[Played
         name = str(get_worker().name)
     except ValueError:  # not on a worker (called directly)
         name = f"pid {os.getpid()}"
-    return play_case(case, connect, stuck_after), name
+    return play_case(case, connect, options), name
 
 
 @contextmanager
@@ -160,7 +159,7 @@ def run_soak(plan: Plan, client, on_record: Callable[[GameRecord], None] = lambd
         connect = plan.connect[case.number % len(plan.connect)] if plan.connect else None
         others = [address for address, info in client.scheduler_info()["workers"].items()
                   if str(info.get("name")) != avoid] if avoid else None
-        future = client.submit(attempt, case, connect, plan.stuck_after, pure=False,
+        future = client.submit(attempt, case, connect, plan.options, pure=False,
                                key=f"{case.game}-{case.number}-{uuid.uuid4().hex[:8]}",
                                workers=others or None)
         running[future] = record
@@ -171,7 +170,7 @@ def run_soak(plan: Plan, client, on_record: Callable[[GameRecord], None] = lambd
             return
         number = next(numbers, None)
         if number is not None:
-            submit(GameRecord(make_case(plan.game, plan.seed, number, plan.query, plan.rounds)))
+            submit(GameRecord(make_case(plan.game, plan.seed, number, plan.query, plan.options)))
 
     interrupted = False
     try:

@@ -1,0 +1,56 @@
+"""The Burrito Bison replica, for the soak and the tests only (the bot never reads the hook):
+one soak game, its options, and how it is judged."""
+
+from __future__ import annotations
+
+import random
+
+import click
+
+from webbot.params import Finite
+from webbot.session import Session
+
+SIZES = ((1173, 660), (1146, 644), (1280, 768), (1120, 540))  # the real game's sizes
+SOAK_OPTIONS = (
+    click.Option(["--rounds"], type=click.IntRange(1, 1000), default=2, show_default=True,
+                 metavar="N", help="Rounds a game."),
+    click.Option(["--stuck-after"], type=Finite(0.5, 3600), default=10, show_default=True,
+                 metavar="S", help="The stuck watchdog (see webbot burrito-bison)."),
+)
+
+
+def soak_case(chance: random.Random, extra: str, options: dict) -> tuple[str, str]:
+    """A seeded game at one of the real sizes: its name and its page."""
+    rounds = options.get("rounds", 2)
+    game_seed = chance.randrange(1_000_000)
+    width, height = chance.choice(SIZES)
+    return (f"seed={game_seed} {width}x{height} {rounds} rounds",
+            f"burrito-bison/index.html?seed={game_seed}&size={width}x{height}{extra}")
+
+
+def play_and_judge(session: Session, options: dict) -> str | None:
+    """Play the rounds; None when every round's distance, coins and rocket slams the bot
+    reports are the game's, and so are the total and every purchase, else why not."""
+    from webbot.burrito_bison.bot import BurritoBot
+    from webbot.burrito_bison.matching import TemplatePack
+
+    rounds = options.get("rounds", 2)
+    bot = BurritoBot(session, TemplatePack(), stuck_after=options.get("stuck_after", 10),
+                     report=lambda line: None)
+    bot.play(rounds=rounds)
+    state = session.page.evaluate("window.__burritoTest.state()")
+    if len(bot.rounds) != rounds or len(state["rounds"]) < rounds:
+        return f"{len(bot.rounds)} rounds reported, {len(state['rounds'])} played"
+    for mine, game in zip(bot.rounds, state["rounds"], strict=False):
+        said = (mine.distance, mine.coins, mine.rockets)
+        done = (game["distance"], game["coins"], game["rocketsUsed"])
+        if said != done:
+            return f"round {mine.number}: the bot reports {said} (distance, coins, rocket " \
+                   f"slams), the game {done}"
+    if bot.rounds[-1].total != state["coins"]:
+        return f"the bot reports a total of {bot.rounds[-1].total}, the game holds {state['coins']}"
+    bought = [e for r in bot.rounds for e in r.events if e.startswith("bought")]
+    made = [f"bought {p['name'].lower()} ({p['price']:,})" for p in state["purchases"]]
+    if bought != made:
+        return f"the bot reports {bought}, the game made {made}"
+    return None

@@ -1,0 +1,35 @@
+"""The Daily SET replica, for the soak and the tests only (the bot never reads the hook): one
+soak game, and how it is judged."""
+
+from __future__ import annotations
+
+import random
+
+from webbot.session import Session
+
+LAYOUTS = {"old": "daily-set/puzzle/set.htm",
+           "2022": "daily-set/set/puzzle/2022.html",
+           "current": "daily-set/set/puzzle/index.html"}
+SOAK_OPTIONS: tuple = ()
+
+
+def soak_case(chance: random.Random, extra: str, options: dict) -> tuple[str, str]:
+    """A seeded puzzle on one of the three layouts: its name and its page."""
+    layout = chance.choice(sorted(LAYOUTS))
+    puzzle = chance.randrange(1_000_000)
+    return f"{layout} seed={puzzle}", f"{LAYOUTS[layout]}?seed={puzzle}{extra}"
+
+
+def play_and_judge(session: Session, options: dict) -> str | None:
+    """Play the puzzle; None when the bot found the puzzle's 6 sets and the page said it was
+    completed, else why not."""
+    from webbot.daily_set.bot import DailySetBot
+
+    puzzle = session.page.evaluate("window.__dailySetTest.state()")
+    outcome = DailySetBot(session, report=lambda line: None).play()
+    found = sorted(sorted(found.positions) for found in outcome.found)
+    if found != sorted(sorted(s) for s in puzzle["sets"]):
+        return f"the bot found {found}, the puzzle's sets are {sorted(puzzle['sets'])}"
+    if not (outcome.complete and outcome.completion):
+        return "the page did not say the puzzle was completed"
+    return None

@@ -1,0 +1,81 @@
+"""The games webbot knows. Each game registers itself once, as a `Registration` in its own
+package, named by an entry point of the group `webbot.games` (pyproject.toml); the command
+line, `webbot soak`, `webbot serve`, the benchmarks and the shared tests go through this list
+and name no game themselves.
+
+`WEBBOT_GAMES` (module:attribute, comma-separated) adds registrations that are not installed
+as entry points: the tests' toy game, or a game under development. Dask workers started here
+inherit it; on a cluster, set it on the workers too.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import os
+from dataclasses import dataclass
+from importlib.metadata import entry_points
+from types import ModuleType
+from typing import Any
+
+from webbot.errors import WebbotError
+
+GROUP = "webbot.games"
+EXTRA = "WEBBOT_GAMES"
+
+
+@dataclass(frozen=True)
+class Registration:
+    """What the rest of webbot needs to know of a game, by name; its modules are imported
+    only when used (the command line starts without loading every game's vision)."""
+
+    name: str  # its command: `webbot <name>`, `webbot soak <name>`
+    title: str  # as players know it: "Puzlogic"
+    page: str  # its replica's page under fixtures/
+    commands: str  # "module:attribute" of its click group
+    replica: str  # the module with its soak cases and judge (only the soak and tests use it)
+    soak: str  # one game of its soak, in a few words
+
+    def command(self) -> Any:
+        return load(self.commands)
+
+    def replica_module(self) -> ModuleType:
+        return importlib.import_module(self.replica)
+
+
+def load(reference: str) -> Any:
+    """The object a "module:attribute" reference names."""
+    module, _, attribute = reference.partition(":")
+    target: Any = importlib.import_module(module)
+    for part in filter(None, attribute.split(".")):
+        target = getattr(target, part)
+    return target
+
+
+@functools.cache
+def _registered(extra: str) -> dict[str, Registration]:
+    found: dict[str, Registration] = {}
+    references = [point.value for point in entry_points(group=GROUP)]
+    references += [r.strip() for r in extra.split(",") if r.strip()]
+    for reference in references:
+        try:
+            registration = load(reference)
+        except (ImportError, AttributeError) as exc:
+            raise WebbotError(f"cannot load the game registered as {reference!r}: {exc}") \
+                from None
+        if not isinstance(registration, Registration):
+            raise WebbotError(f"{reference!r} is not a webbot game Registration")
+        found.setdefault(registration.name, registration)
+    return dict(sorted(found.items()))
+
+
+def games() -> dict[str, Registration]:
+    """Every registered game, by name."""
+    return _registered(os.environ.get(EXTRA, ""))
+
+
+def game(name: str) -> Registration:
+    known = games()
+    if name not in known:
+        raise WebbotError(f"no game {name!r}: one of {', '.join(known)}")
+    return known[name]
