@@ -18,7 +18,7 @@ from webbot.soak.cli import soak
 
 class WithGames(click.Group):
     """The built-in commands, then one group per registered game, loaded when it is used (so
-    `webbot puzlogic` does not load the other games' vision)."""
+    one game's command does not load the other games' vision)."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return [*games(), *super().list_commands(ctx)]

@@ -79,3 +79,42 @@ def game(name: str) -> Registration:
     if name not in known:
         raise WebbotError(f"no game {name!r}: one of {', '.join(known)}")
     return known[name]
+
+
+def check(registration: Registration) -> list[str]:
+    """What is wrong with a game's registration (like Gymnasium's check_env): its command, its
+    replica's page, its soak case and judge. Empty when it keeps the contract."""
+    import click
+
+    from webbot.server import fixtures_root
+
+    problems = []
+    try:
+        command = registration.command()
+    except Exception as exc:  # any import or attribute error is the finding
+        return [f"{registration.commands}: cannot load ({exc})"]
+    if not isinstance(command, click.Group) or command.name != registration.name:
+        problems.append(f"{registration.commands} is not a click group named "
+                        f"{registration.name!r}")
+    if not (fixtures_root() / registration.page).is_file():
+        problems.append(f"its replica's page {registration.page} is not under "
+                        f"{fixtures_root()}")
+    try:
+        replica = registration.replica_module()
+    except ImportError as exc:
+        return [*problems, f"{registration.replica}: cannot load ({exc})"]
+    for name in ("SOAK_OPTIONS", "soak_case", "play_and_judge"):
+        if not hasattr(replica, name):
+            problems.append(f"{registration.replica} has no {name}")
+    if problems:
+        return problems
+    import random
+
+    defaults = {option.name: option.default for option in replica.SOAK_OPTIONS}
+    cases = [replica.soak_case(random.Random(n), "", defaults) for n in (1, 1, 2)]
+    if cases[0] != cases[1]:
+        problems.append("its soak cases are not drawn from their seed alone")
+    folder = registration.page.rsplit("/", 1)[0] + "/"
+    if not all(isinstance(name, str) and path.startswith(folder) for name, path in cases):
+        problems.append(f"its soak cases are not (name, page under {folder}) pairs: {cases}")
+    return problems

@@ -1,0 +1,78 @@
+"""Every registered game keeps the contract (webbot.registry.check), and a fourth game, the
+tests' toy Lights (tests/toy_game: a page, a package and one registration), plays through the
+command line and through `webbot soak` with nothing else changed."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import run_webbot
+from tests.toy_game import GAME as LIGHTS
+from tests.toy_game import SITE
+from webbot import registry
+from webbot.soak.games import make_case
+
+ROOT = Path(__file__).resolve().parents[1]
+# The toy game registered by the environment, as a plugin would be; its page served alone.
+TOY = {"WEBBOT_GAMES": "tests.toy_game:GAME", "WEBBOT_FIXTURES": str(SITE),
+       "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+
+
+@pytest.mark.parametrize("name", sorted(registry.games()))
+def test_every_registered_game_keeps_the_contract(name):
+    assert registry.check(registry.game(name)) == []
+
+
+def test_the_soak_and_the_command_line_name_no_game():
+    sources = [ROOT / "webbot" / "cli.py", ROOT / "webbot" / "commands.py",
+               *(ROOT / "webbot" / "soak").glob("*.py")]
+    for game in registry.games().values():
+        for source in sources:
+            text = source.read_text()
+            assert game.name not in text and game.title not in text, (source, game.name)
+
+
+def test_a_broken_registration_is_found(monkeypatch, tmp_path):
+    broken = registry.Registration("lights", "Lights", "nowhere.html",
+                                   "tests.toy_game.cli:command", "tests.toy_game.nothing", "-")
+    problems = registry.check(broken)
+    assert any("nowhere.html" in p for p in problems)
+    assert any("tests.toy_game.nothing: cannot load" in p for p in problems)
+
+
+def test_the_toy_game_keeps_the_contract(monkeypatch):
+    monkeypatch.setenv("WEBBOT_FIXTURES", str(SITE))
+    assert registry.check(LIGHTS) == []
+
+
+def test_a_registration_that_does_not_load_is_one_clear_line():
+    done = run_webbot("--help", env={"WEBBOT_GAMES": "tests.no_such_game:GAME"})
+    assert done.returncode == 1
+    assert done.stderr.strip().startswith("webbot: error: cannot load the game registered as "
+                                          "'tests.no_such_game:GAME'")
+
+
+def test_the_toy_game_plays_from_the_command_line():
+    done = run_webbot("lights", env=TOY)
+    assert done.returncode == 0, done.stderr
+    assert "lights: 5 clicks, the board is green" in done.stdout
+
+
+def test_the_toy_game_plays_through_the_soak(short_tmp, monkeypatch):
+    jsonl = short_tmp / "games.jsonl"
+    done = run_webbot("soak", "lights", "--count", "3", "--workers", "1", "--jsonl", str(jsonl),
+                      env={**TOY, "TMPDIR": str(short_tmp)}, timeout=180)
+    assert done.returncode == 0, done.stdout + done.stderr
+    games = [json.loads(line) for line in jsonl.read_text().splitlines()]
+    monkeypatch.setenv("WEBBOT_GAMES", TOY["WEBBOT_GAMES"])
+    registry._registered.cache_clear()
+    try:
+        expected = [make_case("lights", 0, n).name for n in range(3)]
+    finally:
+        registry._registered.cache_clear()
+    assert sorted(g["case"] for g in games) == sorted(expected)
+    assert [g["outcome"] for g in games] == ["passed"] * 3
