@@ -14,15 +14,24 @@ import pytest
 from tests.conftest import in_own_thread, run_webbot
 from tests.daily_set.conftest import (
     FIXTURES,
+    REAL_CARDS,
     REAL_PAGE,
     REAL_SETS,
     needs_reference,
     real_site,
+    site_card,
 )
 from tests.test_cli import closed_port
 from tests.test_cli import one_line_error as one_line
 from webbot.browser import BrowserOptions
-from webbot.daily_set.bot import DailySetBot, Misread, Outcome, todays_sets
+from webbot.daily_set.bot import (
+    DailySetBot,
+    Misread,
+    Observation,
+    Outcome,
+    next_set,
+    todays_sets,
+)
 from webbot.daily_set.cards import CardError, Reading
 from webbot.daily_set.model import Card
 from webbot.errors import WebbotError
@@ -205,6 +214,18 @@ def test_a_page_whose_count_does_not_go_up_is_not_believed(tmp_path):
     assert re.fullmatch(r"after cards \d+, \d+, \d+, set 2 for the bot, the page says: "
                         r"'GREAT! 1 Set Found'", message)
     assert len(page["found"]) == 2
+
+
+def test_the_policy_clicks_todays_sets_in_turn_then_stops():
+    # REAL_CARDS (the real page's puzzle, in positions 1-12) as the bot would read them, sure
+    readings = tuple(Reading(site_card(n), 0.1, "fill") for n in REAL_CARDS)
+    seen, clicked = Observation(readings), []
+    while (triple := next_set(seen)) is not None:  # no browser: the policy is pure
+        clicked.append(triple)
+        seen = Observation(readings, (*seen.clicked, triple))
+    assert [[i + 1 for i in t] for t in clicked] == REAL_SETS
+    with pytest.raises(Misread):  # a board with a card read twice is never acted on
+        next_set(Observation(readings[:11] + readings[:1]))
 
 
 def test_a_card_too_doubtful_to_act_on():

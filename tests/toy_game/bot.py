@@ -8,6 +8,7 @@ import numpy as np
 
 from webbot.errors import WebbotError
 from webbot.game import GameSpec
+from webbot.play import play as run
 from webbot.session import Session
 
 SQUARES = [(15 + (k % 3) * 75 + 30, 15 + (k // 3) * 75 + 30) for k in range(9)]  # centres
@@ -29,16 +30,40 @@ GAME = GameSpec("Lights", "canvas", lambda c: read(c.grab().image) is not None,
                 appears_within_s=10)
 
 
-def play(session: Session, report: Callable[[str], None] = print) -> int:
-    """Click lit squares until the board is green; the number of clicks."""
-    screen = session.game_screen(GAME, report=report)
-    clicks = 0
-    while (seen := read((frame := screen.grab("board")).image)) != "done":
+def next_light(seen: str | int) -> int | None:
+    """The policy: the lit square, or None when the board is green."""
+    return None if seen == "done" else int(seen)
+
+
+class Lights:
+    """Lights as a game of the play loop: observe the board, click one square a step."""
+
+    def __init__(self, session: Session, report: Callable[[str], None]) -> None:
+        self.session, self.report, self.clicks = session, report, 0
+
+    def reset(self) -> str | int:
+        self.screen = self.session.game_screen(GAME, report=self.report)
+        return self._look()
+
+    def step(self, square: int) -> str | int:
+        x, y = SQUARES[square]
+        self.session.mouse.click(*self.frame.to_page(x * self.frame.scale, y * self.frame.scale))
+        self.clicks += 1
+        self.screen.wait_until(lambda f: read(f.image) != square, what="the next light")
+        return self._look()
+
+    def result(self) -> int:
+        self.report(f"lights: {self.clicks} clicks, the board is green")
+        return self.clicks
+
+    def _look(self) -> str | int:
+        self.frame = self.screen.grab("board")
+        seen = read(self.frame.image)
         if seen is None:
             raise WebbotError("the Lights board is not readable")
-        session.mouse.click(*frame.to_page(*(v * frame.scale for v in SQUARES[seen])))
-        clicks += 1
-        screen.wait_until(lambda f, before=seen: read(f.image) != before,
-                          what="the next light")
-    report(f"lights: {clicks} clicks, the board is green")
-    return clicks
+        return seen
+
+
+def play(session: Session, report: Callable[[str], None] = print) -> int:
+    """Click lit squares until the board is green; the number of clicks."""
+    return run(Lights(session, report), next_light)

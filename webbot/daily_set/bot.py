@@ -18,6 +18,7 @@ from webbot.daily_set.sets import DAILY_SETS, find_sets
 from webbot.debug import Mark
 from webbot.errors import WebbotError
 from webbot.game import Candidate, GameSpec
+from webbot.play import play
 from webbot.screen import Box, Frame
 from webbot.session import Session
 
@@ -143,44 +144,72 @@ def picture_marks(readings: Sequence[Reading]) -> list[Mark]:
     return marks
 
 
+@dataclass(frozen=True)
+class Observation:
+    """The cards as read and the sets clicked so far (card indices, 0-based)."""
+
+    readings: tuple[Reading, ...]
+    clicked: tuple[tuple[int, int, int], ...] = ()
+
+
+def next_set(seen: Observation) -> tuple[int, int, int] | None:
+    """The policy: the first of today's sets not clicked yet; None when all are."""
+    left = [s for s in todays_sets(seen.readings) if s not in seen.clicked]
+    return left[0] if left else None
+
+
 class DailySetBot:
+    """The Daily SET as a game of the play loop: reset finds the page and reads its cards,
+    a step clicks one set and checks the page's answer."""
+
     def __init__(self, session: Session, report: Callable[[str], None] = print) -> None:
         self.session = session
         self.report = report
         self.outcome = Outcome()
 
     def play(self) -> Outcome:
-        started = time.perf_counter()
+        return play(self, next_set)
+
+    def reset(self) -> Observation:
+        self.started = time.perf_counter()
         found = self.session.find_game(GAME)
         frame = found.candidate.frame
         for step in found.done:
             self.report(step)
         found.way.report = self.report  # and what is cleared later
-        hands = Hands(frame, self.session.mouse, found.way)
+        self.hands = Hands(frame, self.session.mouse, found.way)
         reading = time.perf_counter()  # the game found, consent answered, ads skipped
         # The live page rather than a second download: a generated puzzle exists only there.
-        board = parse_board(frame.content(), frame.url)
-        images = fetch_images(board)
-        readings = read_cards(board, images)
-        self.outcome.layout, self.outcome.readings = layout_name(board, images), readings
+        self.board = parse_board(frame.content(), frame.url)
+        images = fetch_images(self.board)
+        readings = read_cards(self.board, images)
+        self.outcome.layout, self.outcome.readings = layout_name(self.board, images), readings
         self.outcome.read_ms = (time.perf_counter() - reading) * 1000
-        frame = cards_picture(images)
-        self.session.recorder.keep(frame, "cards")
-        self.session.recorder.annotated(frame, "cards", picture_marks(readings))
-        sets = todays_sets(readings)
+        picture = cards_picture(images)
+        self.session.recorder.keep(picture, "cards")
+        self.session.recorder.annotated(picture, "cards", picture_marks(readings))
+        todays_sets(readings)  # a misread stops here, before any click
         self.report(f"read {len(readings)} cards ({self.outcome.layout} layout) in "
                     f"{self.outcome.read_ms:.0f} ms: {DAILY_SETS} sets to click")
-        for number, triple in enumerate(sets, 1):
-            positions = tuple(board.slots[i].position for i in triple)
-            answer = hands.click_set([board.slots[i] for i in triple])
-            self._check(answer, positions, number)
-            cards = tuple(readings[i].card for i in triple)
-            self.outcome.found.append(FoundSet(positions, cards, answer.text))
-            self.report(f"set {number}: cards {_positions(positions)} -> "
-                        f"{answer.text or 'the page moved on to ' + str(answer.left_page)}")
-        self.outcome.confirmed_s = time.perf_counter() - started
-        self.outcome.completion = hands.wait_done(COMPLETION_WAIT_S)
-        self.outcome.seconds = time.perf_counter() - started
+        self.seen = Observation(tuple(readings))
+        return self.seen
+
+    def step(self, triple: tuple[int, int, int]) -> Observation:
+        number = len(self.seen.clicked) + 1
+        positions = tuple(self.board.slots[i].position for i in triple)
+        answer = self.hands.click_set([self.board.slots[i] for i in triple])
+        self._check(answer, positions, number)
+        cards = tuple(self.seen.readings[i].card for i in triple)
+        self.outcome.found.append(FoundSet(positions, cards, answer.text))
+        self.report(f"set {number}: cards {_positions(positions)} -> "
+                    f"{answer.text or 'the page moved on to ' + str(answer.left_page)}")
+        self.seen = Observation(self.seen.readings, (*self.seen.clicked, triple))
+        return self.seen
+
+    def result(self) -> Outcome:
+        self.outcome.confirmed_s = time.perf_counter() - self.started
+        self.outcome.completion = self.hands.wait_done(COMPLETION_WAIT_S)
+        self.outcome.seconds = time.perf_counter() - self.started
         return self.outcome
 
     def _check(self, answer: Answer, positions: tuple[int, int, int], number: int) -> None:
