@@ -5,6 +5,6 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 # A self-check of the whole chain (server, Chromium, screenshots, Tesseract), then each game.
 .venv/bin/webbot check "$@"
-.venv/bin/webbot puzlogic "$@"
-.venv/bin/webbot daily-set "$@"
-.venv/bin/webbot burrito-bison "$@"
+for game in $(.venv/bin/webbot games); do
+  .venv/bin/webbot "$game" "$@"
+done

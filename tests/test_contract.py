@@ -76,3 +76,8 @@ def test_the_toy_game_plays_through_the_soak(short_tmp, monkeypatch):
         registry._registered.cache_clear()
     assert sorted(g["case"] for g in games) == sorted(expected)
     assert [g["outcome"] for g in games] == ["passed"] * 3
+
+
+def test_webbot_games_lists_every_registered_game():
+    assert run_webbot("games").stdout.split() == sorted(registry.games())
+    assert "lights" in run_webbot("games", env=TOY).stdout.split()

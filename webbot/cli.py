@@ -70,6 +70,13 @@ def check(options: RunOptions) -> None:
     console.print(table)
 
 
+@cli.command("games")
+def list_games() -> None:
+    """List the games webbot plays, one name a line (for scripts: `webbot NAME` plays it)."""
+    for name in games():
+        click.echo(name)
+
+
 cli.add_command(soak)
 
 
