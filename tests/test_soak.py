@@ -34,8 +34,8 @@ def soak(*args: str, tmp: Path, timeout: float = 300) -> tuple[subprocess.Comple
 
 
 @pytest.mark.parametrize(("game", "args"), [
-    ("puzlogic", ("--count", "3")),
-    ("daily-set", ("--count", "3")),
+    ("puzlogic", ("--count", "2")),
+    ("daily-set", ("--count", "2")),
     ("burrito-bison", ("--count", "1", "--rounds", "1",
                        "--query", "flight=0.3&intro=0&pinata=never&sale=never&unlocked=never")),
 ])

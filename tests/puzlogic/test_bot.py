@@ -192,20 +192,24 @@ def test_a_dead_url_is_a_clear_error():
 
 
 def test_the_bot_never_touches_the_test_hook():
+    import re
     from pathlib import Path
 
     import webbot
 
     package = Path(webbot.__file__).parent
-    tester = package / "soak"  # the soak runner is a tester: it reads the hook after a game
+    # The testers read the replicas' hooks after a game: the soak runner, and each game's
+    # replica module (its soak case and judge), which only the soak and the tests load.
+    tester = package / "soak"
     for source in package.rglob("*.py"):
-        if tester in source.parents:
+        if tester in source.parents or source.name == "replica.py":
             continue
         text = source.read_text()
-        assert "__puzlogicTest" not in text, source
-        # ... and no bot reaches the tester's code (only the `soak` command starts it)
+        assert not re.search(r"__\w+Test\b", text), source
+        # ... and no bot reaches the testers' code (only the `soak` command starts it)
         assert "webbot.soak" not in text or source.name == "cli.py" and \
             source.parent == package, source
+        assert not re.search(r"(from|import) [\w.]*replica\b", text), source
 
 
 def test_errors_inside_play_keep_the_results_so_far(reader):
