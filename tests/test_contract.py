@@ -11,14 +11,14 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import run_webbot
-from tests.toy_game import GAME as LIGHTS
+from tests.toy_game import REGISTRATION as LIGHTS
 from tests.toy_game import SITE
 from webbot import registry
 from webbot.soak.games import make_case
 
 ROOT = Path(__file__).resolve().parents[1]
 # The toy game registered by the environment, as a plugin would be; its page served alone.
-TOY = {"WEBBOT_GAMES": "tests.toy_game:GAME", "WEBBOT_FIXTURES": str(SITE),
+TOY = {"WEBBOT_GAMES": "tests.toy_game:REGISTRATION", "WEBBOT_FIXTURES": str(SITE),
        "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
 
 
@@ -36,7 +36,7 @@ def test_the_soak_and_the_command_line_name_no_game():
             assert game.name not in text and game.title not in text, (source, game.name)
 
 
-def test_a_broken_registration_is_found(monkeypatch, tmp_path):
+def test_a_broken_registration_is_found():
     broken = registry.Registration("lights", "Lights", "nowhere.html",
                                    "tests.toy_game.cli:command", "tests.toy_game.nothing", "-")
     problems = registry.check(broken)

@@ -35,15 +35,19 @@ def test_nested_phases_charge_the_innermost_and_add_up():
 def test_time_outside_every_phase_is_not_counted():
     phases = Phases()
     busy(0.02)
+    started = time.perf_counter()
     with phases("only"):
         pass
-    assert phases.total() < 0.01
+    assert phases.total() <= time.perf_counter() - started  # not the 20 ms before it
 
 
 def test_an_error_inside_a_phase_still_closes_it():
     phases = Phases()
+    started = time.perf_counter()
     with pytest.raises(ValueError), phases("failing"):
         raise ValueError
+    failing_wall = time.perf_counter() - started
     with phases("after"):
         busy(0.01)
-    assert phases.seconds["failing"] < 0.01 and phases.seconds["after"] >= 0.01
+    # closed at the error: the 10 ms after it went to the next phase, not to this one
+    assert phases.seconds["failing"] <= failing_wall and phases.seconds["after"] >= 0.01

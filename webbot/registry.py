@@ -13,12 +13,16 @@ from __future__ import annotations
 import functools
 import importlib
 import os
+import random
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 from types import ModuleType
 from typing import Any
 
+import click
+
 from webbot.errors import WebbotError
+from webbot.server import fixtures_root
 
 GROUP = "webbot.games"
 EXTRA = "WEBBOT_GAMES"
@@ -84,10 +88,6 @@ def game(name: str) -> Registration:
 def check(registration: Registration) -> list[str]:
     """What is wrong with a game's registration (like Gymnasium's check_env): its command, its
     replica's page, its soak case and judge. Empty when it keeps the contract."""
-    import click
-
-    from webbot.server import fixtures_root
-
     problems = []
     try:
         command = registration.command()
@@ -108,8 +108,6 @@ def check(registration: Registration) -> list[str]:
             problems.append(f"{registration.replica} has no {name}")
     if problems:
         return problems
-    import random
-
     defaults = {option.name: option.default for option in replica.SOAK_OPTIONS}
     cases = [replica.soak_case(random.Random(n), "", defaults) for n in (1, 1, 2)]
     if cases[0] != cases[1]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from tests.toy_game import REGISTRATION
 from webbot.commands import console, run_options
 from webbot.session import RunOptions, game_session
 
@@ -14,5 +15,5 @@ def command(options: RunOptions) -> None:
     """Play Lights, the tests' toy game."""
     from tests.toy_game.bot import play
 
-    with game_session(options, "lights/index.html") as session:
+    with game_session(options, REGISTRATION.page) as session:
         play(session, console.print)

@@ -2,7 +2,7 @@
 
 from webbot.registry import Registration
 
-GAME = Registration(
+REGISTRATION = Registration(
     name="burrito-bison", title="Burrito Bison", page="burrito-bison/index.html",
     commands="webbot.burrito_bison.cli:command", replica="webbot.burrito_bison.replica",
     soak="a run of --rounds at one of the four real sizes")

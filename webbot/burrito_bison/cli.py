@@ -13,6 +13,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from webbot.burrito_bison import REGISTRATION
 from webbot.burrito_bison.layout import MANIFEST, SHOTS, Box
 from webbot.burrito_bison.matching import TemplatePack
 from webbot.burrito_bison.model import Round
@@ -29,8 +30,6 @@ from webbot.errors import WebbotError
 from webbot.params import Finite, Rect
 from webbot.session import RunOptions, game_session
 
-BUNDLED_GAME = "burrito-bison/index.html"
-
 
 def play_command(options: RunOptions, templates: Path | None, rounds: int | None,
                  minutes: float | None, shop: bool, stuck_after: float,
@@ -39,7 +38,7 @@ def play_command(options: RunOptions, templates: Path | None, rounds: int | None
 
     pack = TemplatePack(templates)
     started = time.perf_counter()
-    with game_session(options, BUNDLED_GAME) as session, \
+    with game_session(options, REGISTRATION.page) as session, \
             console.status("starting", spinner="dots") as status:
         bot = BurritoBot(session, pack, shop=shop, stuck_after=stuck_after,
                          report=console.print,
@@ -198,30 +197,32 @@ def command(ctx: click.Context, options: RunOptions, templates: Path | None,
         return
     if rounds is not None and minutes is not None:
         raise click.UsageError("give --rounds or --minutes, not both")
-
     raise click.exceptions.Exit(
         play_command(options, templates, rounds, minutes, not no_shop, stuck_after, console))
 
 
-@command.command("classify")
-@click.argument("images", metavar="IMAGE...", nargs=-1, required=True,
-                type=click.Path(dir_okay=False))
-@templates_option
-@click.option("--json", "as_json", is_flag=True,
-              help='Print one JSON object per image: {"file", "screen"}.')
-def classify_screens(images: tuple[str, ...], templates: Path | None,
-                           as_json: bool) -> None:
+def screenshots_command(name: str, prints: str) -> Callable:
+    """A subcommand over screenshots: IMAGE..., --templates and --json (printing `prints`)."""
+
+    def decorate(function: Callable) -> Callable:
+        function = click.option("--json", "as_json", is_flag=True,
+                                help=f"Print one JSON object per image: {prints}.")(function)
+        function = templates_option(function)
+        function = click.argument("images", metavar="IMAGE...", nargs=-1, required=True,
+                                  type=click.Path(dir_okay=False))(function)
+        return command.command(name)(function)
+
+    return decorate
+
+
+@screenshots_command("classify", '{"file", "screen"}')
+def classify_screens(images: tuple[str, ...], templates: Path | None, as_json: bool) -> None:
     """Tell which screen each screenshot shows (a canvas grab, or a page grab at 1:1): ring,
     flight, rocket_ready, pinata, missions, results, unlocked, shop or unknown."""
     classify_command(images, templates, as_json)
 
 
-@command.command("read")
-@click.argument("images", metavar="IMAGE...", nargs=-1, required=True,
-                type=click.Path(dir_okay=False))
-@templates_option
-@click.option("--json", "as_json", is_flag=True,
-              help='Print one JSON object per image: {"file", "screen", ...numbers}.')
+@screenshots_command("read", '{"file", "screen", ...numbers}')
 def read(images: tuple[str, ...], templates: Path | None, as_json: bool) -> None:
     """Read the numbers a screenshot shows, in the game's own digits: the results' distance,
     round coins and total; the shop's coins and the selected upgrade's name, level and price

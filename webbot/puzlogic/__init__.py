@@ -2,7 +2,7 @@
 
 from webbot.registry import Registration
 
-GAME = Registration(
+REGISTRATION = Registration(
     name="puzlogic", title="Puzlogic", page="puzlogic/index.html",
     commands="webbot.puzlogic.cli:command", replica="webbot.puzlogic.replica",
     soak="a generated level (3 to 12 pieces, every sum kind)")

@@ -18,6 +18,7 @@ from webbot.debug import annotate
 from webbot.errors import WebbotError
 from webbot.inputs import read_image
 from webbot.params import Finite
+from webbot.puzlogic import REGISTRATION
 from webbot.puzlogic.model import NoSolution, Placement, Puzzle, Solution, placements_json
 from webbot.puzlogic.solvers import DEFAULT_TIMEOUT, solutions
 from webbot.puzlogic.solvers import NAMES as SOLVERS
@@ -46,7 +47,7 @@ def play_command(options: RunOptions, levels: list[int], solver: str, console: C
     from webbot.puzlogic.bot import PuzlogicBot
 
     started = time.perf_counter()
-    with game_session(options, "puzlogic/index.html") as session:
+    with game_session(options, REGISTRATION.page) as session:
         bot = PuzlogicBot(session, solver=solver, report=console.print)
         try:
             bot.play(levels)
