@@ -71,7 +71,10 @@ def test_every_replica_level_reads_exactly_with_leaves_over_the_board(browser, f
     page = context.new_page()
     try:
         doubtful = 0
-        for number, level in enumerate(bundled_levels(), 1):
+        # at device scale 2, for CI's time, a level of each kind (dark, blue and white sums)
+        numbers = range(1, 16) if dpr == 1 else (1, 6, 10, 12, 15)
+        for number in numbers:
+            level = bundled_levels()[number - 1]
             open_game(page, fixtures_url, f"level={number}", leaves=40)
             puzzle = None
             for _ in range(3):  # a doubtful frame is read again, as the bot does: a digit
