@@ -35,8 +35,8 @@ from render_set_cards import card_for_number
 from webbot.browser import BrowserOptions, open_browser, open_url
 from webbot.daily_set import act
 from webbot.daily_set.bot import DailySetBot
-from webbot.daily_set.cards import classify, load
 from webbot.daily_set.model import Card
+from webbot.daily_set.perceive import classify, load
 from webbot.debug import Recorder
 from webbot.mouse import Mouse
 from webbot.server import FixtureServer

@@ -44,7 +44,8 @@ from playwright.sync_api import sync_playwright
 from webbot.browser import CHROMIUM_ARGS, find_chromium
 from webbot.errors import WebbotError
 from webbot.puzlogic.act import BASELINE, Tempo
-from webbot.puzlogic.vision import LevelView, Reader, classify, normalise
+from webbot.puzlogic.model import LevelView
+from webbot.puzlogic.perceive import Reader, classify, normalise
 from webbot.server import FixtureServer
 from webbot.vision.digits import WHITELIST, DigitRead, DigitReader, padded_page
 from webbot.vision.ocr import read_text

@@ -45,7 +45,7 @@ from tests.real_world import (  # noqa: E402
 )
 from webbot.burrito_bison.layout import REAL_SIZES  # noqa: E402
 from webbot.burrito_bison.matching import TemplatePack  # noqa: E402
-from webbot.puzlogic.vision import Reader  # noqa: E402
+from webbot.puzlogic.perceive import Reader  # noqa: E402
 from webbot.vision.digits import DigitReader  # noqa: E402
 
 KINDS = ("right", "refused", "wrong")

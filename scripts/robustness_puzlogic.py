@@ -26,7 +26,7 @@ from docs_table import cores, publish  # noqa: E402
 
 from tests.puzlogic.perturb import PERTURBATIONS, tally  # noqa: E402
 from webbot.browser import BrowserOptions, open_page, open_url  # noqa: E402
-from webbot.puzlogic.vision import Reader  # noqa: E402
+from webbot.puzlogic.perceive import Reader  # noqa: E402
 from webbot.server import FixtureServer, fixtures_root  # noqa: E402
 from webbot.vision.digits import DigitReader  # noqa: E402
 

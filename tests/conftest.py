@@ -91,7 +91,7 @@ def pages_url():
 def reader(tmp_path_factory):
     """One Puzlogic reader for the session, learning its digits into a fresh cache: Tesseract
     teaches it here once (about 10 s), not once per test."""
-    from webbot.puzlogic.vision import Reader
+    from webbot.puzlogic.perceive import Reader
     from webbot.vision.digits import DigitReader
 
     return Reader(DigitReader(tmp_path_factory.mktemp("glyphs")))

@@ -16,7 +16,7 @@ from tests.conftest import REFERENCE
 from webbot.burrito_bison.layout import PACK_GAME_SIZE
 from webbot.burrito_bison.matching import TemplatePack
 from webbot.burrito_bison.pack import cut_pack, scene
-from webbot.burrito_bison.screens import RULES, classify_picture, framed_game, read_image
+from webbot.burrito_bison.perceive import RULES, classify_picture, framed_game, read_image
 
 BURRITO = REFERENCE / "burrito-bison"
 ORIGINAL_TEMPLATES = BURRITO / "templates"  # the original bot's 2018 crops, no manifest

@@ -68,7 +68,7 @@ def play(url: str, game: str, reader, viewport=(1280, 900), levels: tuple[int, .
             else:  # the results screen's shop button pressed: a move the game answers
                 bot = BurritoBot(session, TemplatePack(), report=said.append)
                 look = bot.look()
-                bot.hands.click(look.frame, look.sighting.targets["shop"])
+                bot.hands.click(look.grab, look.sighting.targets["shop"])
                 hooked(session.page, "__burritoTest").wait_for_function(
                     "__burritoTest.state().screen === 'shop'", timeout=15_000)
                 played = True

@@ -52,12 +52,12 @@ def test_drag_from_picture_coordinates(browser, pages_url, dpr):
     context = browser.new_context(device_scale_factor=dpr)
     page = context.new_page()
     page.goto(f"{pages_url}events.html")
-    frame = Screen(page, "#board").grab()
+    grab = Screen(page, "#board").grab()
     # The purple piece is drawn at canvas (100..136, 100..136): find it in the picture.
-    image = frame.image
+    image = grab.image
     ys, xs = ((image[:, :, 2] > 120) & (image[:, :, 0] > 200) & (image[:, :, 1] < 60)).nonzero()
-    piece = frame.to_page(xs.mean() + 0.5, ys.mean() + 0.5)
-    target = frame.to_page(350 * dpr, 250 * dpr)
+    piece = grab.to_page(xs.mean() + 0.5, ys.mean() + 0.5)
+    target = grab.to_page(350 * dpr, 250 * dpr)
 
     Mouse(page).drag(piece, target)
 

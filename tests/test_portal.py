@@ -116,9 +116,9 @@ def test_burrito_bison_is_seen_and_clicked_at_each_real_size(fixtures_url, size)
         game = hooked(session.page, "__burritoTest")
         game.wait_for_function("!__burritoTest.state().transitioning")
         look = bot.look()
-        bot.hands.click(look.frame, look.sighting.targets["shop"])  # a button, not anywhere
+        bot.hands.click(look.grab, look.sighting.targets["shop"])  # a button, not anywhere
         game.wait_for_function("__burritoTest.state().screen === 'shop'", timeout=10_000)
-        return look.sighting.screen, look.frame.box
+        return look.sighting.screen, look.grab.box
 
     screen, box = run(url, body, viewport=(1400, 900))
     assert screen == "results" and f"{box.width:.0f}x{box.height:.0f}" == size

@@ -14,9 +14,9 @@ from tests.puzlogic.replica import level, open_game
 from webbot.errors import WebbotError
 from webbot.inputs import InputError, decode_image, parse_json
 from webbot.puzlogic.model import KINDS, Piece, Placement, Puzzle, PuzzleError, Sum
+from webbot.puzlogic.perceive import classify, normalise
 from webbot.puzlogic.rules import broken_rules
 from webbot.puzlogic.solvers import BACKENDS, solutions
-from webbot.puzlogic.vision import classify, normalise
 
 KEYS = st.sampled_from(["cells", "pieces", "sums", "value", "color", "line", "index", "target",
                         "counts", "side"]) | st.text(max_size=3)

@@ -83,13 +83,13 @@ def grab_through(playwright, endpoint: str, page_url: str):
 
 
 def test_connect_to_playwright_run_server(playwright, playwright_server, pages_url):
-    frame = grab_through(playwright, playwright_server, f"{pages_url}geometry.html")
-    assert frame.image.shape[:2] == (200, 300)
+    grab = grab_through(playwright, playwright_server, f"{pages_url}geometry.html")
+    assert grab.image.shape[:2] == (200, 300)
 
 
 def test_connect_over_devtools(playwright, devtools_chromium, pages_url):
-    frame = grab_through(playwright, devtools_chromium, f"{pages_url}geometry.html")
-    assert frame.image.shape[:2] == (200, 300)
+    grab = grab_through(playwright, devtools_chromium, f"{pages_url}geometry.html")
+    assert grab.image.shape[:2] == (200, 300)
 
 
 @pytest.mark.parametrize("scheme", ["ws", "http"])

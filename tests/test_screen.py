@@ -7,7 +7,8 @@ import pytest
 
 from webbot.errors import WaitTimeout, WebbotError
 from webbot.mouse import Mouse
-from webbot.screen import Screen, changed_fraction
+from webbot.screen import Screen
+from webbot.vision.still import Stillness, alike, changed_fraction
 
 
 def red_centre(image: np.ndarray) -> tuple[float, float]:
@@ -23,18 +24,18 @@ def test_picture_point_maps_to_page_point(browser, pages_url, dpr, zoom):
     page = context.new_page()
     page.goto(f"{pages_url}geometry.html?zoom={zoom}")
 
-    frame = Screen(page, "#stage").grab()
+    grab = Screen(page, "#stage").grab()
 
-    assert frame.image.dtype == np.uint8 and frame.image.shape[2] == 3
-    assert frame.box.x == pytest.approx(37 * zoom, abs=0.5)
-    assert frame.box.width == pytest.approx(300 * zoom, abs=0.5)
-    assert frame.scale == pytest.approx(dpr, rel=0.01)
+    assert grab.image.dtype == np.uint8 and grab.image.shape[2] == 3
+    assert grab.box.x == pytest.approx(37 * zoom, abs=0.5)
+    assert grab.box.width == pytest.approx(300 * zoom, abs=0.5)
+    assert grab.scale == pytest.approx(dpr, rel=0.01)
     # a fractional box is widened to whole device pixels
-    assert frame.image.shape[1] == pytest.approx(300 * zoom * dpr, abs=2)
-    x, y = frame.to_page(*red_centre(frame.image))
+    assert grab.image.shape[1] == pytest.approx(300 * zoom * dpr, abs=2)
+    x, y = grab.to_page(*red_centre(grab.image))
     assert x == pytest.approx((37 + 125) * zoom, abs=1)
     assert y == pytest.approx((53 + 85) * zoom, abs=1)
-    assert frame.to_image(x, y) == pytest.approx(red_centre(frame.image))
+    assert grab.to_image(x, y) == pytest.approx(red_centre(grab.image))
 
     Mouse(page).click(x, y)
     assert page.evaluate("window.hits") == ["marker"]
@@ -57,14 +58,26 @@ def test_changed_fraction():
     assert changed_fraction(a, np.zeros((5, 5, 3), np.uint8)) == 1
 
 
+def test_a_picture_is_still_once_it_has_not_changed_for_long_enough():
+    a, b = np.zeros((4, 4), np.uint8), np.full((4, 4), 9, np.uint8)
+    assert alike({"x": a}, {"x": a.copy()}) and not alike({"x": a}, {"x": b})
+    assert not alike({}, {}) and not alike(None, a)
+    numbers = Stillness(0.3)
+    assert not numbers.still({"coins": a}, 0.0)
+    assert not numbers.still({"coins": a}, 0.2)  # the same, not for long enough yet
+    assert numbers.still({"coins": a}, 0.3)
+    assert not numbers.still({"coins": b}, 0.4)  # counted up again: the clock restarts
+    assert not numbers.still({"coins": b}, 0.6) and numbers.still({"coins": b}, 0.8)
+
+
 def test_wait_until_still_returns_once_the_animation_stops(page, pages_url):
     page.goto(f"{pages_url}animation.html?run=600")
     screen = Screen(page, "#scene")
 
-    frame = screen.wait_until_still(timeout_s=10)
+    grab = screen.wait_until_still(timeout_s=10)
 
     assert page.evaluate("window.stopped")
-    x, _ = red_centre(frame.image)
+    x, _ = red_centre(grab.image)
     assert x == pytest.approx(320, abs=1)  # the square's resting place, not somewhere mid-slide
 
 
@@ -72,7 +85,7 @@ def test_wait_until_still_times_out_on_an_endless_animation(page, pages_url):
     page.goto(f"{pages_url}animation.html?run=forever")
     with pytest.raises(WaitTimeout, match="still changing after 1 s") as caught:
         Screen(page, "#scene").wait_until_still(timeout_s=1)
-    assert caught.value.last_frame is not None
+    assert caught.value.last_grab is not None
 
 
 def test_wait_until_still_tolerates_ambient_change_when_asked(page, pages_url):
@@ -80,13 +93,13 @@ def test_wait_until_still_tolerates_ambient_change_when_asked(page, pages_url):
     screen = Screen(page, "#scene")
     with pytest.raises(WaitTimeout):
         screen.wait_until_still(timeout_s=1, poll_s=0.1)
-    frame = screen.wait_until_still(timeout_s=5, poll_s=0.1, max_changed=0.001)
-    assert red_centre(frame.image)[0] == pytest.approx(320, abs=1)
+    grab = screen.wait_until_still(timeout_s=5, poll_s=0.1, max_changed=0.001)
+    assert red_centre(grab.image)[0] == pytest.approx(320, abs=1)
 
 
-def is_green(frame) -> bool:
-    g = frame.image[:, :, 1].astype(int)
-    return bool(np.count_nonzero((g > 150) & (frame.image[:, :, 2] < 60)) > 100)
+def is_green(grab) -> bool:
+    g = grab.image[:, :, 1].astype(int)
+    return bool(np.count_nonzero((g > 150) & (grab.image[:, :, 2] < 60)) > 100)
 
 
 def test_wait_until_sees_the_expected_change(page, pages_url):
@@ -94,8 +107,8 @@ def test_wait_until_sees_the_expected_change(page, pages_url):
     screen = Screen(page, "#scene")
     assert not is_green(screen.grab())
     page.evaluate("window.turnGreen(300)")  # after the first grab, however slow the machine
-    frame = screen.wait_until(is_green, what="a green square", timeout_s=10)
-    assert is_green(frame)
+    grab = screen.wait_until(is_green, what="a green square", timeout_s=10)
+    assert is_green(grab)
 
 
 def test_wait_until_times_out_naming_what_it_waited_for(page, pages_url):
@@ -106,9 +119,9 @@ def test_wait_until_times_out_naming_what_it_waited_for(page, pages_url):
 
 def test_element_below_the_fold_is_scrolled_into_view(page, pages_url):
     page.goto(f"{pages_url}geometry.html?top=2000")
-    frame = Screen(page, "#stage").grab()
-    assert frame.box.y < 800  # within the viewport now
-    Mouse(page).click(*frame.to_page(*red_centre(frame.image)))
+    grab = Screen(page, "#stage").grab()
+    assert grab.box.y < 800  # within the viewport now
+    Mouse(page).click(*grab.to_page(*red_centre(grab.image)))
     assert page.evaluate("window.hits") == ["marker"]
 
 

@@ -32,10 +32,10 @@ def run_check(options: RunOptions) -> list[tuple[str, str]]:
     started = time.monotonic()
     tesseract = tesseract_version()
     with game_session(options, "index.html") as session:
-        frame = session.screen("body").wait_until_still(label="page")
-        words = read_words(frame.image)
+        grab = session.screen("body").wait_until_still(label="page")
+        words = read_words(grab.image)
         session.recorder.annotated(
-            frame, "words", [Mark(w.x, w.y, w.width, w.height, w.text) for w in words]
+            grab, "words", [Mark(w.x, w.y, w.width, w.height, w.text) for w in words]
         )
         seen = " ".join(w.text for w in words)
         if EXPECTED_WORD not in seen.lower().split():
@@ -43,11 +43,11 @@ def run_check(options: RunOptions) -> list[tuple[str, str]]:
                 f"the page at {session.url} does not show the '{EXPECTED_WORD}' heading "
                 f"(Tesseract read: {seen[:60]!r})"
             )
-        height, width = frame.image.shape[:2]
+        height, width = grab.image.shape[:2]
         return [
             ("page", session.url),
             ("chromium", chromium_version(session.page)),
-            ("frame", f"{width}x{height} px at scale {frame.scale:g}"),
+            ("frame", f"{width}x{height} px at scale {grab.scale:g}"),
             ("tesseract", tesseract),
             ("consent", consent_engine()),
             ("read", seen[:60]),

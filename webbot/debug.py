@@ -12,7 +12,7 @@ import cv2
 from playwright.sync_api import BrowserContext
 
 from webbot.errors import WebbotError
-from webbot.screen import Frame
+from webbot.screen import Grab
 
 
 @dataclass(frozen=True)
@@ -27,10 +27,10 @@ class Mark:
     color: tuple[int, int, int] = (0, 0, 255)  # BGR
 
 
-def annotate(frame: Frame, marks: Iterable[Mark]):
+def annotate(grab: Grab, marks: Iterable[Mark]):
     """A copy of the frame's picture with the marks drawn on it."""
-    image = frame.image.copy()
-    thickness = max(1, round(frame.scale))
+    image = grab.image.copy()
+    thickness = max(1, round(grab.scale))
     for mark in marks:
         top_left = (round(mark.x), round(mark.y))
         bottom_right = (round(mark.x + mark.width), round(mark.y + mark.height))
@@ -38,7 +38,7 @@ def annotate(frame: Frame, marks: Iterable[Mark]):
         if mark.text:
             origin = (top_left[0], max(12, top_left[1] - 3))
             cv2.putText(image, mark.text, origin, cv2.FONT_HERSHEY_SIMPLEX,
-                        0.45 * frame.scale, mark.color, thickness, cv2.LINE_AA)
+                        0.45 * grab.scale, mark.color, thickness, cv2.LINE_AA)
     return image
 
 
@@ -57,7 +57,7 @@ class Recorder:
             except OSError as exc:
                 raise WebbotError(f"cannot create the debug folder {directory}: "
                                   f"{exc.strerror}") from None
-        self.last_frame: Frame | None = None
+        self.last_grab: Grab | None = None
         self.page_shot: bytes | None = None  # the whole page as a PNG, taken on a failure
         self._count = 0
         self._tracing: BrowserContext | None = None
@@ -68,17 +68,17 @@ class Recorder:
         self._count += 1
         return self.directory / f"{self._count:04d}-{_slug(label)}{suffix}.png"
 
-    def saw(self, frame: Frame) -> None:
-        self.last_frame = frame
+    def saw(self, grab: Grab) -> None:
+        self.last_grab = grab
 
-    def keep(self, frame: Frame, label: str) -> None:
-        self.last_frame = frame
+    def keep(self, grab: Grab, label: str) -> None:
+        self.last_grab = grab
         if self.directory:
-            cv2.imwrite(str(self._path(label)), frame.image)
+            cv2.imwrite(str(self._path(label)), grab.image)
 
-    def annotated(self, frame: Frame, label: str, marks: Iterable[Mark]) -> None:
+    def annotated(self, grab: Grab, label: str, marks: Iterable[Mark]) -> None:
         if self.directory:
-            cv2.imwrite(str(self._path(label, "-annotated")), annotate(frame, marks))
+            cv2.imwrite(str(self._path(label, "-annotated")), annotate(grab, marks))
 
     def start_trace(self, context: BrowserContext) -> None:
         if self.directory:
@@ -100,11 +100,11 @@ class Recorder:
                 self._failure_folder = Path(tempfile.mkdtemp(prefix="webbot-failure-"))
         return self._failure_folder
 
-    def save_frame(self, frame: Frame, label: str) -> Path:
+    def save_grab(self, grab: Grab, label: str) -> Path:
         """Keep a frame worth looking at after the run (a stuck screen) in the failure
         folder; return its path."""
         path = self.failure_folder() / f"{_slug(label)}.png"
-        cv2.imwrite(str(path), frame.image)
+        cv2.imwrite(str(path), grab.image)
         return path
 
     def save_failure(self, reason: str, details: str | None = None) -> Path:
@@ -113,8 +113,8 @@ class Recorder:
         (folder / "reason.txt").write_text(reason + "\n")
         if details:
             (folder / "details.txt").write_text(details)
-        if self.last_frame is not None:
-            cv2.imwrite(str(folder / "last-frame.png"), self.last_frame.image)
+        if self.last_grab is not None:
+            cv2.imwrite(str(folder / "last-frame.png"), self.last_grab.image)
         if self.page_shot:
             (folder / "page.png").write_bytes(self.page_shot)
         return folder

@@ -10,9 +10,9 @@ class WebbotError(Exception):
 class WaitTimeout(WebbotError):
     """The screen never reached the awaited state."""
 
-    def __init__(self, message: str, last_frame=None) -> None:
+    def __init__(self, message: str, last_grab=None) -> None:
         super().__init__(message)
-        self.last_frame = last_frame
+        self.last_grab = last_grab
 
 
 def first_line(error: BaseException) -> str:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from playwright.sync_api import Error, Page
 
 from webbot.consent import chain_of
+from webbot.deadline import Deadline
 from webbot.errors import WebbotError
 from webbot.game import Candidate, GameSpec, frame_name
 from webbot.inputs import InputError
@@ -80,7 +81,7 @@ def find_game(page: Page, spec: GameSpec, *, selector: str | None = None,
               timeout_s: float = FIND_TIMEOUT_S) -> Found:
     """The element of the page that holds the game, with the way to it cleared."""
     started = time.monotonic()
-    deadline = started + timeout_s
+    deadline = Deadline(timeout_s)
     done: list[str] = []
     camera = Camera(page)
     while True:
@@ -97,7 +98,7 @@ def find_game(page: Page, spec: GameSpec, *, selector: str | None = None,
                 return Found(candidate, way, done)
             looked.append(f"{candidate.where}: {verdict}")
         waited = time.monotonic() - started
-        if time.monotonic() > deadline or (not looked and waited > spec.appears_within_s):
+        if deadline.passed() or (not looked and waited > spec.appears_within_s):
             raise NoGameFound(_not_found(page, spec, selector, looked, min(waited, timeout_s)))
         page.wait_for_timeout(250)
 

@@ -13,21 +13,20 @@ from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
-from playwright.sync_api import ElementHandle, Error
-from playwright.sync_api import Frame as PageFrame
+from playwright.sync_api import ElementHandle, Error, Frame
 
-from webbot.screen import Box, Camera, Frame
+from webbot.screen import Box, Camera, Grab
 
 
 @dataclass
 class Candidate:
     """An element of some frame of the page that may hold the game."""
 
-    frame: PageFrame
+    frame: Frame
     element: ElementHandle
     box: Box  # in the page's viewport, CSS pixels
     camera: Camera = field(repr=False)
-    _picture: Frame | None = field(default=None, repr=False)
+    _grab: Grab | None = field(default=None, repr=False)
 
     @property
     def name(self) -> str:
@@ -38,17 +37,17 @@ class Candidate:
         return (f"{self.name} {self.box.width:.0f}x{self.box.height:.0f} in "
                 f"{frame_name(self.frame)}")
 
-    def grab(self) -> Frame:
+    def grab(self) -> Grab:
         """A picture of the element (scrolled into view first), taken once."""
-        if self._picture is None:
+        if self._grab is None:
             self.element.scroll_into_view_if_needed(timeout=5000)
             box = self.element.bounding_box() or {}
             if not box.get("width") or not box.get("height"):
                 raise Error("not displayed")
             png = self.camera.shoot(box)
             image = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR)
-            self._picture = Frame(image, Box.of(box))
-        return self._picture
+            self._grab = Grab(image, Box.of(box))
+        return self._grab
 
     def html(self) -> str:
         return self.frame.content()
@@ -66,7 +65,7 @@ class GameSpec:
     appears_within_s: float = 45.0
 
 
-def frame_name(frame: PageFrame) -> str:
+def frame_name(frame: Frame) -> str:
     url = frame.url
     if len(url) > 80:
         url = url[:77] + "..."

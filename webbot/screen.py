@@ -1,6 +1,6 @@
 """What the bot looks at: element screenshots as numpy pictures, and waiting on them.
 
-A `Frame` is a BGR picture of one page element plus where that element sits on the page, so a
+A `Grab` is a BGR picture of one page element plus where that element sits on the page, so a
 point found in the picture maps to the page point the mouse must go to, whatever the device
 pixel ratio or zoom.
 """
@@ -17,7 +17,9 @@ import cv2
 import numpy as np
 from playwright.sync_api import CDPSession, ElementHandle, Error, Page
 
+from webbot.deadline import Deadline
 from webbot.errors import WaitTimeout, WebbotError
+from webbot.vision.still import alike, changed_fraction
 
 
 @dataclass(frozen=True)
@@ -36,7 +38,7 @@ class Box:
 
 
 @dataclass(frozen=True)
-class Frame:
+class Grab:
     """One screenshot of an element.
 
     `image` is BGR uint8. Image coordinates are continuous: the pixel at column i covers
@@ -127,19 +129,11 @@ class Camera:
         return base64.b64decode(shot["data"])
 
 
-def changed_fraction(a: np.ndarray, b: np.ndarray, threshold: int = 8) -> float:
-    """Share of pixels whose colour moved by more than `threshold` in some channel."""
-    if a.shape != b.shape:
-        return 1.0
-    moved = cv2.absdiff(a, b).max(axis=2) > threshold
-    return float(np.count_nonzero(moved)) / moved.size
-
-
 class _NoRecorder:
-    def saw(self, frame: Frame) -> None:
+    def saw(self, grab: Grab) -> None:
         pass
 
-    def keep(self, frame: Frame, label: str) -> None:
+    def keep(self, grab: Grab, label: str) -> None:
         pass
 
 
@@ -165,7 +159,7 @@ class Screen:
         # Called before each picture: clearing what has come over the game (webbot.way).
         self.before_capture: Callable[[], None] = lambda: None
 
-    def _capture(self) -> Frame:
+    def _capture(self) -> Grab:
         # A page screenshot clipped to the element's box: the same pixels as an element
         # screenshot at about half the cost (no actionability checks).
         self.before_capture()
@@ -177,10 +171,10 @@ class Screen:
                 raise WebbotError(f"no visible '{self.selector}' on {self.page.url}") from None
             raise
         image = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR)
-        frame = Frame(image, Box.of(box),
+        grab = Grab(image, Box.of(box),
                       anchor=self.current_box if self.element is not None else None)
-        self.recorder.saw(frame)
-        return frame
+        self.recorder.saw(grab)
+        return grab
 
     def _measure_selector(self) -> dict:
         if self._first:
@@ -225,34 +219,34 @@ class Screen:
         box = self._measure() if self.element is not None else self._measure_selector()
         return Box.of(box)
 
-    def look(self) -> Frame:
+    def look(self) -> Grab:
         """A frame for a decision loop: remembered as the last seen, not saved each time."""
         return self._capture()
 
-    def grab(self, label: str = "frame") -> Frame:
-        frame = self._capture()
-        self.recorder.keep(frame, label)
-        return frame
+    def grab(self, label: str = "frame") -> Grab:
+        grab = self._capture()
+        self.recorder.keep(grab, label)
+        return grab
 
     def wait_until(
         self,
-        condition: Callable[[Frame], bool],
+        condition: Callable[[Grab], bool],
         *,
         what: str = "the expected change",
         timeout_s: float | None = None,
         poll_s: float = 0.05,
         label: str = "frame",
-    ) -> Frame:
+    ) -> Grab:
         """Grab frames until `condition(frame)` holds; WaitTimeout if it never does."""
-        deadline = time.monotonic() + (timeout_s or self.timeout_s)
+        deadline = Deadline(timeout_s or self.timeout_s)
         while True:
-            frame = self._capture()
-            if condition(frame):
-                self.recorder.keep(frame, label)
-                return frame
-            if time.monotonic() >= deadline:
+            grab = self._capture()
+            if condition(grab):
+                self.recorder.keep(grab, label)
+                return grab
+            if deadline.passed():
                 raise WaitTimeout(
-                    f"{what} did not appear within {timeout_s or self.timeout_s:g} s", frame
+                    f"{what} did not appear within {timeout_s or self.timeout_s:g} s", grab
                 )
             if poll_s:  # a grab waits for the page's next frame anyway
                 self.page.wait_for_timeout(poll_s * 1000)
@@ -265,26 +259,26 @@ class Screen:
         threshold: int = 8,
         max_changed: float = 0.0,
         label: str = "still",
-    ) -> Frame:
+    ) -> Grab:
         """Grab frames until two consecutive ones agree.
 
         Two frames agree when at most `max_changed` of their pixels moved by more than
         `threshold`; a game with a small ambient animation can allow some change.
         """
         limit = timeout_s or self.timeout_s
-        deadline = time.monotonic() + limit
+        deadline = Deadline(limit)
         previous = self._capture()
         while True:
             self.page.wait_for_timeout(poll_s * 1000)
-            frame = self._capture()
-            change = changed_fraction(previous.image, frame.image, threshold)
-            if change <= max_changed:
-                self.recorder.keep(frame, label)
-                return frame
-            if time.monotonic() >= deadline:
+            grab = self._capture()
+            if alike(previous.image, grab.image, threshold, max_changed):
+                self.recorder.keep(grab, label)
+                return grab
+            if deadline.passed():
+                change = changed_fraction(previous.image, grab.image, threshold)
                 raise WaitTimeout(
                     f"'{self.selector}' was still changing after {limit:g} s "
                     f"({change:.1%} of its pixels changed between the last two frames)",
-                    frame,
+                    grab,
                 )
-            previous = frame
+            previous = grab

@@ -47,6 +47,10 @@ class Session:
     def screen(self, selector: str, timeout_s: float = 10, *, fast: bool = False) -> Screen:
         return Screen(self.page, selector, self.recorder, timeout_s, fast=fast)
 
+    def wait(self, seconds: float) -> None:
+        """Let the page run for a while (its events still handled, unlike time.sleep)."""
+        self.page.wait_for_timeout(seconds * 1000)
+
     def find_game(self, spec: GameSpec) -> Found:
         """The game's element in whatever frame holds it, the way to it cleared; every press
         of the mouse first checks that nothing has come over the game since."""
@@ -93,9 +97,9 @@ def game_session(options: RunOptions, fixture_path: str) -> Iterator[Session]:
     except WebbotError as exc:
         # Without a picture or a debug folder there is nothing worth a folder: the line says
         # it all.
-        if recorder.last_frame is not None or recorder.page_shot or options.debug_dir:
+        if recorder.last_grab is not None or recorder.page_shot or options.debug_dir:
             where = recorder.save_failure(str(exc))
-            kept = ("last frame, page and reason" if recorder.last_frame is not None
+            kept = ("last frame, page and reason" if recorder.last_grab is not None
                     else "page and reason" if recorder.page_shot else "reason")
             exc.args = (f"{exc} ({kept} saved in {where})",)
         raise

@@ -19,6 +19,7 @@ from playwright.sync_api import ElementHandle, Error, Page
 
 from webbot.consent import chain_of
 from webbot.consent.buttons import CONSENT_CONTEXT, HELPERS
+from webbot.deadline import Deadline
 from webbot.errors import WebbotError
 from webbot.screen import Box
 
@@ -179,7 +180,7 @@ class Way:
 
     def clear(self, patience_s: float = COVER_PATIENCE_S) -> None:
         """Answer consent, scroll the game into view, skip or wait out what covers it."""
-        deadline = time.monotonic() + patience_s
+        deadline = Deadline(patience_s)
         while True:
             self._did(answer_consent(self.page))
             cover = self.cover()
@@ -198,7 +199,7 @@ class Way:
                     continue
                 except Error:
                     pass  # not clickable yet: wait on
-            if time.monotonic() > deadline:
+            if deadline.passed():
                 raise WebbotError(f"the game is covered by {cover.what} and nothing closed it "
                                   f"within {patience_s:g} s; tried {chain_of(self.page).tried()}")
             self.page.wait_for_timeout(250)

@@ -10,7 +10,7 @@ from playwright.sync_api import Page
 
 from tests.conftest import REFERENCE
 from webbot.burrito_bison.layout import SHOTS
-from webbot.screen import Frame, Screen
+from webbot.screen import Grab, Screen
 
 REAL = REFERENCE / "burrito-bison"
 REAL_TEMPLATES = REAL / "templates"
@@ -34,7 +34,7 @@ def shot_query(shot: str) -> str:
 
 
 def sized_frames(browser, fixtures_url: str, size: tuple[int, int], dpr: float,
-                 shots: Iterable[str] = SHOTS) -> Iterator[tuple[str, Page, Frame]]:
+                 shots: Iterable[str] = SHOTS) -> Iterator[tuple[str, Page, Grab]]:
     """(shot name, page, canvas frame) for every screen a pack is cut from, the game drawn at
     `size`, frozen; the page stays open until the next one is taken."""
     context = browser.new_context(device_scale_factor=dpr, viewport={"width": 1400,

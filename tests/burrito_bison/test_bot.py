@@ -88,7 +88,7 @@ def test_a_shop_that_ignores_clicks_buys_nothing_and_says_so(fixtures_url):
         with game_session(RunOptions(url=url), GAME) as session:
             bot = BurritoBot(session, TemplatePack(), report=said.append)
             session.page.wait_for_function("!__burritoTest.state().transitioning")
-            bot.shop(bot.look())  # once crashed when the click was ignored
+            bot.visit_shop(bot.look())  # once crashed when the click was ignored
             return bot, session.page.evaluate(STATE)
 
     bot, state = in_own_thread(run)

@@ -16,8 +16,8 @@ from webbot.burrito_bison.bot import pack_sized
 from webbot.burrito_bison.layout import SHOP_COINS, SHOP_PRICE
 from webbot.burrito_bison.matching import TemplatePack
 from webbot.burrito_bison.pack import cut_pack
+from webbot.burrito_bison.perceive import classify
 from webbot.burrito_bison.readout import number_in, results_numbers, white_ink
-from webbot.burrito_bison.screens import classify
 from webbot.burrito_bison.shop import crop, price_ink
 
 REAL_RESULTS = {"distance": 774, "coins": 489, "total": 5119}
@@ -74,7 +74,7 @@ def test_real_numbers_the_teacher_never_saw_read_right(tmp_path):
 
 def digits_scene(name: str) -> np.ndarray:
     from webbot.burrito_bison.pack import scene
-    from webbot.burrito_bison.screens import framed_game, read_image
+    from webbot.burrito_bison.perceive import framed_game, read_image
 
     grab = read_image(REAL / "screens" / name)
     return scene(grab, framed_game(grab))
@@ -104,10 +104,10 @@ def test_the_replica_numbers_read_from_glyphs_at_every_real_size(browser, fixtur
     but at most one of the five from the taught glyphs alone (no Tesseract)."""
     pack = TemplatePack()
     inks, truth = {}, {}
-    for shot, page, frame in sized_frames(browser, fixtures_url, size, dpr,
+    for shot, page, grab in sized_frames(browser, fixtures_url, size, dpr,
                                           ("results", "shop")):
         state = page.evaluate("__burritoTest.state()")
-        image = pack_sized(frame).image
+        image = pack_sized(grab).image
         if shot == "results":
             sighting = classify(pack, image, framed=True)
             for name, picture in results_numbers(image, sighting).items():

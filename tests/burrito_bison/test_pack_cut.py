@@ -15,7 +15,7 @@ from webbot.burrito_bison.bot import pack_sized
 from webbot.burrito_bison.layout import MANIFEST, SHOTS
 from webbot.burrito_bison.matching import TemplatePack
 from webbot.burrito_bison.pack import cut_pack, scene
-from webbot.burrito_bison.screens import classify, classify_picture, read_image
+from webbot.burrito_bison.perceive import classify, classify_picture, read_image
 
 REAL_SHOTS = {"ring": "round-start-beaster-bunny.png", "rocket_ready": "flight-full-rocket.png",
               "pinata": "pinata.png", "missions": "round-finished-missions.png",
@@ -81,10 +81,10 @@ def test_a_pack_cut_from_real_page_grabs_of_two_builds(tmp_path):
 def test_a_pack_cut_from_replica_page_grabs_at_one_size_reads_another(browser, fixtures_url,
                                                                        tmp_path):
     shots, canvas = [], None
-    for shot, page, frame in sized_frames(browser, fixtures_url, (1120, 540), 1):
+    for shot, page, grab in sized_frames(browser, fixtures_url, (1120, 540), 1):
         shots.append(tmp_path / f"{shot}.png")
         page.screenshot(path=shots[-1])  # the whole window: the game with the page around it
-        canvas = frame.box
+        canvas = grab.box
     report = cut_pack(shots, tmp_path / "pack")
     wanted = (canvas.x, canvas.y, canvas.width, canvas.height)
     assert all(abs(a - b) <= 2 for a, b in zip(report.box, wanted, strict=True))
@@ -93,9 +93,9 @@ def test_a_pack_cut_from_replica_page_grabs_at_one_size_reads_another(browser, f
     assert len(report.written) == len(MANIFEST)
 
     pack = TemplatePack(tmp_path / "pack")
-    for shot, _, frame in sized_frames(browser, fixtures_url, (1280, 768), 2,
+    for shot, _, grab in sized_frames(browser, fixtures_url, (1280, 768), 2,
                                        ("ring", "pinata", "results")):
-        assert classify(pack, pack_sized(frame).image, framed=True).screen == SHOTS[shot], shot
+        assert classify(pack, pack_sized(grab).image, framed=True).screen == SHOTS[shot], shot
 
 
 @needs_reference

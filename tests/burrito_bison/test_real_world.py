@@ -28,8 +28,8 @@ from tests.real_world import (
 from webbot.burrito_bison.bot import pack_sized
 from webbot.burrito_bison.layout import PLACES
 from webbot.burrito_bison.matching import TemplatePack
-from webbot.burrito_bison.screens import classify, classify_picture, fitted
-from webbot.screen import Box, Frame
+from webbot.burrito_bison.perceive import classify, classify_picture, fitted
+from webbot.screen import Box, Grab
 
 pytestmark = needs_reference
 # The 2018 build's screens (the 2022 ones have no crop in the original folder).
@@ -66,9 +66,9 @@ def test_the_original_folder_reads_every_real_2018_screen_as_the_bot_sees_it(ori
     want = "results" if shot == "shop" else shot
     assert classify_picture(original, screens[shot]).screen == want
     game = game_scene(screens[shot])
-    frame = pack_sized(Frame(game, Box(0, 0, game.shape[1], game.shape[0])))
+    grab = pack_sized(Grab(game, Box(0, 0, game.shape[1], game.shape[0])))
     for hint in (None, want, "flight"):
-        sighting = classify(original, frame.image, hint, framed=True)
+        sighting = classify(original, grab.image, hint, framed=True)
         assert sighting.screen == want
     if shot in ("shop", "results"):
         x, y = sighting.targets["next"]
@@ -153,9 +153,9 @@ def test_a_build_that_draws_things_elsewhere_and_at_another_size(original, cut, 
     if zoom != 1.0:
         matrix = cv2.getRotationMatrix2D((586, 330), 0, zoom)
         scene = cv2.warpAffine(scene, matrix, (1173, 660), borderMode=cv2.BORDER_REPLICATE)
-    frame = fitted(_moved(scene, dx, dy), 1173, 660)
+    grab = fitted(_moved(scene, dx, dy), 1173, 660)
     for pack in (original, cut):
-        assert classify(pack, frame, framed=True).screen == shot
+        assert classify(pack, grab, framed=True).screen == shot
 
 
 def test_the_unlocked_card_wherever_it_sits(original, screens):

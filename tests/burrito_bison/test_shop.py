@@ -7,7 +7,7 @@ from tests.burrito_bison.conftest import REAL, needs_reference
 from webbot.burrito_bison.bot import pack_sized
 from webbot.burrito_bison.matching import TemplatePack
 from webbot.burrito_bison.pack import cut_pack, scene
-from webbot.burrito_bison.screens import framed_game, read_image
+from webbot.burrito_bison.perceive import framed_game, read_image
 from webbot.burrito_bison.shop import coins, grid_cards, read_detail
 from webbot.screen import Screen
 

@@ -24,16 +24,10 @@ from tests.daily_set.conftest import (
 from tests.test_cli import closed_port
 from tests.test_cli import one_line_error as one_line
 from webbot.browser import BrowserOptions
-from webbot.daily_set.bot import (
-    DailySetBot,
-    Misread,
-    Observation,
-    Outcome,
-    next_set,
-    todays_sets,
-)
-from webbot.daily_set.cards import CardError, Reading
-from webbot.daily_set.model import Card
+from webbot.daily_set.bot import DailySetBot, Outcome
+from webbot.daily_set.decide import Misread, next_set, todays_sets
+from webbot.daily_set.model import Card, Observation, Reading
+from webbot.daily_set.perceive import CardError
 from webbot.errors import WebbotError
 from webbot.server import FixtureServer
 from webbot.session import RunOptions, game_session

@@ -12,7 +12,7 @@ import numpy as np
 
 from tests.puzlogic.conftest import comparable
 from webbot.errors import WebbotError
-from webbot.puzlogic.vision import Reader, normalise
+from webbot.puzlogic.perceive import Reader, normalise
 from webbot.vision.region import find_game
 
 Perturbation = Callable[[np.ndarray], np.ndarray]

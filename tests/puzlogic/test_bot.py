@@ -13,7 +13,7 @@ from tests.test_cli import closed_port
 from webbot.browser import BrowserOptions
 from webbot.errors import WebbotError
 from webbot.puzlogic.bot import PuzlogicBot
-from webbot.puzlogic.vision import Reader
+from webbot.puzlogic.perceive import Reader
 from webbot.server import FixtureServer
 from webbot.session import RunOptions, game_session
 

@@ -142,7 +142,8 @@ def test_blue_sums_look_like_the_real_ones(page, fixtures_url, reader, tmp_path)
     """The replica's level 10 against the real one, sum by sum, in the window the reader reads
     each sum's digits from: thin regular digits outlined in dark, not bold flat ones (which the
     reader read right while it read the real ones wrong)."""
-    from webbot.puzlogic.vision import SUM_DIGITS, Spot, normalise, sum_spot
+    from webbot.puzlogic.model import Spot
+    from webbot.puzlogic.perceive import SUM_DIGITS, normalise, sum_spot
 
     real = normalise(cv2.imread(str(REAL_SCREENS / "puzlogic-map-10.png"))).canvas
     open_game(page, fixtures_url, "level=10")
@@ -427,7 +428,7 @@ def _outlines(picture, view) -> np.ndarray:
 @pytest.mark.parametrize("name", ["puzlogic-map-1.png", "puzlogic-map-2.png",
                                   "puzlogic-map-3.png", "puzlogic-with-sums.png"])
 def test_each_level_is_drawn_where_the_real_game_draws_it(page, fixtures_url, reader, name):
-    from webbot.puzlogic.vision import normalise
+    from webbot.puzlogic.perceive import normalise
 
     number = {"puzlogic-map-1.png": 1, "puzlogic-map-2.png": 2, "puzlogic-map-3.png": 3,
               "puzlogic-with-sums.png": 6}[name]

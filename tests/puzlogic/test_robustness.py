@@ -11,8 +11,8 @@ import numpy as np
 from tests.puzlogic.conftest import bundled_levels, needs_reference, reference_levels
 from tests.puzlogic.perturb import outcome, tally
 from tests.puzlogic.replica import open_game
-from tests.puzlogic.test_vision import REAL, REAL_LEVELS
-from webbot.puzlogic.vision import Reader, normalise
+from tests.puzlogic.test_perceive import REAL, REAL_LEVELS
+from webbot.puzlogic.perceive import Reader, normalise
 from webbot.vision.digits import DigitReader
 
 # the replica's JPEG readings often end in Tesseract, seconds each: the script measures those

@@ -47,7 +47,7 @@ class Lights:
 
     def step(self, square: int) -> str | int:
         x, y = SQUARES[square]
-        self.session.mouse.click(*self.frame.to_page(x * self.frame.scale, y * self.frame.scale))
+        self.session.mouse.click(*self.grab.to_page(x * self.grab.scale, y * self.grab.scale))
         self.clicks += 1
         self.screen.wait_until(lambda f: read(f.image) != square, what="the next light")
         return self._look()
@@ -57,8 +57,8 @@ class Lights:
         return self.clicks
 
     def _look(self) -> str | int:
-        self.frame = self.screen.grab("board")
-        seen = read(self.frame.image)
+        self.grab = self.screen.grab("board")
+        seen = read(self.grab.image)
         if seen is None:
             raise WebbotError("the Lights board is not readable")
         return seen

@@ -1,6 +1,7 @@
-"""The Burrito Bison bot: a loop of look (screenshot + classify), decide, act, many times a
-second, that plays rounds until it has played enough, and stops clearly when the game does
-not move on."""
+"""The Burrito Bison bot as a game of the play loop: each look is a screenshot classified,
+many a second; each step carries out one action (a launch, a click, reading the results, a
+visit to the shop) and looks again. It plays rounds until a limit says enough, and stops
+clearly when the game does not move on."""
 
 from __future__ import annotations
 
@@ -8,8 +9,6 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-
-import numpy as np
 
 from webbot.burrito_bison.act import Hands
 from webbot.burrito_bison.decide import (
@@ -20,29 +19,25 @@ from webbot.burrito_bison.decide import (
     Watchdog,
 )
 from webbot.burrito_bison.matching import TemplatePack
-from webbot.burrito_bison.model import Round, Sighting
+from webbot.burrito_bison.model import Observation, Round, Sighting
+from webbot.burrito_bison.perceive import classify, fitted
 from webbot.burrito_bison.readout import ResultsReading, read_results, results_numbers
-from webbot.burrito_bison.screens import classify, fitted
 from webbot.burrito_bison.shopping import Visit
 from webbot.errors import WebbotError
 from webbot.game import Candidate, GameSpec
-from webbot.screen import Frame, Screen
+from webbot.play import play
+from webbot.screen import Grab, Screen
 from webbot.session import Session
+from webbot.vision.still import Stillness
+from webbot.wrappers import Paced, limited
 
 CANVAS = "canvas"
 NUMBERS_STILL_S = 0.3    # the results' numbers count up; they are read once they stop
+DEFAULT_ROUNDS = 3
 
 
 class Stuck(WebbotError):
     """The game stayed on one screen (or on none the bot knows) through every recovery."""
-
-
-@dataclass(frozen=True)
-class Look:
-    frame: Frame       # at the pack's scale (see pack_sized)
-    image: np.ndarray  # its picture
-    sighting: Sighting
-    ms: float          # screenshot + classification
 
 
 @dataclass
@@ -56,11 +51,11 @@ class Stats:
         return self.decisions / max(1e-9, time.monotonic() - self.started)
 
 
-def pack_sized(frame: Frame) -> Frame:
-    """The frame at the scale the pack's crops were cut at, whatever the game's size on the
-    page and the device pixel ratio. Points found in the returned frame map to page points
-    through it (Frame.to_page)."""
-    return replace(frame, image=fitted(frame.image, frame.box.width, frame.box.height))
+def pack_sized(grab: Grab) -> Grab:
+    """The grab at the scale the pack's crops were cut at, whatever the game's size on the
+    page and the device pixel ratio. Points found in the returned grab map to page points
+    through it (Grab.to_page)."""
+    return replace(grab, image=fitted(grab.image, grab.box.width, grab.box.height))
 
 
 def game_spec(pack: TemplatePack) -> GameSpec:
@@ -80,7 +75,7 @@ class BurritoBot:
         self.pack = pack
         self.screen: Screen = session.game_screen(game_spec(pack), fast=True, report=report)
         self.hands = Hands(session.mouse)
-        self.decider = Decider(shop=shop)
+        self.shop = shop
         self.watchdog = Watchdog(stuck_after)
         self.pace_s = pace_s  # at least this long between looks (a benchmark's slow baseline)
         self.report = report
@@ -90,68 +85,74 @@ class BurritoBot:
         self.total: int | None = None     # coins, as last read
         self.cheapest: int | None = None  # the cheapest upgrade seen in the shop
         self.spent = 0                    # since the last results screen
+        self.affordable = False           # the coins cover the cheapest upgrade: worth a visit
+        self.results_read = False         # the results screen in front has been read
         self.round_started = time.monotonic()
         self.rockets = 0
         self.events: list[str] = []
-        self._numbers: tuple[dict[str, np.ndarray], float] = ({}, 0.0)
+        self._numbers = Stillness(NUMBERS_STILL_S)
         self._rocket_clicked = False
-        self._last_screen: str | None = None
-        self._looked = 0.0
+        self._previous: Sighting | None = None
 
-    # -- looking ---------------------------------------------------------------------------
-    def look(self) -> Look:
-        if self.pace_s and self.stats.look_ms:
-            wait_ms = self.pace_s * 1000 - (time.perf_counter() - self._looked) * 1000
-            if wait_ms > 0:
-                self.session.page.wait_for_timeout(wait_ms)
-        self._looked = started = time.perf_counter()
-        frame = pack_sized(self.screen.look())
-        sighting = classify(self.pack, frame.image, self._last_screen, framed=True)
-        self._last_screen = sighting.screen
-        ms = (time.perf_counter() - started) * 1000
-        self.stats.look_ms.append(ms)
-        return Look(frame, frame.image, sighting, ms)
-
-    # -- the loop --------------------------------------------------------------------------
     def play(self, *, rounds: int | None = None, minutes: float | None = None) -> list[Round]:
         """Play until `rounds` results screens have been read, or the first one after
         `minutes`."""
-        deadline = time.monotonic() + minutes * 60 if minutes is not None else None
-        wanted = rounds if rounds is not None else (None if deadline else 3)
-        previous: Look | None = None
-        while True:
-            look = self.look()
-            now = time.monotonic()
-            self.stats.decisions += 1
-            if self._rocket_clicked and look.sighting.screen != "rocket_ready":
-                self._rocket_clicked = False
-                if look.sighting.screen == "flight":  # the full bar went: the slam happened
-                    self.rockets += 1
-            if self.watchdog.seen(look.sighting.screen, now):
-                self.recover(look)
-            action = self.decider.decide(look.sighting,
-                                         previous.sighting if previous else None, now)
-            if action.kind == "read_results":
-                if not self._numbers_still(look, now):
-                    action = Action("wait")  # the coins are still counting up
-                else:
-                    self.finish_round(look)
-                    if (wanted is not None and len(self.rounds) >= wanted) or \
-                            (deadline is not None and now >= deadline):
-                        return self.rounds
-                    continue
-            self.act(look, action, now)
-            self.show(look)
-            previous = look
+        wanted = rounds if rounds is not None else (None if minutes is not None else
+                                                    DEFAULT_ROUNDS)
+        policy = limited(Decider(shop=self.shop), lambda seen: seen.rounds, count=wanted,
+                         minutes=minutes)
+        game = Paced(self, self.pace_s, self.session.wait) if self.pace_s else self
+        return play(game, policy)
 
-    def act(self, look: Look, action: Action, now: float) -> None:
-        screen = look.sighting.screen
-        if action.kind == "wait":
-            return
-        self.decider.acted(screen, now)
+    # -- the game of the play loop ---------------------------------------------------------
+    def reset(self) -> Observation:
+        return self.look()
+
+    def step(self, action: Action) -> Observation:
+        self.act(self.seen, action)
+        return self.look()
+
+    def result(self) -> list[Round]:
+        return self.rounds
+
+    # -- looking ---------------------------------------------------------------------------
+    def look(self) -> Observation:
+        """An observation, and the watchdog told of it (it recovers a game that does not move
+        on, or stops the run)."""
+        seen = self.observe()
+        if self.watchdog.seen(seen.sighting.screen, seen.now):
+            self.recover(seen)
+        self.show(seen)
+        return seen
+
+    def observe(self) -> Observation:
+        """A grab classified; the rockets and the results kept track of."""
+        started = time.perf_counter()
+        grab = pack_sized(self.screen.look())
+        previous = self._previous
+        sighting = classify(self.pack, grab.image, previous.screen if previous else None,
+                            framed=True)
+        ms = (time.perf_counter() - started) * 1000
+        now = time.monotonic()
+        self.stats.look_ms.append(ms)
+        self.stats.decisions += 1
+        if self._rocket_clicked and sighting.screen != "rocket_ready":
+            self._rocket_clicked = False
+            if sighting.screen == "flight":  # the full bar went: the slam happened
+                self.rockets += 1
+        if sighting.screen != "results":
+            self.results_read = False
+        self._previous = sighting
+        self.seen = Observation(grab, sighting, previous, now, ms, self.results_read,
+                                self.affordable, len(self.rounds))
+        return self.seen
+
+    # -- acting ----------------------------------------------------------------------------
+    def act(self, seen: Observation, action: Action) -> None:
+        screen = seen.sighting.screen
         if action.kind == "launch":
             self.round_started = time.monotonic()
-            self.hands.launch(look.frame, action.at, action.end)
+            self.hands.launch(seen.grab, action.at, action.end)
         elif action.kind == "click":
             if action.role == "rocket":
                 self._rocket_clicked = True
@@ -163,28 +164,24 @@ class BurritoBot:
                 self._event("flash sale closed")
             elif action.role == "pick":
                 self._event("piñata card picked")
-            self.hands.click(look.frame, action.at)
+            self.hands.click(seen.grab, action.at)
+        elif action.kind == "read_results":
+            if self._numbers_still(seen):  # else the coins are still counting up
+                self.finish_round(seen)
         elif action.kind == "shop":
-            self.shop(look)
+            self.visit_shop(seen)
 
-    def _numbers_still(self, look: Look, now: float) -> bool:
+    def _numbers_still(self, seen: Observation) -> bool:
         """The results' numbers have not changed for NUMBERS_STILL_S."""
-        crops = results_numbers(look.image, look.sighting)
-        before, since = self._numbers
-        same = bool(crops) and crops.keys() == before.keys() and all(
-            crops[k].shape == before[k].shape and np.array_equal(crops[k], before[k])
-            for k in crops)
-        if not same:
-            self._numbers = (crops, now)
-        return same and now - since >= NUMBERS_STILL_S
+        return self._numbers.still(results_numbers(seen.image, seen.sighting), seen.now)
 
     def _event(self, text: str) -> None:
         if not self.events or self.events[-1] != text:
             self.events.append(text)
 
     # -- results and shop ------------------------------------------------------------------
-    def finish_round(self, look: Look) -> None:
-        reading: ResultsReading = read_results(look.image, look.sighting, self.pack.digits)
+    def finish_round(self, seen: Observation) -> None:
+        reading: ResultsReading = read_results(seen.image, seen.sighting, self.pack.digits)
         number = len(self.rounds) + 1
         expected = None if self.total is None or reading.coins is None \
             else self.total - self.spent + reading.coins
@@ -197,55 +194,55 @@ class BurritoBot:
         self.rounds.append(done)
         self.total = total if total is not None else expected
         self.spent, self.rockets, self.events = 0, 0, []
-        self.decider.results_read = True
-        self.decider.want_shop = self.total is not None and (
+        self.results_read = True
+        self.affordable = self.total is not None and (
             self.cheapest is None or self.total >= self.cheapest)
-        self.session.recorder.keep(look.frame, f"round-{number}-results")
+        self.session.recorder.keep(seen.grab, f"round-{number}-results")
         self.report(round_line(done))
 
-    def shop(self, look: Look) -> None:
+    def visit_shop(self, seen: Observation) -> None:
         """A visit to the shop (shopping.Visit), then out by the Next arrow."""
         budget = self.total - self.spent if self.total is not None else None
-        visit = Visit(self)
-        look = visit.run(look, budget)
+        visit = Visit(self.observe, self.hands, self.pack, self.session.recorder, self.report,
+                      lambda: self.watchdog.moved(time.monotonic()))
+        seen = visit.run(seen, budget)
         for purchase in visit.bought:
             self.spent += purchase.price
             if self.rounds:  # bought with the coins of the round just finished
                 self.rounds[-1].events.append(f"bought {purchase.name.lower()} "
                                               f"({purchase.price:,})")
         self.cheapest = visit.cheapest() or self.cheapest
-        self.decider.want_shop = False
-        self.decider.acted("shop", time.monotonic())
-        if look.sighting.screen == "shop" and "next" in look.sighting.targets:
-            self.hands.click(look.frame, look.sighting.targets["next"])
+        self.affordable = False
+        if seen.sighting.screen == "shop" and "next" in seen.sighting.targets:
+            self.hands.click(seen.grab, seen.sighting.targets["next"])
 
     # -- stuck -----------------------------------------------------------------------------
-    def recover(self, look: Look) -> None:
+    def recover(self, seen: Observation) -> None:
         """Save what the bot sees, then try, in turn: the screen's own target again, a click
         in the middle, Escape. After RECOVERY_LIMIT alarms the run stops."""
-        screen = look.sighting.screen
+        screen = seen.sighting.screen
         alarm = self.watchdog.alarms
         seconds = self.watchdog.stuck_for(time.monotonic())
-        saved = self.session.recorder.save_frame(look.frame, f"stuck-{screen}-{alarm}")
+        saved = self.session.recorder.save_grab(seen.grab, f"stuck-{screen}-{alarm}")
         if alarm > RECOVERY_LIMIT:
             raise Stuck(f"stuck on the {screen} screen for {seconds:.0f} s; {RECOVERY_LIMIT} "
                         f"recovery attempts did not move the game on")
         self.report(f"  no progress on the {screen} screen for {seconds:.0f} s "
-                    f"(frame saved as {saved}); recovery attempt {alarm}")
-        height, width = look.image.shape[:2]
-        targets = list(look.sighting.targets.values())
+                    f"(grab saved as {saved}); recovery attempt {alarm}")
+        height, width = seen.image.shape[:2]
+        targets = list(seen.sighting.targets.values())
         if alarm == 1 and targets:
-            self.hands.click(look.frame, targets[0])
+            self.hands.click(seen.grab, targets[0])
         elif alarm <= 2:
-            self.hands.click(look.frame, (width / 2, height / 2))
+            self.hands.click(seen.grab, (width / 2, height / 2))
         else:
-            self.session.page.keyboard.press("Escape")
-            self.hands.click(look.frame, (width / 2, height * 0.9))
+            self.hands.escape()
+            self.hands.click(seen.grab, (width / 2, height * 0.9))
 
     # -- progress --------------------------------------------------------------------------
-    def show(self, look: Look) -> None:
+    def show(self, seen: Observation) -> None:
         coins = f"{self.total:,}" if self.total is not None else "?"
-        self.status(f"round {len(self.rounds) + 1} · {look.sighting.screen} · coins {coins} · "
+        self.status(f"round {len(self.rounds) + 1} · {seen.sighting.screen} · coins {coins} · "
                     f"{self.stats.per_second:.0f} decisions/s")
 
 

@@ -18,7 +18,7 @@ from webbot.burrito_bison.layout import MANIFEST, SHOTS, Box
 from webbot.burrito_bison.matching import TemplatePack
 from webbot.burrito_bison.model import Round
 from webbot.burrito_bison.pack import cut_pack
-from webbot.burrito_bison.screens import (
+from webbot.burrito_bison.perceive import (
     classify,
     classify_picture,
     game_of,

@@ -1,7 +1,8 @@
-"""Decide: what to do about the screen just seen, and when the game counts as stuck.
+"""Decide: the policy (what to do about the screen just seen), and when the game counts as
+stuck.
 
-Both are pure: they get the sighting and the time and hand back an action or a verdict, so
-they are tested without a browser.
+Both are pure: they get an observation (or a screen) and the time and hand back an action or a
+verdict, so they are tested without a browser.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from webbot.burrito_bison.model import Point, Sighting
+from webbot.burrito_bison.model import Observation, Point, Sighting
 
 LAUNCH_DRAG = (-200.0, 10.0)  # press on the left post, pull this far, let go
 RETRY_S = 0.6      # a screen that ignored a click (still in its intro) gets another after this
@@ -53,27 +54,32 @@ def settled(sighting: Sighting, previous: Sighting | None) -> bool:
 
 @dataclass
 class Decider:
-    """Turns sightings into actions, without acting twice on one screen too fast."""
+    """The policy: turns observations into actions, without acting twice on one screen too
+    fast, and visits the shop once per stay in it. It never says the game is done: limits on
+    rounds or time wrap it (webbot.wrappers)."""
 
     shop: bool = True
-    results_read: bool = False  # the results screen in front of the bot has been read
-    want_shop: bool = False     # set by the bot after reading results
     last_acted: dict[str, float] = field(default_factory=dict)
+    shopped: bool = False  # the shop in front has been visited
 
     def _ready(self, screen: str, now: float, retry_s: float = RETRY_S) -> bool:
         return now - self.last_acted.get(screen, -math.inf) >= retry_s
 
-    def acted(self, screen: str, now: float) -> None:
-        self.last_acted[screen] = now
+    def __call__(self, seen: Observation) -> Action:
+        action = self.decide(seen)
+        if action.kind not in ("wait", "read_results"):
+            self.last_acted[seen.sighting.screen] = seen.now
+        return action
 
-    def decide(self, sighting: Sighting, previous: Sighting | None, now: float) -> Action:
+    def decide(self, seen: Observation) -> Action:
+        sighting, now = seen.sighting, seen.now
         screen, targets = sighting.screen, sighting.targets
-        if screen != "results":
-            self.results_read = False
+        if screen != "shop":
+            self.shopped = False
         if screen == "rocket_ready" and "rocket" in targets:
             return Action("click", targets["rocket"], role="rocket") \
                 if self._ready(screen, now, ROCKET_RETRY_S) else WAIT
-        if screen in ("flight", "unknown") or not settled(sighting, previous):
+        if screen in ("flight", "unknown") or not settled(sighting, seen.previous):
             return WAIT
         if not self._ready(screen, now):
             return WAIT
@@ -90,14 +96,18 @@ class Decider:
         if screen in ("missions", "unlocked") and "continue" in targets:
             return Action("click", targets["continue"], role="continue")
         if screen == "results":
-            if not self.results_read:
+            if not seen.results_read:
                 return Action("read_results")
-            if self.shop and self.want_shop and "shop" in targets:
+            if self.shop and seen.affordable and "shop" in targets:
                 return Action("click", targets["shop"], role="shop")
             if "next" in targets:
                 return Action("click", targets["next"], role="next")
         if screen == "shop":
-            return Action("shop")
+            if not self.shopped:
+                self.shopped = True
+                return Action("shop")
+            if "next" in targets:  # the visit's own click on Next was not taken
+                return Action("click", targets["next"], role="next")
         return WAIT
 
 

@@ -27,7 +27,7 @@ import cv2
 import numpy as np
 
 from webbot import inputs
-from webbot.vision.digits import GLYPH_HEIGHT, GLYPH_WIDTH, DigitReader, normalise, unit_vector
+from webbot.vision.digits import DigitReader, GlyphTemplates, normalise
 
 FOLDER = "digits"
 ACCEPT = 0.75   # a glyph read from the pack scores at least this with its nearest
@@ -92,17 +92,16 @@ class Glyphs:
 
     def __init__(self, glyphs: list[Glyph] | tuple[Glyph, ...] = ()) -> None:
         self.glyphs = tuple(glyph for glyph in glyphs if normalise(glyph.ink) is not None)
-        vectors = [unit_vector(normalise(glyph.ink)) for glyph in self.glyphs]
-        self._vectors = np.array(vectors, np.float32).reshape(len(vectors),
-                                                               GLYPH_HEIGHT * GLYPH_WIDTH)
-        self._labels = [glyph.label for glyph in self.glyphs]
+        self._templates = GlyphTemplates()
+        for glyph in self.glyphs:
+            self._templates.add(glyph.label, normalise(glyph.ink))
 
     def __len__(self) -> int:
         return len(self.glyphs)
 
     @property
     def labels(self) -> set[str]:
-        return set(self._labels)
+        return set(self._templates.labels)
 
     @classmethod
     def load(cls, pack: Path) -> Glyphs:
@@ -119,15 +118,7 @@ class Glyphs:
     def nearest(self, ink: np.ndarray) -> tuple[str | None, float, float]:
         """The nearest glyph's label, its score, and by how much it beats every glyph of
         another label."""
-        box = normalise(ink)
-        if box is None or not self._labels:
-            return None, 0.0, 0.0
-        scores = self._vectors @ unit_vector(box)
-        best = int(np.argmax(scores))
-        label = self._labels[best]
-        others = [float(s) for s, other in zip(scores, self._labels, strict=True)
-                  if other != label]
-        return label, float(scores[best]), float(scores[best]) - max(others, default=0.0)
+        return self._templates.nearest(ink)
 
     def read(self, ink: np.ndarray,
              fallback: Callable[[np.ndarray], str | None] | None = None) -> str | None:

@@ -177,7 +177,7 @@ def _place(name: str, offset: tuple[float, float], shape: tuple[int, ...]) -> Re
     return (left, top, right, bottom) if right > left and bottom > top else None
 
 
-class Looker:
+class Matcher:
     """Finds a pack's templates in one picture.
 
     In a game frame at the pack's scale (`framed`), each crop is looked for only around its
@@ -201,7 +201,7 @@ class Looker:
         self._half: np.ndarray | None = None
         self._soft: np.ndarray | None = None
         self.found: dict[str, Match] = {}
-        self._near: dict[float, Looker] = {}
+        self._near: dict[float, Matcher] = {}
 
     @property
     def half(self) -> np.ndarray:
@@ -215,14 +215,14 @@ class Looker:
             self._soft = _soft(self.gray)
         return self._soft
 
-    def freed(self, scales: tuple[float, ...]) -> Looker:
-        """A free looker over `scales` in the same picture, sharing the copies made so far."""
-        looker = Looker(self.pack, self.image, scales=scales, gray=self.gray)
-        looker._half, looker._soft = self.half, self.soft  # both are needed, made once
-        return looker
+    def freed(self, scales: tuple[float, ...]) -> Matcher:
+        """A free matcher over `scales` in the same picture, sharing the copies made so far."""
+        matcher = Matcher(self.pack, self.image, scales=scales, gray=self.gray)
+        matcher._half, matcher._soft = self.half, self.soft  # both are needed, made once
+        return matcher
 
-    def near(self, scale: float) -> Looker:
-        """A free looker over the scales around one (the targets of a screen whose indicator
+    def near(self, scale: float) -> Matcher:
+        """A free matcher over the scales around one (the targets of a screen whose indicator
         matched at `scale`; the ring post zooms up to 1.2 of the header), made once."""
         key = round(scale, 3)
         if key not in self._near:
@@ -311,7 +311,7 @@ class Looker:
         return best
 
     def _free(self, template: Template) -> Match:
-        """Everywhere at every scale of the looker where the crop keeps FREE_MIN_SIDE pixels:
+        """Everywhere at every scale of the matcher where the crop keeps FREE_MIN_SIDE pixels:
         coarse at half size, then confirmed at full size at the scales around the best few."""
         coarse = []
         for scale in self.scales or ():

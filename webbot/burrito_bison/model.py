@@ -1,8 +1,13 @@
-"""What the Burrito Bison bot knows: screen names, what a frame showed, and finished rounds."""
+"""What the Burrito Bison bot knows: screen names, what a grab showed, what the policy observes,
+and finished rounds."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
+import numpy as np
+
+from webbot.screen import Grab
 
 # The screens the classifier tells apart, in the names of the command-line contract.
 SCREENS = ("title", "comic", "ring", "flight", "rocket_ready", "flash_sale", "pinata", "cards",
@@ -35,7 +40,7 @@ class Match:
 
 @dataclass(frozen=True)
 class Sighting:
-    """One classified frame: the screen, the template that decided it, and where to click.
+    """One classified grab: the screen, the template that decided it, and where to click.
 
     `targets` maps a role ("launch", "cancel", "continue", "next", "shop", "rocket") to an
     image point; `matches` keeps every template's best match for debugging."""
@@ -44,6 +49,26 @@ class Sighting:
     evidence: Match | None = None
     targets: dict[str, Point] = field(default_factory=dict)
     matches: dict[str, Match] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What the policy gets after each look: the grab (at the pack's scale, see
+    bot.pack_sized), what it shows, the sighting before it, when it was taken, and what the
+    bot has read so far."""
+
+    grab: Grab
+    sighting: Sighting
+    previous: Sighting | None = None
+    now: float = 0.0           # time.monotonic() of the look
+    ms: float = 0.0            # screenshot + classification
+    results_read: bool = False  # the results screen in front has been read
+    affordable: bool = False   # the coins as read cover the cheapest upgrade seen (or none seen)
+    rounds: int = 0            # results screens read so far
+
+    @property
+    def image(self) -> np.ndarray:
+        return self.grab.image
 
 
 @dataclass

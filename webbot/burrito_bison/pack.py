@@ -6,7 +6,7 @@ a block of a real game's shape framed by black (a portal draws the game in a bla
 else as the part of the pictures that changes from one screen to the next (the page around it
 stays the same), or given as a box. The box is taken to hold the 1173x660 scene fitted and
 centred, as the game draws itself at other sizes; each picture is brought to the pack's scale
-the way the bot brings its frames (`screens.fitted`), and the crops are cut there, so a pack
+the way the bot brings its frames (`perceive.fitted`), and the crops are cut there, so a pack
 matches frames of any size alike.
 """
 
@@ -28,9 +28,8 @@ from webbot.burrito_bison.layout import (
     SHOTS,
     Box,
 )
-from webbot.burrito_bison.matching import REQUIRED, Looker, TemplatePack
-from webbot.burrito_bison.readout import RESULTS_PLACES, number_in, white_ink
-from webbot.burrito_bison.screens import (
+from webbot.burrito_bison.matching import REQUIRED, Matcher, TemplatePack
+from webbot.burrito_bison.perceive import (
     COVERS,
     INDICATOR_SCORE,
     RULES,
@@ -39,6 +38,7 @@ from webbot.burrito_bison.screens import (
     framed_game,
     real_shaped,
 )
+from webbot.burrito_bison.readout import RESULTS_PLACES, number_in, white_ink
 from webbot.errors import WebbotError
 
 CHANGES = 24          # grey levels by which a pixel differs between screens to count as game
@@ -173,11 +173,11 @@ def scene(picture: np.ndarray, box: Box) -> np.ndarray:
 
 def _check(pack: TemplatePack, shot: str, image: np.ndarray) -> ShotCheck:
     screen = SHOTS[shot]
-    looker = Looker(pack, image)
+    matcher = Matcher(pack, image)
     own, rival = 0.0, ("", -1.0)
     for other, indicators in RULES:
         for name in indicators:
-            match = looker.find(name)
+            match = matcher.find(name)
             if match is None:
                 continue
             if other == screen:

@@ -4,18 +4,18 @@ leave by the Next arrow. Each step waits for the panel to show its result, not a
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 import numpy as np
 
+from webbot.burrito_bison.act import Hands
+from webbot.burrito_bison.matching import TemplatePack
+from webbot.burrito_bison.model import Observation
 from webbot.burrito_bison.shop import Card, Detail, buy_button, grid_cards, panel, read_detail
-from webbot.debug import Mark
-
-if TYPE_CHECKING:
-    from webbot.burrito_bison.bot import BurritoBot, Look
+from webbot.deadline import Deadline
+from webbot.debug import Mark, Recorder
+from webbot.vision.still import alike
 
 VISIT_LIMIT = 10   # purchases in one visit, a guard against a misread balance
 SETTLE_S = 1.5     # a panel that has not settled by then is read as it is
@@ -31,21 +31,26 @@ class Purchase:
 
 @dataclass
 class Visit:
-    bot: BurritoBot
+    look: Callable[[], Observation]
+    hands: Hands
+    pack: TemplatePack
+    recorder: Recorder
+    report: Callable[[str], None]
+    progressed: Callable[[], None]  # a purchase: the game moved on within the shop screen
     details: dict[int, Detail] = field(default_factory=dict)  # slot -> its panel as last read
     refused: set[int] = field(default_factory=set)  # slots the game showed as not affordable
     bought: list[Purchase] = field(default_factory=list)
 
-    def run(self, look: Look, budget: int | None) -> Look:
-        """Shop until nothing more can be bought; return the last look (still the shop, unless
-        the game left it)."""
+    def run(self, seen: Observation, budget: int | None) -> Observation:
+        """Shop until nothing more can be bought; return the last observation (still the
+        shop, unless the game left it)."""
         for _ in range(VISIT_LIMIT):
-            cards = {c.slot: c for c in grid_cards(look.image, self.bot.pack) if not c.locked}
+            cards = {c.slot: c for c in grid_cards(seen.image, self.pack) if not c.locked}
             for card in cards.values():
                 if card.slot not in self.details:
-                    look = self._select(look, card)
-                    if look.sighting.screen != "shop":
-                        return look
+                    seen = self._select(seen, card)
+                    if seen.sighting.screen != "shop":
+                        return seen
             spendable = budget - sum(p.price for p in self.bought) if budget is not None else None
             choices = [(slot, d) for slot, d in self.details.items()
                        if slot in cards and slot not in self.refused and d.price is not None
@@ -54,18 +59,18 @@ class Visit:
             if not choices:
                 break
             slot, _ = max(choices, key=lambda choice: choice[1].price or 0)
-            look = self._select(look, cards[slot])
+            seen = self._select(seen, cards[slot])
             detail = self.details[slot]
-            if look.sighting.screen != "shop":
-                return look
+            if seen.sighting.screen != "shop":
+                return seen
             if not detail.buyable or detail.price is None:
                 self.refused.add(slot)
                 continue
-            after = self._buy(look, cards[slot], detail)
+            after = self._buy(seen, cards[slot], detail)
             if after is None:
                 break
-            look = after
-        return look
+            seen = after
+        return seen
 
     def cheapest(self) -> int | None:
         prices = [d.price for d in self.details.values() if d.price is not None and not d.maxed]
@@ -73,55 +78,52 @@ class Visit:
 
     # -- steps ---------------------------------------------------------------------------
     def _settled(self, before: np.ndarray | None, changed: Callable[[np.ndarray], bool],
-                 wait_s: float) -> Look:
+                 wait_s: float) -> Observation:
         """Looks until the panel has changed (as `changed` says) and then held still for one
         look, or until `wait_s` has passed."""
-        deadline = time.monotonic() + wait_s
+        deadline = Deadline(wait_s)
         previous = before
         while True:
-            look = self.bot.look()
-            now = panel(look.image)
-            if look.sighting.screen != "shop":
-                return look
-            still = previous is not None and previous.shape == now.shape and \
-                np.array_equal(previous, now)
-            if (still and changed(now)) or time.monotonic() >= deadline:
-                return look
+            seen = self.look()
+            now = panel(seen.image)
+            if seen.sighting.screen != "shop":
+                return seen
+            if (alike(previous, now) and changed(now)) or deadline.passed():
+                return seen
             previous = now
 
-    def _select(self, look: Look, card: Card) -> Look:
+    def _select(self, seen: Observation, card: Card) -> Observation:
         """Click a card and read its panel once it holds still (the card may have been
         selected already, so no change is waited for)."""
-        self.bot.hands.click(look.frame, card.centre)
-        look = self._settled(None, lambda now: True, SETTLE_S)
-        if look.sighting.screen == "shop":
-            self.details[card.slot] = read_detail(look.image, self.bot.pack.digits)
-        return look
+        self.hands.click(seen.grab, card.centre)
+        seen = self._settled(None, lambda now: True, SETTLE_S)
+        if seen.sighting.screen == "shop":
+            self.details[card.slot] = read_detail(seen.image, self.pack.digits)
+        return seen
 
-    def _buy(self, look: Look, card: Card, detail: Detail) -> Look | None:
+    def _buy(self, seen: Observation, card: Card, detail: Detail) -> Observation | None:
         """Press BUY; a purchase counts once the panel has settled on a higher level or a new
         price, not on the pressed button alone."""
         name = detail.name or f"the card in slot {card.slot}"
-        at = buy_button(look.image)
-        self.bot.session.recorder.annotated(look.frame, "shop", [
+        at = buy_button(seen.image)
+        self.recorder.annotated(seen.grab, "shop", [
             Mark(at[0] - 111, at[1] - 50, 222, 100, text=f"buy {name} {detail.price}",
                  color=(0, 160, 0))])
-        before = panel(look.image)
-        self.bot.hands.click(look.frame, at)
-        after = self._settled(before, lambda now: now.shape != before.shape
-                              or not np.array_equal(now, before), PURCHASE_WAIT_S)
+        before = panel(seen.image)
+        self.hands.click(seen.grab, at)
+        after = self._settled(before, lambda now: not alike(now, before), PURCHASE_WAIT_S)
         if after.sighting.screen != "shop":
             return None
-        now = read_detail(after.image, self.bot.pack.digits)
+        now = read_detail(after.image, self.pack.digits)
         self.details[card.slot] = now
         if now.level > detail.level or (now.price is not None and now.price != detail.price) \
                 or now.maxed:
-            self.bot.watchdog.moved(time.monotonic())
+            self.progressed()
             self.bought.append(Purchase(name, detail.price or 0, now.level))
-            self.bot.report(f"  shop: bought {name} (level {now.level}) for "
+            self.report(f"  shop: bought {name} (level {now.level}) for "
                             f"{detail.price:,} coins")
             return after
-        self.bot.report(f"  shop: {name} for {detail.price:,} was clicked but its panel did not "
+        self.report(f"  shop: {name} for {detail.price:,} was clicked but its panel did not "
                         "change; not counted as bought")
         self.refused.add(card.slot)
         return after

@@ -19,8 +19,7 @@ import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from playwright.sync_api import BrowserContext, Error, Page
-from playwright.sync_api import Frame as PageFrame
+from playwright.sync_api import BrowserContext, Error, Frame, Page
 
 from webbot.consent.buttons import Button, consent_buttons
 from webbot.consent.engine import Engine, Library, find_library
@@ -36,8 +35,8 @@ class Consent:
     """The consent chain of one browser context."""
 
     engine: Engine | None
-    seen_at: dict[PageFrame, float] = field(default_factory=dict)
-    steps: dict[PageFrame, list[str]] = field(default_factory=dict)
+    seen_at: dict[Frame, float] = field(default_factory=dict)
+    steps: dict[Frame, list[str]] = field(default_factory=dict)
     failed: dict[tuple[str, str, str], str] = field(default_factory=dict)
 
     @property
@@ -98,7 +97,7 @@ class Consent:
                 done.append(self.engine.line(state))
         return done
 
-    def _press(self, page: Page, frame: PageFrame, button: Button) -> str | None:
+    def _press(self, page: Page, frame: Frame, button: Button) -> str | None:
         """Press one button; the line to report when the dialog closed, else None."""
         steps = self.steps.setdefault(frame, [])
         try:

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from playwright.sync_api import ElementHandle, Error
-from playwright.sync_api import Frame as PageFrame
+from playwright.sync_api import ElementHandle, Error, Frame
 
 # Vendor, its dialog, its decline buttons, its accept buttons. Inside a vendor's dialog any
 # button whose words decline counts too (Quantcast's DISAGREE stands after MORE OPTIONS, and
@@ -154,7 +153,7 @@ class Button:
         return (self.vendor, self.answer, self.label)
 
 
-def consent_buttons(frame: PageFrame) -> list[Button]:
+def consent_buttons(frame: Frame) -> list[Button]:
     """The consent buttons showing in `frame` (its document and open shadow roots), the ways
     to decline first; empty when the frame went away meanwhile."""
     try:

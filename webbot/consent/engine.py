@@ -26,8 +26,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import BrowserContext, Error
-from playwright.sync_api import Frame as PageFrame
+from playwright.sync_api import BrowserContext, Error, Frame
 
 PACKAGE = "@duckduckgo/autoconsent"
 # Where scripts/setup.sh installs it (npm ci beside package.json); WEBBOT_AUTOCONSENT names
@@ -135,7 +134,7 @@ class Engine:
     """The library installed on a browser context; what it did, frame by frame."""
 
     library: Library
-    frames: dict[PageFrame, FrameState] = field(default_factory=dict)
+    frames: dict[Frame, FrameState] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
 
     def install(self, context: BrowserContext) -> None:
@@ -143,7 +142,7 @@ class Engine:
         context.add_init_script(script=self.library.bundle)
 
     def _on_message(self, source: dict, message: dict) -> None:
-        frame: PageFrame = source["frame"]
+        frame: Frame = source["frame"]
         kind = message.get("type")
         state = self.frames.get(frame)
         if state is None or kind == "init":  # a new document in this frame starts afresh
@@ -177,14 +176,14 @@ class Engine:
             self.errors.append(json.dumps(message.get("details"))[:200])
 
     @staticmethod
-    def _send(frame: PageFrame, message: dict[str, Any]) -> None:
+    def _send(frame: Frame, message: dict[str, Any]) -> None:
         # As JSON text: Playwright's own argument encoding of a few hundred rules takes
         # Python most of a second; a string goes across at once.
         with suppress(Error):  # the frame navigated or went away meanwhile
             frame.evaluate("m => { window.autoconsentReceiveMessage(JSON.parse(m)); }",
                            json.dumps(message))
 
-    def step(self) -> list[tuple[PageFrame, FrameState]]:
+    def step(self) -> list[tuple[Frame, FrameState]]:
         """The frames whose engine finished since the last call; a failed opt-out is followed
         by an opt-in in that frame (the dialog has no way to decline)."""
         finished = []

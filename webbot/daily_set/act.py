@@ -6,13 +6,12 @@ done. The page may sit in a frame of another page (a portal's)."""
 from __future__ import annotations
 
 import re
-import time
 from dataclasses import dataclass
 
-from playwright.sync_api import Dialog, ElementHandle, Error, Request
-from playwright.sync_api import Frame as PageFrame
+from playwright.sync_api import Dialog, ElementHandle, Error, Frame, Request
 
 from webbot.daily_set.page import CardSlot
+from webbot.deadline import Deadline
 from webbot.errors import WebbotError
 from webbot.mouse import Mouse
 from webbot.screen import Box
@@ -59,7 +58,7 @@ class Answer:
 class Hands:
     """Clicks cards with the mouse and waits for the page's answer."""
 
-    def __init__(self, frame: PageFrame, mouse: Mouse, way: Way | None = None) -> None:
+    def __init__(self, frame: Frame, mouse: Mouse, way: Way | None = None) -> None:
         self.frame = frame
         self.page = frame.page
         self.mouse = mouse
@@ -124,8 +123,8 @@ class Hands:
     def wait_done(self, timeout_s: float) -> str | None:
         """How the page said the puzzle is done (it went to a completion URL, or its title
         says so), waiting up to `timeout_s`; None if it said nothing."""
-        deadline = time.monotonic() + timeout_s
-        while time.monotonic() < deadline:
+        deadline = Deadline(timeout_s)
+        while not deadline.passed():
             try:
                 title, url = self.frame.title(), self.frame.url
             except Error:
@@ -179,7 +178,7 @@ class Hands:
     def _checked(self, slot: CardSlot) -> bool:
         """Whether the card's box ticks within CHECK_TIMEOUT_S (True on a page without one,
         or one that moved on)."""
-        deadline = time.monotonic() + CHECK_TIMEOUT_S
+        deadline = Deadline(CHECK_TIMEOUT_S)
         while True:
             ticked = self._ticked(slot)
             if ticked is None:
@@ -187,7 +186,7 @@ class Hands:
             if ticked:
                 self._ticks_seen = True
                 return True
-            if time.monotonic() >= deadline:
+            if deadline.passed():
                 return False
             self.page.wait_for_timeout(15)
 
@@ -218,8 +217,8 @@ class Hands:
                 and box.y + box.height <= size["height"])
 
     def _wait_answer(self, seen: int) -> Answer | None:
-        deadline = time.monotonic() + ANSWER_TIMEOUT_S
-        while time.monotonic() < deadline:
+        deadline = Deadline(ANSWER_TIMEOUT_S)
+        while not deadline.passed():
             if len(self._dialogs) > seen:
                 return _answer(self._dialogs[seen])
             for text in self._messages():

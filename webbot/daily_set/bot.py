@@ -11,26 +11,21 @@ import cv2
 import numpy as np
 
 from webbot.daily_set.act import Answer, Hands
-from webbot.daily_set.cards import CardError, Reading, classify, decode
-from webbot.daily_set.model import Card
+from webbot.daily_set.decide import DAILY_SETS, Misread, least_certain, next_set, todays_sets
+from webbot.daily_set.model import Card, Observation, Reading
 from webbot.daily_set.page import Board, ImageFetcher, parse_board
-from webbot.daily_set.sets import DAILY_SETS, find_sets
+from webbot.daily_set.perceive import CardError, classify, decode
 from webbot.debug import Mark
 from webbot.errors import WebbotError
 from webbot.game import Candidate, GameSpec
 from webbot.play import play
-from webbot.screen import Box, Frame
+from webbot.screen import Box, Grab
 from webbot.session import Session
 
 COMPLETION_WAIT_S = 5.0
-DOUBT_LIMIT = 0.9  # the readings of the real and replica cards stay under 0.7
 TILE = (190, 124)  # a card in the picture of what the bot saw
 LABEL_H = 22
 OLD_CARD_WIDTH = 95
-
-
-class Misread(WebbotError):
-    """The cards as read cannot be today's puzzle; nothing was clicked on a guess."""
 
 
 @dataclass(frozen=True)
@@ -92,38 +87,13 @@ def read_cards(board: Board, images: Sequence[np.ndarray]) -> list[Reading]:
     return readings
 
 
-def todays_sets(readings: Sequence[Reading]) -> list[tuple[int, int, int]]:
-    """The SETs among the cards (0-based triples); anything but exactly 6 is a misread, and so
-    is a card read too close to another value to act on."""
-    unsure = [i for i, r in enumerate(readings) if r.doubt >= DOUBT_LIMIT]
-    if unsure:
-        raise Misread(f"card {unsure[0] + 1} reads as {readings[unsure[0]].card} only with "
-                      f"doubt {readings[unsure[0]].doubt:.2f} on its "
-                      f"{readings[unsure[0]].doubtful}; nothing clicked")
-    cards = [r.card for r in readings]
-    twins = [(i, j) for i in range(len(cards)) for j in range(i + 1, len(cards))
-             if cards[i] == cards[j]]
-    sets = find_sets(cards)
-    if not twins and len(sets) == DAILY_SETS:
-        return sets
-    problem = (f"cards {twins[0][0] + 1} and {twins[0][1] + 1} both read as {cards[twins[0][0]]}"
-               if twins else f"found {len(sets)} sets where the puzzle has {DAILY_SETS}")
-    raise Misread(f"{problem}; least certain: {least_certain(readings)}; nothing clicked")
-
-
-def least_certain(readings: Sequence[Reading], count: int = 3) -> str:
-    ranked = sorted(range(len(readings)), key=lambda i: -readings[i].doubt)[:count]
-    return ", ".join(f"card {i + 1} as {readings[i].card} ({readings[i].doubtful} doubt "
-                     f"{readings[i].doubt:.2f})" for i in ranked)
-
-
 def _tile(i: int) -> tuple[int, int]:
     """Top-left corner of card i in the picture of what the bot saw (4 to a row, a label
     strip above each)."""
     return (i % 4) * TILE[0], (i // 4) * (TILE[1] + LABEL_H) + LABEL_H
 
 
-def cards_picture(images: Sequence[np.ndarray]) -> Frame:
+def cards_picture(images: Sequence[np.ndarray]) -> Grab:
     """The cards as the bot saw them, side by side; `picture_marks` labels them."""
     rows = (len(images) + 3) // 4
     sheet = np.full((rows * (TILE[1] + LABEL_H), 4 * TILE[0], 3), 255, np.uint8)
@@ -131,7 +101,7 @@ def cards_picture(images: Sequence[np.ndarray]) -> Frame:
         x, y = _tile(i)
         sheet[y:y + TILE[1], x:x + TILE[0]] = cv2.resize(image, TILE,
                                                           interpolation=cv2.INTER_AREA)
-    return Frame(sheet, Box(0, 0, sheet.shape[1], sheet.shape[0]))
+    return Grab(sheet, Box(0, 0, sheet.shape[1], sheet.shape[0]))
 
 
 def picture_marks(readings: Sequence[Reading]) -> list[Mark]:
@@ -142,20 +112,6 @@ def picture_marks(readings: Sequence[Reading]) -> list[Mark]:
         marks.append(Mark(x + 1, y, TILE[0] - 2, TILE[1] - 1, f"{i + 1}: {reading.card}",
                           colour))
     return marks
-
-
-@dataclass(frozen=True)
-class Observation:
-    """The cards as read and the sets clicked so far (card indices, 0-based)."""
-
-    readings: tuple[Reading, ...]
-    clicked: tuple[tuple[int, int, int], ...] = ()
-
-
-def next_set(seen: Observation) -> tuple[int, int, int] | None:
-    """The policy: the first of today's sets not clicked yet; None when all are."""
-    left = [s for s in todays_sets(seen.readings) if s not in seen.clicked]
-    return left[0] if left else None
 
 
 class DailySetBot:

@@ -19,11 +19,11 @@ from webbot.daily_set.bot import (
     fetch_images,
     layout_name,
     read_cards,
-    todays_sets,
 )
-from webbot.daily_set.cards import Reading, read_file
+from webbot.daily_set.decide import DAILY_SETS, todays_sets
+from webbot.daily_set.model import Reading
 from webbot.daily_set.page import fetch_page, parse_board
-from webbot.daily_set.sets import DAILY_SETS
+from webbot.daily_set.perceive import read_file
 from webbot.errors import WebbotError
 from webbot.params import Url
 from webbot.session import RunOptions, game_session

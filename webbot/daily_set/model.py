@@ -1,4 +1,5 @@
-"""SET cards: four attributes, each with three values."""
+"""SET cards (four attributes, each with three values), a card as read, and what the policy
+observes."""
 
 from __future__ import annotations
 
@@ -29,6 +30,26 @@ class Card:
 
     def as_dict(self) -> dict[str, int | str]:
         return asdict(self)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A card as read, with how close the least certain attribute came to another value."""
+
+    card: Card
+    doubt: float  # 0 = every attribute far from a boundary; 1 = on a boundary
+    doubtful: str  # the attribute behind `doubt`
+
+    def __str__(self) -> str:
+        return str(self.card)
+
+
+@dataclass(frozen=True)
+class Observation:
+    """The cards as read and the sets clicked so far (card indices, 0-based)."""
+
+    readings: tuple[Reading, ...]
+    clicked: tuple[tuple[int, int, int], ...] = ()
 
 
 def all_cards() -> list[Card]:

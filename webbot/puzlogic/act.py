@@ -1,26 +1,14 @@
 """Act: the bot's hands on the Puzlogic canvas. Points are in the game's 800x600 coordinates,
-turned into page points through the frame they were seen in, so any scale or zoom works."""
+turned into page points through the grab they were seen in, so any scale or zoom works."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 from webbot.mouse import Mouse
-from webbot.puzlogic.vision import Picture
-from webbot.screen import Frame
+from webbot.puzlogic.model import Observation
 
 Point = tuple[float, float]
-
-
-@dataclass(frozen=True)
-class Seen:
-    """A frame and the game cut out of it."""
-
-    frame: Frame
-    picture: Picture
-
-    def page_point(self, point: Point) -> Point:
-        return self.frame.to_page(*self.picture.to_image(*point))
 
 
 @dataclass(frozen=True)
@@ -50,12 +38,12 @@ class Hands:
     mouse: Mouse
     tempo: Tempo = field(default_factory=Tempo)
 
-    def click(self, seen: Seen, point: Point) -> None:
+    def click(self, seen: Observation, point: Point) -> None:
         self.mouse.click(*seen.page_point(point), steps=self.tempo.reach_steps)
 
-    def drag(self, seen: Seen, start: Point, end: Point) -> None:
+    def drag(self, seen: Observation, start: Point, end: Point) -> None:
         """A quick hand (a piece follows the pointer)."""
-        page_px_per_game_px = seen.picture.region.width / seen.frame.scale / 800
+        page_px_per_game_px = seen.picture.region.width / seen.grab.scale / 800
         self.mouse.drag(seen.page_point(start), seen.page_point(end),
                         step_px=80 * page_px_per_game_px,
                         steps=(self.tempo.reach_steps, self.tempo.drag_steps))

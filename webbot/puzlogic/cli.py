@@ -19,11 +19,18 @@ from webbot.errors import WebbotError
 from webbot.inputs import read_image
 from webbot.params import Finite
 from webbot.puzlogic import REGISTRATION
-from webbot.puzlogic.model import NoSolution, Placement, Puzzle, Solution, placements_json
+from webbot.puzlogic.model import (
+    NoSolution,
+    Placement,
+    Puzzle,
+    Solution,
+    UnreadableScreen,
+    placements_json,
+)
+from webbot.puzlogic.perceive import Reader, classify, marks, normalise
 from webbot.puzlogic.solvers import DEFAULT_TIMEOUT, solutions
 from webbot.puzlogic.solvers import NAMES as SOLVERS
-from webbot.puzlogic.vision import Reader, UnreadableScreen, classify, marks, normalise
-from webbot.screen import Box, Frame
+from webbot.screen import Box, Grab
 from webbot.session import RunOptions, game_session
 
 LEVEL_COUNT = 15
@@ -80,8 +87,8 @@ def read_command(path: str, as_json: bool, annotated: str | None) -> None:
                                if screen != "unknown" else f"{path} shows no Puzlogic level")
     view = Reader().read_level(picture)
     if annotated:
-        frame = Frame(image, Box(0, 0, image.shape[1], image.shape[0]))
-        save_picture(Path(annotated), annotate(frame, marks(view, picture)))
+        grab = Grab(image, Box(0, 0, image.shape[1], image.shape[0]))
+        save_picture(Path(annotated), annotate(grab, marks(view, picture)))
     puzzle = view.puzzle()
     ms = (time.perf_counter() - started) * 1000
     if as_json:

@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
+from webbot.deadline import Deadline
 from webbot.errors import WebbotError, first_line
 from webbot.soak.games import Case, Played, make_case, play_case
 
@@ -138,7 +139,7 @@ def run_soak(plan: Plan, client, on_record: Callable[[GameRecord], None] = lambd
     from distributed import as_completed
 
     started = time.monotonic()
-    deadline = started + plan.minutes * 60 if plan.minutes else None
+    deadline = Deadline(plan.minutes * 60 if plan.minutes else None)
     workers = list(client.scheduler_info()["workers"])
     if not workers:
         try:
@@ -166,7 +167,7 @@ def run_soak(plan: Plan, client, on_record: Callable[[GameRecord], None] = lambd
         pending.add(future)
 
     def start_next() -> None:
-        if deadline is not None and time.monotonic() >= deadline:
+        if deadline.passed():
             return
         number = next(numbers, None)
         if number is not None:

@@ -80,38 +80,59 @@ def unit_vector(box: np.ndarray) -> np.ndarray:
     return vector / norm if norm else vector
 
 
+class GlyphTemplates:
+    """The one glyph matcher: labelled templates (normalised glyphs) and, for a glyph, the
+    nearest one by correlation. The Puzlogic digit reader keeps one per style; a Burrito Bison
+    pack one for its digits."""
+
+    def __init__(self) -> None:
+        self.labels: list = []
+        self._vectors = np.zeros((0, GLYPH_HEIGHT * GLYPH_WIDTH), np.float32)
+
+    def __len__(self) -> int:
+        return len(self.labels)
+
+    def add(self, label, box: np.ndarray) -> None:
+        """A template from a normalised glyph (see `normalise`)."""
+        self.labels.append(label)
+        self._vectors = np.vstack([self._vectors, unit_vector(box)[None, :]])
+
+    def nearest(self, glyph: np.ndarray) -> tuple[object | None, float, float]:
+        """The nearest template's label, its correlation, and by how much it beats every
+        template of another label ((None, 0, 0) without templates or ink)."""
+        box = normalise(glyph)
+        if box is None or not self.labels:
+            return None, 0.0, 0.0
+        scores = self._vectors @ unit_vector(box)
+        best = int(np.argmax(scores))
+        label = self.labels[best]
+        others = [float(score) for score, other in zip(scores, self.labels, strict=True)
+                  if other != label]
+        return label, float(scores[best]), float(scores[best]) - max(others, default=0.0)
+
+
 class DigitReader:
     """Reads digit glyphs of named styles; learns templates under `cache_dir/<style>/`."""
 
     def __init__(self, cache_dir: Path | None = None, *, learn: bool = True) -> None:
         self.cache_dir = Path(cache_dir) if cache_dir else default_cache_dir() / "glyphs"
         self.learn = learn
-        self._labels: dict[str, list[int]] = {}
-        self._vectors: dict[str, np.ndarray] = {}
+        self._styles: dict[str, GlyphTemplates] = {}
         self.tesseract_calls = 0
 
-    def _load(self, style: str) -> None:
-        if style in self._labels:
-            return
-        labels, vectors = [], []
-        for path in sorted((self.cache_dir / style).glob("[0-9]-*.png")):
-            image = cv2.imread(str(path), cv2.IMREAD_GRAYSCALE)
-            if image is not None and image.shape == (GLYPH_HEIGHT, GLYPH_WIDTH):
-                labels.append(int(path.name[0]))
-                vectors.append(unit_vector(image.astype(np.float32) / 255))
-        self._labels[style] = labels
-        size = GLYPH_HEIGHT * GLYPH_WIDTH
-        self._vectors[style] = np.array(vectors, np.float32).reshape(len(vectors), size)
+    def _templates(self, style: str) -> GlyphTemplates:
+        if style not in self._styles:
+            templates = self._styles[style] = GlyphTemplates()
+            for path in sorted((self.cache_dir / style).glob("[0-9]-*.png")):
+                image = cv2.imread(str(path), cv2.IMREAD_GRAYSCALE)
+                if image is not None and image.shape == (GLYPH_HEIGHT, GLYPH_WIDTH):
+                    templates.add(int(path.name[0]), image.astype(np.float32) / 255)
+        return self._styles[style]
 
     def nearest(self, glyph: np.ndarray, style: str) -> tuple[int | None, float]:
         """The nearest template's digit and its correlation ((None, 0) without templates)."""
-        self._load(style)
-        box = normalise(glyph)
-        if box is None or not self._labels[style]:
-            return None, 0.0
-        scores = self._vectors[style] @ unit_vector(box)
-        best = int(np.argmax(scores))
-        return self._labels[style][best], float(scores[best])
+        digit, score, _ = self._templates(style).nearest(glyph)
+        return digit, score
 
     def read(self, glyph: np.ndarray, style: str) -> DigitRead:
         """Template first; Tesseract (and learning) when no template matches well enough."""
@@ -159,11 +180,10 @@ class DigitReader:
 
     def _add(self, style: str, digit: int, glyph: np.ndarray) -> None:
         box = normalise(glyph)
-        if box is None or self._labels[style].count(digit) >= MAX_TEMPLATES:
+        templates = self._templates(style)
+        if box is None or templates.labels.count(digit) >= MAX_TEMPLATES:
             return
-        self._labels[style].append(digit)
-        self._vectors[style] = np.vstack([self._vectors[style],
-                                          unit_vector(box)])
+        templates.add(digit, box)
         image = np.clip(box * 255, 0, 255).astype(np.uint8)
         folder = self.cache_dir / style
         name = f"{digit}-{hashlib.sha1(image.tobytes()).hexdigest()[:12]}.png"

@@ -16,11 +16,11 @@ from webbot.puzlogic.model import NoSolution, Puzzle, Solution
 from webbot.puzlogic.rules import givens_repeat
 from webbot.puzlogic.solvers import bruteforce, fast
 from webbot.puzlogic.solvers import z3 as z3_solver
-from webbot.puzlogic.solvers.deadline import Deadline, SolverTimeout
+from webbot.puzlogic.solvers.deadline import SolverDeadline, SolverTimeout
 
 DEFAULT_TIMEOUT = 30.0  # seconds; the 15 levels take 13 ms, a 25x25 board under half a second
 
-BACKENDS: dict[str, Callable[[Puzzle, Deadline], Iterator[Solution]]] = {
+BACKENDS: dict[str, Callable[[Puzzle, SolverDeadline], Iterator[Solution]]] = {
     "fast": fast.solutions,
     "z3": z3_solver.solutions,
     "bruteforce": bruteforce.solutions,
@@ -43,7 +43,7 @@ def solutions(puzzle: Puzzle, backend: str = "auto", limit: int | None = None,
     if givens_repeat(puzzle):
         return []
     try:
-        found = islice(BACKENDS[name](puzzle, Deadline(timeout_s)), limit)
+        found = islice(BACKENDS[name](puzzle, SolverDeadline(timeout_s)), limit)
         return [tuple(sorted(s)) for s in found]
     except SolverTimeout as exc:
         raise SolverTimeout(f"{name} solver: {exc} (--timeout S to allow longer)") from None

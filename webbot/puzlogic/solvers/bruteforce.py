@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 from webbot.errors import WebbotError
 from webbot.puzlogic.model import Cell, Placement, Puzzle, Solution
-from webbot.puzlogic.solvers.deadline import UNLIMITED, Deadline
+from webbot.puzlogic.solvers.deadline import UNLIMITED, SolverDeadline
 
 # Measured on generated boards: 22 free cells took 0.01-2 s, 29 up to 10 s, 49 never finished
 # in 10 s; the search grows steeply past 30, so a larger board is refused rather than tried.
@@ -24,7 +24,7 @@ class SearchTooBig(WebbotError):
     """The brute-force search could not finish on a board this large."""
 
 
-def solutions(puzzle: Puzzle, deadline: Deadline = UNLIMITED) -> Iterator[Solution]:
+def solutions(puzzle: Puzzle, deadline: SolverDeadline = UNLIMITED) -> Iterator[Solution]:
     if len(puzzle.free) > MAX_FREE:
         raise SearchTooBig(f"the bruteforce solver cannot finish a search of {len(puzzle.free)} "
                            f"free cells (it takes at most {MAX_FREE}); use --solver fast")

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import math
-import time
-
+from webbot.deadline import Deadline
 from webbot.errors import WebbotError
 
 
@@ -12,20 +10,15 @@ class SolverTimeout(WebbotError):
     """The search ran past its time limit."""
 
 
-class Deadline:
-    """Raises SolverTimeout from `check` once `seconds` have passed (never when None)."""
+class SolverDeadline(Deadline):
+    """Raises SolverTimeout from `check` once `seconds` have passed (never when None or 0)."""
 
     def __init__(self, seconds: float | None) -> None:
-        self.seconds = seconds
-        self.end = time.monotonic() + seconds if seconds else math.inf
+        super().__init__(seconds or None)
 
     def check(self) -> None:
-        if time.monotonic() > self.end:
+        if self.passed():
             raise SolverTimeout(f"the search ran past its {self.seconds:g} s limit")
 
-    def left(self) -> float | None:
-        """Seconds left (at least a millisecond), or None without a limit."""
-        return None if self.end == math.inf else max(0.001, self.end - time.monotonic())
 
-
-UNLIMITED = Deadline(None)
+UNLIMITED = SolverDeadline(None)

@@ -29,7 +29,7 @@ from itertools import combinations
 import numpy as np
 
 from webbot.puzlogic.model import Placement, Puzzle, Solution
-from webbot.puzlogic.solvers.deadline import UNLIMITED, Deadline
+from webbot.puzlogic.solvers.deadline import UNLIMITED, SolverDeadline
 
 COLORS = ("blue", "white")
 ANY = 0  # the colour slot a colour-blind cell uses in the candidate table
@@ -48,7 +48,7 @@ class _Cutoff(Exception):
 
 class _Search:
     def __init__(self, puzzle: Puzzle, cache: dict, rng: np.random.Generator | None = None,
-                 node_limit: float = np.inf, deadline: Deadline = UNLIMITED) -> None:
+                 node_limit: float = np.inf, deadline: SolverDeadline = UNLIMITED) -> None:
         self.deadline = deadline
         self.numbers = sorted({p.value for p in puzzle.pieces})
         column = {v: k for k, v in enumerate(self.numbers)}
@@ -253,7 +253,7 @@ class _Search:
             self._place(i, c, k, -1)
 
 
-def _first_solution(puzzle: Puzzle, cache: dict, budget: float, deadline: Deadline
+def _first_solution(puzzle: Puzzle, cache: dict, budget: float, deadline: SolverDeadline
                     ) -> Solution | None:
     """One solution, or None when there is none, by restarts (see the module's docstring)."""
     for attempt in range(1, 1000):
@@ -266,7 +266,7 @@ def _first_solution(puzzle: Puzzle, cache: dict, budget: float, deadline: Deadli
     return next(_Search(puzzle, cache, deadline=deadline).search(), None)
 
 
-def solutions(puzzle: Puzzle, deadline: Deadline = UNLIMITED, budget: float = 1000
+def solutions(puzzle: Puzzle, deadline: SolverDeadline = UNLIMITED, budget: float = 1000
               ) -> Iterator[Solution]:
     # The search goes one call deeper per placement; a 50 x 50 board has 2,500 free cells.
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 2 * len(puzzle.free) + 1000))

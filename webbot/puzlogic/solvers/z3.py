@@ -20,10 +20,10 @@ import z3
 
 from webbot.errors import WebbotError
 from webbot.puzlogic.model import Placement, Puzzle, Solution
-from webbot.puzlogic.solvers.deadline import UNLIMITED, Deadline
+from webbot.puzlogic.solvers.deadline import UNLIMITED, SolverDeadline
 
 
-def _check(solver: z3.Solver, deadline: Deadline) -> bool:
+def _check(solver: z3.Solver, deadline: SolverDeadline) -> bool:
     deadline.check()
     left = deadline.left()
     if left is not None:
@@ -42,7 +42,7 @@ def _givens_in_line(puzzle: Puzzle, line: str, index: int) -> list[int]:
     return [v for c in puzzle.line_cells(line, index) if (v := puzzle.cells[c]) is not None]
 
 
-def solutions(puzzle: Puzzle, deadline: Deadline = UNLIMITED) -> Iterator[Solution]:
+def solutions(puzzle: Puzzle, deadline: SolverDeadline = UNLIMITED) -> Iterator[Solution]:
     kinds = sorted(Counter(puzzle.pieces).items())
     choice: dict[tuple[int, int], z3.BoolRef] = {}  # (free cell index, kind index) -> placed?
     for i, (r, c) in enumerate(puzzle.free):
@@ -90,7 +90,7 @@ def solutions(puzzle: Puzzle, deadline: Deadline = UNLIMITED) -> Iterator[Soluti
         solver.add(z3.Or([z3.Not(choice[key]) for key in picked]))
 
 
-def naive_solutions(puzzle: Puzzle, deadline: Deadline = UNLIMITED) -> Iterator[Solution]:
+def naive_solutions(puzzle: Puzzle, deadline: SolverDeadline = UNLIMITED) -> Iterator[Solution]:
     counts = Counter(puzzle.pieces)
     value = {cell: z3.Int(f"v_{cell[0]}_{cell[1]}") for cell in puzzle.free}
     blue = {cell: z3.Bool(f"b_{cell[0]}_{cell[1]}") for cell in puzzle.free}

@@ -13,7 +13,7 @@ from tests.burrito_bison.conftest import sized_frames
 from webbot.burrito_bison.bot import pack_sized
 from webbot.burrito_bison.layout import REAL_SIZES, SHOTS
 from webbot.burrito_bison.matching import TemplatePack
-from webbot.burrito_bison.screens import classify
+from webbot.burrito_bison.perceive import classify
 from webbot.screen import Screen
 
 GAME = "burrito-bison/index.html"
@@ -38,23 +38,23 @@ def frame_of(page, fixtures_url, query):
 @pytest.mark.parametrize("screen", ["title", "comic", "flight", "rocket_ready", "flash_sale",
                                     "pinata", "cards", "missions", "unlocked", "results", "shop"])
 def test_each_settled_screen_is_classified(page, fixtures_url, pack, screen):
-    frame = frame_of(page, fixtures_url, f"scene={screen}&freeze=1")
+    grab = frame_of(page, fixtures_url, f"scene={screen}&freeze=1")
     for framed in (False, True):  # looked for everywhere, or around each crop's place
-        assert classify(pack, frame.image, framed=framed).screen == screen
+        assert classify(pack, grab.image, framed=framed).screen == screen
         for hint in ("ring", "flight", "results", "shop", screen, "unknown"):
-            assert classify(pack, frame.image, hint, framed).screen == screen
+            assert classify(pack, grab.image, hint, framed).screen == screen
 
 
 @pytest.mark.parametrize("opponent", ZOOMS)
 @pytest.mark.parametrize("player", ["bison", "pineapple"])
 def test_the_ring_and_its_post_at_every_zoom(page, fixtures_url, pack, opponent, player):
-    frame = frame_of(page, fixtures_url, f"scene=ring&opponent={opponent}&player={player}")
+    grab = frame_of(page, fixtures_url, f"scene=ring&opponent={opponent}&player={player}")
     zoom = ZOOMS[opponent]
     x, y, width, height = POST
     centre = (ANCHOR[0] + (x + width / 2 - ANCHOR[0]) * zoom,
               ANCHOR[1] + (y + height / 2 - ANCHOR[1]) * zoom)
     for framed in (False, True):
-        sighting = classify(pack, frame.image, framed=framed)
+        sighting = classify(pack, grab.image, framed=framed)
         assert sighting.screen == "ring"
         assert sighting.evidence.name == f"{player}-health-bar"
         launch = sighting.targets["launch"]

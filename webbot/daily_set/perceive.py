@@ -8,13 +8,12 @@ stripes keeps a share of the ink's chroma equal to its coverage, whatever the co
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from webbot.daily_set.model import Card
+from webbot.daily_set.model import Card, Reading
 from webbot.errors import WebbotError
 from webbot.inputs import MAX_IMAGE_BYTES, InputError, decode_image, read_bytes
 
@@ -43,18 +42,6 @@ class CardError(WebbotError):
 
 class NotAPicture(CardError, InputError):
     """Bytes that are no picture at all: bad input, so exit code 2."""
-
-
-@dataclass(frozen=True)
-class Reading:
-    """A card as read, with how close the least certain attribute came to another value."""
-
-    card: Card
-    doubt: float  # 0 = every attribute far from a boundary; 1 = on a boundary
-    doubtful: str  # the attribute behind `doubt`
-
-    def __str__(self) -> str:
-        return str(self.card)
 
 
 def decode(data: bytes, name: str = "image") -> np.ndarray:

@@ -10,8 +10,8 @@ import pytest
 
 from tests.burrito_bison.conftest import REAL, REAL_SCREENS, REAL_TEMPLATES, needs_reference
 from tests.conftest import run_webbot
-from webbot.burrito_bison.matching import REQUIRED, Looker, TemplatePack
-from webbot.burrito_bison.screens import classify, read_image
+from webbot.burrito_bison.matching import REQUIRED, Matcher, TemplatePack
+from webbot.burrito_bison.perceive import classify, read_image
 from webbot.errors import WebbotError
 
 pytestmark = needs_reference
@@ -55,7 +55,7 @@ def test_the_ring_post_is_found_at_every_camera_zoom(real_pack, zoom):
     centre = (width / 2, height)
     matrix = cv2.getRotationMatrix2D(centre, 0, zoom)
     zoomed = cv2.warpAffine(canvas, matrix, (width, height), flags=cv2.INTER_LINEAR)
-    post = Looker(real_pack, zoomed).find("left-goalpost")
+    post = Matcher(real_pack, zoomed).find("left-goalpost")
     expected_x = centre[0] + (343 - centre[0]) * zoom
     expected_y = centre[1] + (468 - centre[1]) * zoom
     assert post.score > 0.8

@@ -10,9 +10,6 @@ nothing), or a sum (bold digits beside a triangle that points away from the boar
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from functools import cached_property
-
 import cv2
 import numpy as np
 
@@ -28,12 +25,22 @@ from webbot.puzlogic.inks import (
     shares,
 )
 from webbot.puzlogic.lines import Lines, bracket_arms, outline_sides
-from webbot.puzlogic.model import Piece, Puzzle, PuzzleError, Sum
+from webbot.puzlogic.model import (
+    BOX,
+    GRID_Y,
+    HEIGHT,
+    WIDTH,
+    LevelButton,
+    LevelView,
+    Picture,
+    SeenPiece,
+    Spot,
+    Sum,
+    UnreadableScreen,
+)
 from webbot.vision.digits import DigitReader
-from webbot.vision.region import Region, find_game
+from webbot.vision.region import find_game
 
-WIDTH, HEIGHT = 800, 600
-GRID, BOX, GRID_X, GRID_Y = 48, 44, 18, 38
 COLUMNS, ROWS = 16, 11
 PIECE_FAMILIES = {"blue": "blue", "white": "white"}  # colour family -> piece colour
 SUM_FAMILIES = {"dark": "all", "blue": "blue", "white": "white"}  # colour family -> sum kind
@@ -50,97 +57,6 @@ MIN_CONTRAST = 60  # colour distance below which a box holds no ink (a leaf is ~
 SHARP_CONTRAST = 8  # sum digits this much lighter or darker than the background are cut out
 # by lightness, which JPEG keeps sharp (it keeps colour at half size: the strokes of a blue sum
 # on teal, 12 grey levels darker, run together); a sum as light as its background only by colour
-
-
-class UnreadableScreen(WebbotError):
-    """The picture is not a Puzlogic screen the bot can read."""
-
-
-@dataclass(frozen=True)
-class Spot:
-    """A box of the game's grid: column i, row j."""
-
-    i: int
-    j: int
-
-    @property
-    def x(self) -> int:
-        return GRID_X + GRID * self.i
-
-    @property
-    def y(self) -> int:
-        return GRID_Y + GRID * self.j
-
-    @property
-    def centre(self) -> tuple[float, float]:
-        return self.x + BOX / 2, self.y + BOX / 2
-
-
-@dataclass(frozen=True)
-class SeenPiece:
-    value: int | None  # None: the digit could not be read
-    color: str
-    spot: Spot
-
-
-@dataclass
-class LevelView:
-    """A level screen as read: board cells by (row, col), tray pieces, sums, errors."""
-
-    cells: dict[tuple[int, int], int | None]  # given digit, or None for a free cell
-    spots: dict[tuple[int, int], Spot]  # where each board cell is
-    placed: dict[tuple[int, int], SeenPiece]  # pieces sitting on board cells
-    tray: list[SeenPiece]  # pieces waiting in tray slots
-    sums: list[Sum]
-    red: bool  # numbers drawn in red: the game sees an error
-    level: int | None  # the number in "Level 0N"
-    doubts: list[str] = field(default_factory=list)  # what could not be read, and where
-    # every number read: (where, value, how well its glyphs matched their templates)
-    readings: list[tuple[str, int, float]] = field(default_factory=list)
-
-    def weakest(self, count: int = 3) -> list[str]:
-        """The numbers read with the least certainty, as "where: value (score)"."""
-        ranked = sorted(self.readings, key=lambda item: item[2])[:count]
-        return [f"{where} read as {value} (match {score:.2f})" for where, value, score in ranked]
-
-    def puzzle(self) -> Puzzle:
-        """The puzzle in the reference schema: placed pieces count as pieces, their cells free."""
-        if self.doubts:
-            raise UnreadableScreen("cannot read " + "; ".join(self.doubts))
-        pieces = [Piece(p.value, p.color) for p in [*self.tray, *self.placed.values()]]
-        try:
-            return Puzzle(dict(self.cells), tuple(pieces), tuple(self.sums))
-        except PuzzleError as exc:
-            raise UnreadableScreen(f"the board read does not make a puzzle: {exc}") from None
-
-
-@dataclass(frozen=True)
-class LevelButton:
-    number: int | None
-    spot_centre: tuple[float, float]
-    unlocked: bool
-    finished: bool
-
-
-@dataclass
-class Picture:
-    """A picture cut to the game and scaled to 800x600, and the way back to picture pixels."""
-
-    canvas: np.ndarray  # BGR, 800x600
-    region: Region
-    grab_shape: tuple[int, ...] = ()  # the grab it was cut from: height, width, channels
-    known_background: np.ndarray | None = None  # from an earlier picture of the same level
-
-    def to_image(self, x: float, y: float) -> tuple[float, float]:
-        return (self.region.x + x * self.region.width / WIDTH,
-                self.region.y + y * self.region.height / HEIGHT)
-
-    @cached_property
-    def background(self) -> np.ndarray:
-        """The flat background (BGR floats), worked out once per picture."""
-        if self.known_background is not None:
-            return self.known_background
-        return background_colour(self.canvas)
 
 
 def normalise(image: np.ndarray, like: Picture | None = None) -> Picture:
@@ -216,15 +132,6 @@ def trim(glyph: np.ndarray) -> np.ndarray:
     if not len(rows):
         return glyph
     return glyph[rows.min():rows.max() + 1, columns.min():columns.max() + 1]
-
-
-def background_colour(canvas: np.ndarray) -> np.ndarray:
-    """The flat background: the commonest colour (leaves and text are a small share)."""
-    sample = canvas[::7, ::7].reshape(-1, 3).astype(np.int32)
-    packed = (sample[:, 0] << 16) | (sample[:, 1] << 8) | sample[:, 2]
-    colours, counts = np.unique(packed, return_counts=True)
-    top = int(colours[int(np.argmax(counts))])
-    return np.array([top >> 16, (top >> 8) & 255, top & 255], np.float32)
 
 
 # ---- screens ---------------------------------------------------------------------------------

@@ -20,7 +20,7 @@ from webbot.burrito_bison.layout import PACK_GAME_SIZE, PLACES, REAL_SIZES
 from webbot.burrito_bison.matching import (
     FRAMED_SCALES,
     FREE_SCALES,
-    Looker,
+    Matcher,
     TemplatePack,
 )
 from webbot.burrito_bison.model import Match, Point, Sighting
@@ -80,38 +80,38 @@ def fitted(image: np.ndarray, width: float, height: float) -> np.ndarray:
     return cv2.resize(image, size, interpolation=cv2.INTER_LINEAR)
 
 
-def _target(looker: Looker, name: str, scale: float) -> Match | None:
+def _target(matcher: Matcher, name: str, scale: float) -> Match | None:
     """A click target of a screen seen at `scale`: at its place (or at 1:1 anywhere), then
     anywhere in a framed game, then anywhere at about the indicator's scale."""
-    if looker.scales is None:
-        match = looker.seen(name, TARGET_SCORE)
-        if match is None and looker.offset is not None:
-            match = looker.seen(name, TARGET_SCORE, anywhere=True)
+    if matcher.scales is None:
+        match = matcher.seen(name, TARGET_SCORE)
+        if match is None and matcher.offset is not None:
+            match = matcher.seen(name, TARGET_SCORE, anywhere=True)
         if match is not None:
             return match
-    return looker.near(scale).seen(name, TARGET_SCORE)
+    return matcher.near(scale).seen(name, TARGET_SCORE)
 
 
-def _sighting(looker: Looker, screen: str, evidence: Match) -> Sighting:
+def _sighting(matcher: Matcher, screen: str, evidence: Match) -> Sighting:
     targets: dict[str, Point] = {}
     for role, name in TARGETS.get(screen, {}).items():
-        if name in looker.pack and (match := _target(looker, name, evidence.scale)):
+        if name in matcher.pack and (match := _target(matcher, name, evidence.scale)):
             targets[role] = match.centre
     if screen == "unlocked":  # the card screen goes on at a tap anywhere
-        targets["continue"] = (looker.gray.shape[1] / 2, looker.gray.shape[0] / 2)
-    return Sighting(screen, evidence, targets, looker.all_found())
+        targets["continue"] = (matcher.gray.shape[1] / 2, matcher.gray.shape[0] / 2)
+    return Sighting(screen, evidence, targets, matcher.all_found())
 
 
-def _first_seen(looker: Looker, screens: tuple[str, ...]) -> Sighting | None:
+def _first_seen(matcher: Matcher, screens: tuple[str, ...]) -> Sighting | None:
     for screen, indicators in RULES:
         if screen not in screens:
             continue
         # The best of a screen's indicators: the two health bars share their frame, so the
         # other player's bar scores high too.
         seen = [match for name in indicators
-                if (match := looker.seen(name, INDICATOR_SCORE)) is not None]
+                if (match := matcher.seen(name, INDICATOR_SCORE)) is not None]
         if seen:
-            return _sighting(looker, screen, max(seen, key=lambda match: match.score))
+            return _sighting(matcher, screen, max(seen, key=lambda match: match.score))
     return None
 
 
@@ -125,18 +125,18 @@ def classify(pack: TemplatePack, image: np.ndarray, hint: str | None = None,
     checked, so a decision loop does not pay for every template on every frame. The answer is
     the same as without the hint. When no indicator scores, every one is looked for over the
     whole image at a range of scales (narrow for a framed game, wide for any picture)."""
-    looker = Looker(pack, image, framed)
+    matcher = Matcher(pack, image, framed)
     if hint in SCREEN_NAMES:
-        same = _first_seen(looker, (hint,))
+        same = _first_seen(matcher, (hint,))
         if same is not None:
-            return _first_seen(looker, COVERS.get(hint, ())) or same
+            return _first_seen(matcher, COVERS.get(hint, ())) or same
     screens = tuple(screen for screen, _ in RULES)
-    found = _first_seen(looker, screens)
+    found = _first_seen(matcher, screens)
     if found is not None:
         return found
-    free = looker.freed(FRAMED_SCALES if framed else FREE_SCALES)
+    free = matcher.freed(FRAMED_SCALES if framed else FREE_SCALES)
     return _first_seen(free, screens) or \
-        Sighting("unknown", None, {}, {**looker.all_found(), **free.all_found()})
+        Sighting("unknown", None, {}, {**matcher.all_found(), **free.all_found()})
 
 
 def framed_game(picture: np.ndarray) -> tuple[int, int, int, int] | None:
@@ -184,7 +184,7 @@ def placed_game(pack: TemplatePack, picture: np.ndarray
         return None
     name = sighting.evidence.name
     # Its scale to within a percent (a match at 1:1 only says "about 1").
-    match = Looker(pack, picture).near(sighting.evidence.scale).find(name)
+    match = Matcher(pack, picture).near(sighting.evidence.scale).find(name)
     if match is None or match.score < INDICATOR_SCORE:
         return None
     x, y, _, _ = PLACES[name]
@@ -195,7 +195,7 @@ def placed_game(pack: TemplatePack, picture: np.ndarray
             top + height > picture.shape[0]:
         return None
     game = fitted(picture[top:top + height, left:left + width], width, height)
-    if Looker(pack, game, framed=True).seen(name, INDICATOR_SCORE) is None:
+    if Matcher(pack, game, framed=True).seen(name, INDICATOR_SCORE) is None:
         return None
     return game, (left, top, width, height)
 

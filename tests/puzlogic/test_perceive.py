@@ -25,7 +25,8 @@ from tests.puzlogic.replica import (
     state,
     wait_screen,
 )
-from webbot.puzlogic.vision import Reader, UnreadableScreen, classify, normalise, sum_kind
+from webbot.puzlogic.model import UnreadableScreen
+from webbot.puzlogic.perceive import Reader, classify, normalise, sum_kind
 from webbot.vision.digits import DigitReader
 from webbot.vision.region import GameNotFound
 
@@ -127,7 +128,8 @@ def test_placed_pieces_and_red_numbers_are_seen(page, fixtures_url, reader):
 
 
 def test_a_drop_is_checked_on_its_cell_and_tray_slot_alone(page, fixtures_url, reader):
-    from webbot.puzlogic.vision import Spot, slot_empty
+    from webbot.puzlogic.model import Spot
+    from webbot.puzlogic.perceive import slot_empty
 
     open_game(page, fixtures_url, "level=1", leaves=9)
     before = normalise(grab_page(page))
@@ -147,7 +149,8 @@ def test_a_drop_is_checked_on_its_cell_and_tray_slot_alone(page, fixtures_url, r
 
 
 def test_the_completed_overlay_is_settled_only_once_it_stops_fading(page, fixtures_url):
-    from webbot.puzlogic.vision import Picture, classify, overlay_settled
+    from webbot.puzlogic.model import Picture
+    from webbot.puzlogic.perceive import classify, overlay_settled
 
     open_game(page, fixtures_url, "level=1", leaves=9)
     lay = layout(page)
@@ -251,7 +254,7 @@ def test_read_command_errors_are_one_line(tmp_path):
 
 @needs_reference
 def test_menu_and_next_are_found_on_the_real_completed_screen():
-    from webbot.puzlogic.vision import completed_buttons
+    from webbot.puzlogic.perceive import completed_buttons
 
     buttons = completed_buttons(normalise(cv2.imread(str(REAL / "puzlogic-level-completed.png"))))
     assert buttons["menu"] == pytest.approx((352, 480), abs=4)

@@ -1,0 +1,151 @@
+"""The Puzlogic policy, without a browser: levels in order through the ones that unlock them,
+pieces placed one by one, drops tried again, restarts, and readings not trusted until they
+have exactly one solution."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from webbot.errors import WebbotError
+from webbot.puzlogic.decide import DROP_TRIES, RESTARTS, Action, Player
+from webbot.puzlogic.model import (
+    LevelButton,
+    LevelView,
+    Observation,
+    Piece,
+    Placement,
+    Puzzle,
+    SeenPiece,
+    Spot,
+    Sum,
+    UnreadableScreen,
+)
+
+CELLS = {(0, 0): None, (0, 1): None}
+PUZZLE = Puzzle(CELLS, (Piece(1, "white"), Piece(2, "white")), (Sum("row", 0, 3),))
+PLAN = (Placement(0, 0, 1, "white"), Placement(0, 1, 2, "white"))
+SPOTS = {(0, 0): Spot(5, 3), (0, 1): Spot(6, 3)}
+
+
+def level(number: int, placed: tuple[Placement, ...] = (), *, red: bool = False,
+          puzzle: Puzzle | None = None) -> Observation:
+    on_board = {p.cell: SeenPiece(p.value, p.color, SPOTS[p.cell]) for p in placed}
+    tray = [SeenPiece(p.value, p.color, Spot(5 + i, 8)) for i, p in enumerate(PLAN)
+            if p not in placed]
+    view = LevelView(dict(CELLS), SPOTS, on_board, tray, [], red, number)
+    return Observation(None, None, "level", view, puzzle)  # type: ignore[arg-type]
+
+
+def select(*unlocked: int) -> Observation:
+    buttons = [LevelButton(n, (100.0 * n, 200.0), n in unlocked, False) for n in range(1, 6)]
+    return Observation(None, None, "select", buttons=buttons)  # type: ignore[arg-type]
+
+
+COMPLETED = Observation(None, None, "completed")  # type: ignore[arg-type]
+
+
+def solving(*answers: list) -> tuple[list[Puzzle], object]:
+    """A solver that answers in turn (the last answer again and again), and what it was
+    asked."""
+    asked: list[Puzzle] = []
+
+    def solve(puzzle: Puzzle) -> list:
+        asked.append(puzzle)
+        return answers[min(len(asked), len(answers)) - 1]
+
+    return asked, solve
+
+
+def test_each_wanted_level_is_opened_solved_and_placed_piece_by_piece():
+    asked, solve = solving([PLAN])
+    player = Player([1, 2], solve)
+    assert player(select(1, 2)) == Action("open", 1)
+    assert player(level(1)) == Action("reread", 1)  # a look at it: now read it twice alike
+    assert player(level(1, puzzle=PUZZLE)) == Action("place", 1, PLAN[0])
+    assert player(level(1, PLAN[:1])) == Action("place", 1, PLAN[1], last=True)
+    assert player(COMPLETED) == Action("open", 2)
+    assert player(level(2, puzzle=PUZZLE)).kind == "place"
+    assert player(level(2, PLAN[:1])).last
+    assert player(COMPLETED) is None
+    assert asked == [PUZZLE, PUZZLE] and player.completed == {1, 2}
+
+
+def test_a_locked_level_is_reached_through_the_highest_open_one_before_it():
+    _, solve = solving([PLAN])
+    player = Player([3], solve)
+    assert player(select(1, 2)) == Action("open", 3)
+    assert player(select(1, 2)) == Action("open", 2, unlocking=True)
+    player(level(2, puzzle=PUZZLE))
+    player(level(2, PLAN[:1]))
+    assert player(COMPLETED) == Action("open", 3)  # the wanted level again, now open
+    assert player(level(3, puzzle=PUZZLE)).kind == "place"
+
+
+def test_a_level_still_locked_after_the_one_before_is_an_error():
+    _, solve = solving([PLAN])
+    player = Player([3], solve)
+    player(select(1, 2))
+    player(select(1, 2))
+    player(level(2, puzzle=PUZZLE))
+    player(level(2, PLAN[:1]))
+    player(COMPLETED)
+    with pytest.raises(WebbotError, match="still locked after level 2 was completed"):
+        player(select(1, 2))
+    player = Player([3], solve)
+    player(select())
+    with pytest.raises(WebbotError, match="no earlier level is open"):
+        player(select())
+
+
+def started(player: Player, first: Observation) -> Action:
+    player(select(1))
+    return player(first)
+
+
+def test_a_drop_that_did_not_land_is_tried_again_then_the_level_restarted():
+    _, solve = solving([PLAN])
+    player = Player([1], solve)
+    assert started(player, level(1, puzzle=PUZZLE)).placement == PLAN[0]
+    for _ in range(DROP_TRIES - 1):
+        assert player(level(1)) == Action("place", 1, PLAN[0])  # nothing moved: again
+    assert player(level(1)) == Action("restart", 1)
+    assert player(level(1)) == Action("place", 1, PLAN[0])  # from the first piece again
+
+
+def test_a_wrong_board_is_restarted_until_the_restarts_run_out():
+    _, solve = solving([PLAN])
+    player = Player([1], solve)
+    started(player, level(1, puzzle=PUZZLE))
+    wrong = level(1, (Placement(0, 0, 2, "white"),))  # the 2 went where the 1 belongs
+    for _ in range(RESTARTS):
+        assert player(wrong) == Action("restart", 1)
+        assert player(level(1)).kind == "place"
+    with pytest.raises(WebbotError, match=f"kept going wrong after {RESTARTS} restarts"):
+        player(replace(wrong, view=replace(wrong.view, red=True)))
+
+
+def test_a_level_left_half_done_or_wrong_is_restarted_and_read_again_first():
+    _, solve = solving([PLAN])
+    player = Player([1], solve)
+    assert started(player, level(1, PLAN[:1], puzzle=PUZZLE)) == Action("restart", 1,
+                                                                         read=True)
+    assert player(level(1, puzzle=PUZZLE)).kind == "place"
+
+
+def test_several_solutions_mean_a_restart_and_a_reading_afresh():
+    other = Puzzle(CELLS, PUZZLE.pieces, (Sum("row", 0, 3), Sum("col", 0, 1)))
+    asked, solve = solving([PLAN, PLAN[::-1]], [PLAN])
+    player = Player([1], solve)
+    assert started(player, level(1, puzzle=PUZZLE)) == Action("restart", 1, read=True)
+    assert player(level(1, puzzle=other)).placement == PLAN[0]
+    assert asked == [PUZZLE, other]
+
+
+def test_no_solution_means_a_second_reading_and_then_a_refusal_naming_the_weakest():
+    _, solve = solving([])
+    player = Player([1], solve)
+    assert started(player, level(1, puzzle=PUZZLE)) == Action("reread", 1)
+    with pytest.raises(UnreadableScreen, match="has no solution, so something was misread"):
+        player(level(1, puzzle=PUZZLE))

@@ -1,0 +1,182 @@
+"""Decide: the policy that plays the wanted levels, from observations alone.
+
+It opens each wanted level in turn (first the highest open level before it, while it is
+locked), solves the puzzle read, places the pieces one by one, drops a piece again when it did
+not land, and restarts the level when the board went wrong. A reading is trusted only when it
+has exactly one solution: several (a sum hidden by a right click) mean a second reading, none a
+reading afresh after a restart. Pure: the solver is handed in, and it is tested without a
+browser.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from webbot.errors import WebbotError
+from webbot.puzlogic.model import (
+    LevelButton,
+    LevelView,
+    Observation,
+    Placement,
+    Puzzle,
+    Solution,
+    UnreadableScreen,
+)
+
+DROP_TRIES = 2  # drags of one piece before the level is restarted
+RESTARTS = 2  # restarts of one level before the run fails
+
+
+@dataclass(frozen=True)
+class Action:
+    """`open`: from any screen into `level` (its puzzle read), or onto the level select when
+    it is locked; `place`: drag one piece (`last`: the one that ends the level); `restart`:
+    the level's Restart button (`read`: and read the level again); `reread`: read it again."""
+
+    kind: str
+    level: int = 0
+    placement: Placement | None = None
+    last: bool = False
+    unlocking: bool = False  # opened only to unlock a later wanted level
+    read: bool = False
+
+
+def holds(view: LevelView, placement: Placement) -> bool:
+    piece = view.placed.get(placement.cell)
+    return piece is not None and (piece.value, piece.color) == (placement.value,
+                                                                placement.color)
+
+
+def misplaced(view: LevelView, solution: Solution) -> bool:
+    planned = {p.cell: (p.value, p.color) for p in solution}
+    return any(planned.get(cell) != (p.value, p.color) for cell, p in view.placed.items())
+
+
+def button(buttons: list[LevelButton], number: int) -> LevelButton:
+    for candidate in buttons:
+        if candidate.number == number:
+            return candidate
+    raise WebbotError(f"no button for level {number} on the level select "
+                      f"(read {[b.number for b in buttons]})")
+
+
+@dataclass
+class Level:
+    """One level under way: its puzzle, the solution being placed, and how it has gone."""
+
+    number: int
+    solve: Callable[[Puzzle], list[Solution]]
+    puzzle: Puzzle | None = None
+    found: list[Solution] = field(default_factory=list)
+    solution: Solution | None = None
+    fresh: bool = False  # the level has been seen as it starts (nothing placed, no error)
+    checked: bool = False  # a reading without exactly one solution was read again
+    placing: int = 0  # the placement under way
+    tries: int = 0  # drops of it so far
+    restarts: int = 0
+
+    def next(self, seen: Observation) -> Action | None:
+        """The next action on this level; None once it is completed."""
+        if self.solution is None:
+            return self._read(seen)
+        if seen.screen == "completed":
+            return None
+        view = seen.view
+        if seen.screen != "level" or view is None:
+            return self._restart()
+        if self.placing < len(self.solution):
+            placement = self.solution[self.placing]
+            if self.tries and holds(view, placement):
+                self.placing, self.tries = self.placing + 1, 0
+            elif self.tries and (view.red or misplaced(view, self.solution)) or \
+                    self.tries >= DROP_TRIES:
+                return self._restart()
+        if self.placing >= len(self.solution):
+            return self._restart()  # every piece held, yet no Level Completed
+        self.tries += 1
+        return Action("place", self.number, self.solution[self.placing],
+                      last=self.placing == len(self.solution) - 1)
+
+    def _read(self, seen: Observation) -> Action:
+        """Solve the level as read; read it again when the reading is not to be trusted."""
+        view, puzzle = seen.view, seen.puzzle
+        if not self.fresh and view is not None:
+            self.fresh = True
+            if view.placed or view.red:  # left half done, or wrong: start afresh
+                return Action("restart", self.number, read=True)
+        if puzzle is None or view is None:
+            return Action("reread", self.number)
+        if not self.checked:
+            self.found = self.solve(puzzle)
+            if len(self.found) != 1:
+                # None: misread somewhere, so read again; several: a sum hidden (by a right
+                # click, say) shows again after a restart.
+                self.checked, self.puzzle = True, puzzle
+                return Action("restart", self.number, read=True) if self.found else \
+                    Action("reread", self.number)
+        elif puzzle != self.puzzle:
+            self.found = self.solve(puzzle)
+        if not self.found:
+            raise UnreadableScreen("the board as read has no solution, so something was "
+                                   "misread; least certain: " + "; ".join(view.weakest()))
+        self.puzzle, self.solution = puzzle, self.found[0]
+        return self.next(seen)
+
+    def _restart(self) -> Action:
+        if self.restarts >= RESTARTS:
+            raise WebbotError(f"the board kept going wrong after {RESTARTS} restarts")
+        self.restarts += 1
+        self.placing, self.tries = 0, 0
+        return Action("restart", self.number)
+
+
+@dataclass
+class Player:
+    """The policy: each wanted level in order, through the levels that unlock it."""
+
+    wanted: list[int]
+    solve: Callable[[Puzzle], list[Solution]]
+    completed: set[int] = field(default_factory=set)
+    level: Level | None = None
+    _next: int = 0  # index of the wanted level to play next
+    _opening: Action | None = None
+
+    def __call__(self, seen: Observation) -> Action | None:
+        if self.level is not None:
+            action = self.level.next(seen)
+            if action is not None:
+                return action
+            self.completed.add(self.level.number)
+            if self._opening is not None and not self._opening.unlocking:
+                self._next += 1
+            self.level = None
+        elif self._opening is not None:
+            action = self._opened(seen)
+            if action is not None:
+                return action
+        if self._next >= len(self.wanted):
+            return None
+        self._opening = Action("open", self.wanted[self._next])
+        return self._opening
+
+    def _opened(self, seen: Observation) -> Action | None:
+        """After an open: the level to play, or the level that unlocks it."""
+        assert self._opening is not None
+        number = self._opening.level
+        if seen.screen == "level" and seen.view is not None and seen.view.level == number:
+            self.level = Level(number, self.solve)
+            return self.level.next(seen)
+        target = button(seen.buttons, number)
+        if target.unlocked:
+            raise WebbotError(f"level {number} is open on the level select but did not start")
+        opened = [b.number for b in seen.buttons
+                  if b.unlocked and b.number and b.number < number]
+        if not opened:
+            raise WebbotError(f"level {number} is locked and no earlier level is open")
+        before = max(opened)
+        if before in self.completed:
+            raise WebbotError(f"level {number} is still locked after level {before} was "
+                              "completed")
+        self._opening = Action("open", before, unlocking=True)
+        return self._opening
