@@ -1,5 +1,6 @@
 """The wrappers around the play loop, without a browser: a limit ends a run only between two
-things done, and a pace spaces the looks."""
+things done, a pace spaces the looks, and the watchdog recovers a game stuck in one place,
+then stops it."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from webbot.play import play
-from webbot.wrappers import Paced, limited
+from webbot.wrappers import Paced, Stuck, Watchdog, Watched, limited
 
 
 @dataclass
@@ -57,3 +58,48 @@ def test_a_paced_game_waits_between_looks_and_not_before_the_first():
     game = Paced(Counter(), 10.0, waits.append)
     assert play(game, limited(always, lambda done: done, count=3)) == 3
     assert len(waits) == 3 and all(0 < wait <= 10.0 for wait in waits)
+
+
+def test_the_watchdog_raises_an_alarm_per_patience_until_the_place_changes():
+    dog = Watchdog()
+    assert not dog.seen("results", 0.0, 10.0)
+    assert not dog.seen("results", 9.9, 10.0)
+    assert dog.seen("results", 10.0, 10.0) and dog.alarms == 1
+    assert not dog.seen("results", 11.0, 10.0)  # the clock restarted at the alarm
+    assert dog.seen("results", 20.0, 10.0) and dog.alarms == 2
+    assert dog.stuck_for(20.0) == pytest.approx(20.0)
+    assert not dog.seen("ring", 21.0, 10.0) and dog.alarms == 0
+
+
+class Stalled:
+    """A game that never moves on."""
+
+    def reset(self) -> str:
+        return "results"
+
+    def step(self, action: str) -> str:
+        return "results"
+
+    def result(self) -> None:
+        return None
+
+
+def test_a_stuck_game_is_recovered_each_patience_then_stopped(monkeypatch):
+    clock = iter(range(0, 1000, 4))  # each look 4 s after the one before
+    monkeypatch.setattr("webbot.wrappers.time.monotonic", lambda: next(clock))
+    recoveries: list[tuple[int, float]] = []
+    game = Watched(Stalled(), lambda seen: (f"the {seen} screen", 0), lambda seen: 10.0,
+                   lambda seen, alarm, seconds: recoveries.append((alarm, seconds)), limit=3)
+    with pytest.raises(Stuck, match=r"stuck on the results screen for \d+ s; 3 recovery"):
+        play(game, lambda seen: "wait")
+    assert [alarm for alarm, _ in recoveries] == [1, 2, 3, 4]  # the 4th keeps what it saw
+    assert recoveries[-1][1] >= 40
+
+
+def test_progress_in_one_place_restarts_the_watchdog(monkeypatch):
+    clock = iter(range(0, 1000, 4))
+    monkeypatch.setattr("webbot.wrappers.time.monotonic", lambda: next(clock))
+    game = Counter()  # each step does one more: progress, never stuck
+    watched = Watched(game, lambda done: ("the shop screen", done), lambda done: 5.0,
+                      lambda *args: pytest.fail("recovered a game that moved on"))
+    assert play(watched, limited(always, lambda done: done, count=20)) == 20

@@ -1,13 +1,16 @@
 """What every game's run may want around the play loop, written once (in the spirit of
-Gymnasium's wrappers): a limit on how much is played, and a pace for the looks."""
+Gymnasium's wrappers): a limit on how much is played, a pace for the looks, and a watchdog for
+a game that does not move on."""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from webbot.deadline import Deadline
+from webbot.errors import WebbotError
 from webbot.play import Game
 
 Observation = TypeVar("Observation")
@@ -56,6 +59,72 @@ class Paced(Generic[Observation, Action, Result]):
 
     def step(self, action: Action) -> Observation:
         return self._paced(lambda: self.game.step(action))
+
+    def result(self) -> Result:
+        return self.game.result()
+
+
+class Stuck(WebbotError):
+    """The game stayed in one place through every recovery."""
+
+
+@dataclass
+class Watchdog:
+    """Notices a game that does not move on: the same place (a screen, say) for longer than its
+    patience. After each alarm the clock restarts, so recovery steps get their own time;
+    `alarms` counts them until the place changes."""
+
+    place: Hashable = None
+    entered: float = 0.0  # when this place was first seen
+    since: float = 0.0    # when its clock last (re)started
+    alarms: int = 0
+
+    def seen(self, place: Hashable, now: float, patience_s: float) -> bool:
+        """Record the place; True when it has now lasted too long."""
+        if place != self.place:
+            self.place, self.entered, self.since, self.alarms = place, now, now, 0
+            return False
+        if now - self.since < patience_s:
+            return False
+        self.alarms += 1
+        self.since = now
+        return True
+
+    def stuck_for(self, now: float) -> float:
+        return now - self.entered
+
+
+class Watched(Generic[Observation, Action, Result]):
+    """A game watched for getting stuck. `where` names the place an observation shows (its
+    screen, and what it has done there, so progress within one screen counts as moving on);
+    when the game stays there longer than `patience_s(observation)`, `recover(observation,
+    alarm, seconds)` may try something (it is also told of the last alarm, to keep what it saw);
+    after `limit` recoveries the run stops with Stuck."""
+
+    def __init__(self, game: Game[Observation, Action, Result],
+                 where: Callable[[Observation], tuple[str, Hashable]],
+                 patience_s: Callable[[Observation], float],
+                 recover: Callable[[Observation, int, float], None], limit: int = 3) -> None:
+        self.game, self.where, self.patience_s = game, where, patience_s
+        self.recover, self.limit = recover, limit
+        self.watchdog = Watchdog()
+
+    def _watched(self, seen: Observation) -> Observation:
+        now = time.monotonic()
+        place = self.where(seen)
+        if self.watchdog.seen(place, now, self.patience_s(seen)):
+            alarm, seconds = self.watchdog.alarms, self.watchdog.stuck_for(now)
+            self.recover(seen, alarm, seconds)
+            if alarm > self.limit:
+                raise Stuck(f"stuck on {place[0]} for {seconds:.0f} s; {self.limit} recovery "
+                            "attempts did not move the game on")
+        return seen
+
+    def reset(self) -> Observation:
+        return self._watched(self.game.reset())
+
+    def step(self, action: Action) -> Observation:
+        return self._watched(self.game.step(action))
 
     def result(self) -> Result:
         return self.game.result()

@@ -16,28 +16,23 @@ from webbot.burrito_bison.decide import (
     RECOVERY_LIMIT,
     Action,
     Decider,
-    Watchdog,
+    patience_s,
 )
 from webbot.burrito_bison.matching import TemplatePack
 from webbot.burrito_bison.model import Observation, Round, Sighting
 from webbot.burrito_bison.perceive import classify, fitted
 from webbot.burrito_bison.readout import ResultsReading, read_results, results_numbers
 from webbot.burrito_bison.shopping import Visit
-from webbot.errors import WebbotError
 from webbot.game import Candidate, GameSpec
 from webbot.play import play
 from webbot.screen import Grab, Screen
 from webbot.session import Session
 from webbot.vision.still import Stillness
-from webbot.wrappers import Paced, limited
+from webbot.wrappers import Paced, Watched, limited
 
 CANVAS = "canvas"
 NUMBERS_STILL_S = 0.3    # the results' numbers count up; they are read once they stop
 DEFAULT_ROUNDS = 3
-
-
-class Stuck(WebbotError):
-    """The game stayed on one screen (or on none the bot knows) through every recovery."""
 
 
 @dataclass
@@ -76,7 +71,7 @@ class BurritoBot:
         self.screen: Screen = session.game_screen(game_spec(pack), fast=True, report=report)
         self.hands = Hands(session.mouse)
         self.shop = shop
-        self.watchdog = Watchdog(stuck_after)
+        self.stuck_after = stuck_after  # the watchdog's default patience
         self.pace_s = pace_s  # at least this long between looks (a benchmark's slow baseline)
         self.report = report
         self.status = status
@@ -85,6 +80,7 @@ class BurritoBot:
         self.total: int | None = None     # coins, as last read
         self.cheapest: int | None = None  # the cheapest upgrade seen in the shop
         self.spent = 0                    # since the last results screen
+        self.bought = 0                   # purchases, all told
         self.affordable = False           # the coins cover the cheapest upgrade: worth a visit
         self.results_read = False         # the results screen in front has been read
         self.round_started = time.monotonic()
@@ -101,8 +97,12 @@ class BurritoBot:
                                                     DEFAULT_ROUNDS)
         policy = limited(Decider(shop=self.shop), lambda seen: seen.rounds, count=wanted,
                          minutes=minutes)
-        game = Paced(self, self.pace_s, self.session.wait) if self.pace_s else self
-        return play(game, policy)
+        # The same screen for too long, with nothing bought there, is a game that is stuck.
+        game = Watched(self, lambda seen: (f"the {seen.sighting.screen} screen", seen.bought),
+                       lambda seen: patience_s(seen.sighting.screen, self.stuck_after),
+                       self.recover, RECOVERY_LIMIT)
+        return play(Paced(game, self.pace_s, self.session.wait) if self.pace_s else game,
+                    policy)
 
     # -- the game of the play loop ---------------------------------------------------------
     def reset(self) -> Observation:
@@ -117,16 +117,7 @@ class BurritoBot:
 
     # -- looking ---------------------------------------------------------------------------
     def look(self) -> Observation:
-        """An observation, and the watchdog told of it (it recovers a game that does not move
-        on, or stops the run)."""
-        seen = self.observe()
-        if self.watchdog.seen(seen.sighting.screen, seen.now):
-            self.recover(seen)
-        self.show(seen)
-        return seen
-
-    def observe(self) -> Observation:
-        """A grab classified; the rockets and the results kept track of."""
+        """A grab classified; the rockets and the results kept track of; the progress line."""
         started = time.perf_counter()
         grab = pack_sized(self.screen.look())
         previous = self._previous
@@ -144,7 +135,8 @@ class BurritoBot:
             self.results_read = False
         self._previous = sighting
         self.seen = Observation(grab, sighting, previous, now, ms, self.results_read,
-                                self.affordable, len(self.rounds))
+                                self.affordable, len(self.rounds), self.bought)
+        self.show(self.seen)
         return self.seen
 
     # -- acting ----------------------------------------------------------------------------
@@ -203,11 +195,11 @@ class BurritoBot:
     def visit_shop(self, seen: Observation) -> None:
         """A visit to the shop (shopping.Visit), then out by the Next arrow."""
         budget = self.total - self.spent if self.total is not None else None
-        visit = Visit(self.observe, self.hands, self.pack, self.session.recorder, self.report,
-                      lambda: self.watchdog.moved(time.monotonic()))
+        visit = Visit(self.look, self.hands, self.pack, self.session.recorder, self.report)
         seen = visit.run(seen, budget)
         for purchase in visit.bought:
             self.spent += purchase.price
+            self.bought += 1
             if self.rounds:  # bought with the coins of the round just finished
                 self.rounds[-1].events.append(f"bought {purchase.name.lower()} "
                                               f"({purchase.price:,})")
@@ -217,16 +209,14 @@ class BurritoBot:
             self.hands.click(seen.grab, seen.sighting.targets["next"])
 
     # -- stuck -----------------------------------------------------------------------------
-    def recover(self, seen: Observation) -> None:
-        """Save what the bot sees, then try, in turn: the screen's own target again, a click
-        in the middle, Escape. After RECOVERY_LIMIT alarms the run stops."""
+    def recover(self, seen: Observation, alarm: int, seconds: float) -> None:
+        """What the watchdog asks of a game stuck on one screen: save what the bot sees, then
+        try, in turn, the screen's own target again, a click in the middle, Escape. After
+        RECOVERY_LIMIT alarms the watchdog stops the run."""
         screen = seen.sighting.screen
-        alarm = self.watchdog.alarms
-        seconds = self.watchdog.stuck_for(time.monotonic())
         saved = self.session.recorder.save_grab(seen.grab, f"stuck-{screen}-{alarm}")
         if alarm > RECOVERY_LIMIT:
-            raise Stuck(f"stuck on the {screen} screen for {seconds:.0f} s; {RECOVERY_LIMIT} "
-                        f"recovery attempts did not move the game on")
+            return
         self.report(f"  no progress on the {screen} screen for {seconds:.0f} s "
                     f"(grab saved as {saved}); recovery attempt {alarm}")
         height, width = seen.image.shape[:2]

@@ -1,8 +1,7 @@
-"""Decide: the policy (what to do about the screen just seen), and when the game counts as
-stuck.
+"""Decide: the policy (what to do about the screen just seen), and how long each screen may
+last before the game counts as stuck.
 
-Both are pure: they get an observation (or a screen) and the time and hand back an action or a
-verdict, so they are tested without a browser.
+Pure: it gets an observation and hands back an action, so it is tested without a browser.
 """
 
 from __future__ import annotations
@@ -111,36 +110,7 @@ class Decider:
         return WAIT
 
 
-@dataclass
-class Watchdog:
-    """Notices a game that does not move on: the same screen (or no known screen) for longer
-    than that screen's patience. After each alarm the clock restarts, so recovery steps get
-    their own time; `alarms` counts them until the screen changes."""
-
-    default_s: float = DEFAULT_PATIENCE_S
-    screen: str = ""
-    entered: float = 0.0  # when this screen was first seen
-    since: float = 0.0    # when its clock last (re)started
-    alarms: int = 0
-
-    def patience(self, screen: str) -> float:
-        return PATIENCE.get(screen, 1.0) * self.default_s
-
-    def seen(self, screen: str, now: float) -> bool:
-        """Record the screen; True when it has now lasted too long."""
-        if screen != self.screen:
-            self.screen, self.entered, self.since, self.alarms = screen, now, now, 0
-            return False
-        if now - self.since < self.patience(screen):
-            return False
-        self.alarms += 1
-        self.since = now
-        return True
-
-    def moved(self, now: float) -> None:
-        """Progress within one screen (a purchase in the shop): its clock starts again."""
-        self.entered = self.since = now
-        self.alarms = 0
-
-    def stuck_for(self, now: float) -> float:
-        return now - self.entered
+def patience_s(screen: str, default_s: float = DEFAULT_PATIENCE_S) -> float:
+    """How long a screen may last before the game counts as stuck: a flight lasts a while by
+    itself."""
+    return PATIENCE.get(screen, 1.0) * default_s

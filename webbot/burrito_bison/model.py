@@ -65,6 +65,7 @@ class Observation:
     results_read: bool = False  # the results screen in front has been read
     affordable: bool = False   # the coins as read cover the cheapest upgrade seen (or none seen)
     rounds: int = 0            # results screens read so far
+    bought: int = 0            # purchases so far (progress on the shop screen)
 
     @property
     def image(self) -> np.ndarray:

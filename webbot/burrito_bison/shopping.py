@@ -36,7 +36,6 @@ class Visit:
     pack: TemplatePack
     recorder: Recorder
     report: Callable[[str], None]
-    progressed: Callable[[], None]  # a purchase: the game moved on within the shop screen
     details: dict[int, Detail] = field(default_factory=dict)  # slot -> its panel as last read
     refused: set[int] = field(default_factory=set)  # slots the game showed as not affordable
     bought: list[Purchase] = field(default_factory=list)
@@ -118,7 +117,6 @@ class Visit:
         self.details[card.slot] = now
         if now.level > detail.level or (now.price is not None and now.price != detail.price) \
                 or now.maxed:
-            self.progressed()
             self.bought.append(Purchase(name, detail.price or 0, now.level))
             self.report(f"  shop: bought {name} (level {now.level}) for "
                             f"{detail.price:,} coins")
