@@ -1,6 +1,5 @@
 """The wrappers around the play loop, without a browser: a limit ends a run only between two
-things done, a pace spaces the looks, and the watchdog recovers a game stuck in one place,
-then stops it."""
+things done, and the watchdog recovers a game stuck in one place, then stops it."""
 
 from __future__ import annotations
 
@@ -9,7 +8,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from webbot.play import play
-from webbot.wrappers import Paced, Stuck, Watchdog, Watched, limited
+from webbot.wrappers import Stuck, Watchdog, Watched, limited
 
 
 @dataclass
@@ -51,13 +50,6 @@ def test_the_policy_ends_the_run_when_it_has_nothing_to_do():
     game = Counter()
     policy = limited(lambda done: None if done == 2 else "go", lambda done: done, count=5)
     assert play(game, policy) == 2
-
-
-def test_a_paced_game_waits_between_looks_and_not_before_the_first():
-    waits: list[float] = []
-    game = Paced(Counter(), 10.0, waits.append)
-    assert play(game, limited(always, lambda done: done, count=3)) == 3
-    assert len(waits) == 3 and all(0 < wait <= 10.0 for wait in waits)
 
 
 def test_the_watchdog_raises_an_alarm_per_patience_until_the_place_changes():

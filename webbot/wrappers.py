@@ -1,6 +1,6 @@
 """What every game's run may want around the play loop, written once (in the spirit of
-Gymnasium's wrappers): a limit on how much is played, a pace for the looks, and a watchdog for
-a game that does not move on."""
+Gymnasium's wrappers): a limit on how much is played, and a watchdog for a game that does not
+move on."""
 
 from __future__ import annotations
 
@@ -36,32 +36,6 @@ def limited(policy: Callable[[Observation], Action | None],
         return policy(seen)
 
     return limited_policy
-
-
-class Paced(Generic[Observation, Action, Result]):
-    """A game whose looks come at most one every `seconds` (the slow baseline a benchmark
-    measures against); `wait` lets the page run meanwhile."""
-
-    def __init__(self, game: Game[Observation, Action, Result], seconds: float,
-                 wait: Callable[[float], None] = time.sleep) -> None:
-        self.game, self.seconds, self.wait = game, seconds, wait
-        self._last = 0.0
-
-    def _paced(self, look: Callable[[], Observation]) -> Observation:
-        left = self.seconds - (time.monotonic() - self._last)
-        if self._last and left > 0:
-            self.wait(left)
-        self._last = time.monotonic()
-        return look()
-
-    def reset(self) -> Observation:
-        return self._paced(self.game.reset)
-
-    def step(self, action: Action) -> Observation:
-        return self._paced(lambda: self.game.step(action))
-
-    def result(self) -> Result:
-        return self.game.result()
 
 
 class Stuck(WebbotError):

@@ -60,6 +60,7 @@ class Decider:
     shop: bool = True
     last_acted: dict[str, float] = field(default_factory=dict)
     shopped: bool = False  # the shop in front has been visited
+    _visiting: bool = False  # the visit is the step under way: its end starts the clock
 
     def _ready(self, screen: str, now: float, retry_s: float = RETRY_S) -> bool:
         return now - self.last_acted.get(screen, -math.inf) >= retry_s
@@ -74,7 +75,7 @@ class Decider:
         sighting, now = seen.sighting, seen.now
         screen, targets = sighting.screen, sighting.targets
         if screen != "shop":
-            self.shopped = False
+            self.shopped = self._visiting = False
         if screen == "rocket_ready" and "rocket" in targets:
             return Action("click", targets["rocket"], role="rocket") \
                 if self._ready(screen, now, ROCKET_RETRY_S) else WAIT
@@ -103,8 +104,12 @@ class Decider:
                 return Action("click", targets["next"], role="next")
         if screen == "shop":
             if not self.shopped:
-                self.shopped = True
+                self.shopped = self._visiting = True
                 return Action("shop")
+            if self._visiting:  # the first look after the visit: its Next gets its time
+                self._visiting = False
+                self.last_acted[screen] = now
+                return WAIT
             if "next" in targets:  # the visit's own click on Next was not taken
                 return Action("click", targets["next"], role="next")
         return WAIT
