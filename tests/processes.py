@@ -14,6 +14,7 @@ import signal
 import subprocess
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
+from pathlib import Path
 from typing import Any
 
 GRACE_S = 10.0
@@ -75,3 +76,36 @@ def run(command: Sequence[str], timeout: float, env: dict | None = None,
     # Whatever the child left behind in its group (a browser it did not close) goes too.
     _signal_group(process, signal.SIGKILL)
     return subprocess.CompletedProcess(process.args, process.returncode, out, err)
+
+
+def descendants(pid: int) -> list[int]:
+    """The pids of every process under `pid` (children, theirs, ...), from /proc. Chromium
+    starts in a process group of its own, so its renderers are found by parentage."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with suppress(OSError, IndexError, ValueError):
+                # pid (comm) state ppid ...: comm may hold spaces, so split after its ")"
+                stat = (entry / "stat").read_text()
+                parents[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
+    found, frontier = [], [pid]
+    while frontier:
+        children = [child for child, parent in parents.items() if parent in frontier]
+        found += children
+        frontier = children
+    return found
+
+
+def kill_renderers(process: subprocess.Popen) -> list[int]:
+    """SIGKILL the renderer processes of the tabs of the Chromium started under `process`
+    (what an out-of-memory kill does to a tab; not the browser's own UI, which is a renderer
+    too); their pids, empty when there were none."""
+    killed = []
+    for pid in descendants(process.pid):
+        with suppress(OSError):
+            command = Path(f"/proc/{pid}/cmdline").read_bytes()  # a zygote's child
+            # rewrites its command line into one string: look for the words in it
+            if b"--type=renderer" in command and b"--top-chrome-webui" not in command:
+                os.kill(pid, signal.SIGKILL)
+                killed.append(pid)
+    return killed

@@ -6,7 +6,7 @@ import json
 import os
 import shutil
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 
 from playwright.sync_api import Browser, Error, Page, Playwright, sync_playwright
@@ -92,21 +92,90 @@ def _connect(playwright: Playwright, options: BrowserOptions) -> Browser:
         raise WebbotError(f"browser endpoint {url} did not answer: {first_line(exc)}") from None
 
 
+def _new_page(browser: Browser, options: BrowserOptions) -> Page:
+    width, height = options.viewport
+    context = browser.new_context(viewport={"width": width, "height": height},
+                                  device_scale_factor=options.device_scale_factor)
+    consent.install(context)  # before the first page: it runs in every frame
+    return context.new_page()
+
+
 @contextmanager
 def open_page(options: BrowserOptions) -> Iterator[Page]:
     """A fresh page in a fresh browser context; everything is closed on exit."""
+    with open_tab(options) as tab:
+        yield tab.page
+
+
+class Tab:
+    """The page the bot plays in, and the way to get it back when it is lost: a crashed
+    renderer, a closed page, a browser gone. Playwright tells of each as an event; `lost` says
+    which happened, `reopen` gives a fresh page (in a fresh browser when the old one is gone)."""
+
+    def __init__(self, playwright: Playwright, options: BrowserOptions) -> None:
+        self.playwright, self.options = playwright, options
+        self.browser = open_browser(playwright, options)
+        self.page = self._watched(_new_page(self.browser, options))
+        self.reopened = 0
+
+    def _watched(self, page: Page) -> Page:
+        self.crashed = False
+        page.on("crash", self._crashed)
+        return page
+
+    def _crashed(self, page: Page) -> None:
+        self.crashed = True
+        # A DevTools call under way on a crashed page never returns (a screenshot, say);
+        # closing the page ends it with an error. Chromium may go down with it: reopen copes.
+        with suppress(Error):
+            page.close()
+
+    def lost(self) -> str | None:
+        """What happened to the page, if it is gone: None while it is there."""
+        if self.crashed:
+            return "the page crashed (its renderer process ended)"
+        if not self.browser.is_connected():
+            return "the browser is gone"
+        if self.page.is_closed():
+            return "the page was closed"
+        try:  # a crash not heard of yet shows on the next call
+            self.page.evaluate("1")
+        except Error as exc:
+            text = str(exc).lower()
+            if "crash" in text:
+                return "the page crashed (its renderer process ended)"
+            if "closed" in text:
+                return "the page was closed"
+        return None
+
+    def reopen(self) -> Page:
+        """A fresh page, in the same browser when it is still there."""
+        if not self.browser.is_connected():
+            self.close()
+            self.browser = open_browser(self.playwright, self.options)
+            self.page = self._watched(_new_page(self.browser, self.options))
+        else:
+            old = self.page
+            self.page = self._watched(_new_page(self.browser, self.options))
+            with suppress(Error):  # what is left of it goes with the browser
+                old.context.close()
+        self.reopened += 1
+        return self.page
+
+    def close(self) -> None:
+        with suppress(Error):  # already gone
+            self.browser.close()
+
+
+@contextmanager
+def open_tab(options: BrowserOptions) -> Iterator[Tab]:
+    """A Tab in a fresh browser; everything is closed on exit."""
     with sync_playwright() as playwright:
-        browser = open_browser(playwright, options)
+        tab = Tab(playwright, options)
         try:
-            width, height = options.viewport
-            context = browser.new_context(
-                viewport={"width": width, "height": height},
-                device_scale_factor=options.device_scale_factor,
-            )
-            consent.install(context)  # before the first page: it runs in every frame
-            yield context.new_page()
+            yield tab
         finally:
-            browser.close()
+            tab.close()
 
 
 def open_url(page: Page, url: str, timeout_s: float = 30) -> None:

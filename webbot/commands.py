@@ -13,7 +13,7 @@ from rich.console import Console
 from webbot.browser import BrowserOptions
 from webbot.finder import FIND_TIMEOUT_S
 from webbot.params import BROWSER_ENDPOINT, GAME_SELECTOR, PAGE_URL, VIEWPORT, Finite
-from webbot.session import RunOptions
+from webbot.session import MAX_RECOVERIES, RunOptions
 
 console = Console()
 
@@ -41,13 +41,18 @@ def run_options(command: Callable) -> Callable:
                   show_default=True, metavar="S",
                   help="Give up looking for the game on the page after S seconds (a loading "
                        "screen or a preroll ad may hold it back that long).")
+    @click.option("--max-recoveries", type=click.IntRange(0, 100), default=MAX_RECOVERIES,
+                  show_default=True, metavar="N",
+                  help="Reopen a lost page (a crashed tab, a closed page or browser) and go on, "
+                       "at most N times a run.")
     @functools.wraps(command)
     def wrapper(url, headed, slow_mo, connect, debug_dir, game_selector, viewport,
-                find_timeout, **kwargs):
+                find_timeout, max_recoveries, **kwargs):
         browser = BrowserOptions(headed=headed, slow_mo=slow_mo, connect=connect,
                                  viewport=viewport)
         return command(RunOptions(url=url, browser=browser, debug_dir=debug_dir,
-                                  game_selector=game_selector, find_timeout_s=find_timeout),
+                                  game_selector=game_selector, find_timeout_s=find_timeout,
+                                  max_recoveries=max_recoveries),
                        **kwargs)
 
     return wrapper

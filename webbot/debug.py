@@ -5,11 +5,12 @@ from __future__ import annotations
 import re
 import tempfile
 from collections.abc import Iterable
+from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
-from playwright.sync_api import BrowserContext
+from playwright.sync_api import BrowserContext, Error
 
 from webbot.errors import WebbotError
 from webbot.screen import Grab
@@ -85,10 +86,16 @@ class Recorder:
             context.tracing.start(screenshots=True, snapshots=True)
             self._tracing = context
 
-    def stop_trace(self) -> None:
+    def stop_trace(self, name: str = "trace.zip") -> None:
         if self._tracing and self.directory:
-            self._tracing.tracing.stop(path=self.directory / "trace.zip")
+            with suppress(Error):  # a context lost with its browser keeps no trace
+                self._tracing.tracing.stop(path=self.directory / name)
             self._tracing = None
+
+    def restart_trace(self, context: BrowserContext, number: int) -> None:
+        """After a recovery: the trace so far as trace-N.zip, a new one on the new page."""
+        self.stop_trace(f"trace-{number}.zip")
+        self.start_trace(context)
 
     def failure_folder(self) -> Path:
         """DIR/failure with a debug folder, else one temporary folder for the whole run."""

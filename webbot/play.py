@@ -25,9 +25,31 @@ class Game(Protocol, Generic[Observation, Action, Result]):
 
 
 def play(game: Game[Observation, Action, Result],
-         policy: Callable[[Observation], Action | None]) -> Result:
-    """Observe, decide, act, until the policy has nothing more to do."""
-    observation = game.reset()
+         policy: Callable[[Observation], Action | None],
+         recover: Callable[[BaseException], bool] | None = None) -> Result:
+    """Observe, decide, act, until the policy has nothing more to do.
+
+    `recover` (webbot.recovery) is told of a failed step; when it has got the page back, the
+    game is reset (it finds itself again and reads where it is) and a policy with a `resume`
+    method hears of it; else the failure ends the run."""
+    observation = _reset(game, recover)
     while (action := policy(observation)) is not None:
-        observation = game.step(action)
+        try:
+            observation = game.step(action)
+        except Exception as error:
+            if recover is None or not recover(error):
+                raise
+            observation = _reset(game, recover)
+            if hasattr(policy, "resume"):
+                policy.resume()
     return game.result()
+
+
+def _reset(game: Game[Observation, Action, Result],
+           recover: Callable[[BaseException], bool] | None) -> Observation:
+    while True:
+        try:
+            return game.reset()
+        except Exception as error:
+            if recover is None or not recover(error):
+                raise

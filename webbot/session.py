@@ -16,7 +16,7 @@ from urllib.parse import urljoin
 
 from playwright.sync_api import Page
 
-from webbot.browser import BrowserOptions, full_page, open_page, open_url
+from webbot.browser import BrowserOptions, Tab, full_page, open_tab, open_url
 from webbot.debug import Recorder
 from webbot.errors import WebbotError, first_line
 from webbot.finder import FIND_TIMEOUT_S, Found, find_game
@@ -24,6 +24,8 @@ from webbot.game import GameSpec
 from webbot.mouse import Mouse
 from webbot.screen import Screen
 from webbot.server import FixtureServer
+
+MAX_RECOVERIES = 3
 
 
 @dataclass(frozen=True)
@@ -33,6 +35,7 @@ class RunOptions:
     debug_dir: Path | None = None
     game_selector: str | None = None  # see webbot.finder.frame_selector
     find_timeout_s: float = FIND_TIMEOUT_S
+    max_recoveries: int = MAX_RECOVERIES  # lost pages a run gets back (webbot.recovery)
 
 
 @dataclass
@@ -43,6 +46,21 @@ class Session:
     mouse: Mouse
     game_selector: str | None = None
     find_timeout_s: float = FIND_TIMEOUT_S
+    tab: Tab | None = None  # the way to get the page back (None: a page handed in, no way)
+    max_recoveries: int = MAX_RECOVERIES
+
+    def lost(self) -> str | None:
+        """What happened to the page, if it is gone (a crash, a close, the browser): None
+        while it is there, or when there is no way to get it back."""
+        return self.tab.lost() if self.tab is not None else None
+
+    def reopen(self) -> None:
+        """A fresh page on the run's URL; the games find their game on it again."""
+        assert self.tab is not None
+        self.page = self.tab.reopen()
+        self.mouse.page, self.mouse.guard = self.page, None
+        self.recorder.restart_trace(self.page.context, self.tab.reopened)
+        open_url(self.page, self.url)
 
     def screen(self, selector: str, timeout_s: float = 10, *, fast: bool = False) -> Screen:
         return Screen(self.page, selector, self.recorder, timeout_s, fast=fast)
@@ -84,15 +102,16 @@ def game_session(options: RunOptions, fixture_path: str) -> Iterator[Session]:
             if url is None:
                 server = stack.enter_context(FixtureServer())
                 url = urljoin(server.url, fixture_path)
-            page = stack.enter_context(open_page(options.browser))
-            recorder.start_trace(page.context)
+            tab = stack.enter_context(open_tab(options.browser))
+            recorder.start_trace(tab.page.context)
             stack.callback(recorder.stop_trace)
-            open_url(page, url)
+            open_url(tab.page, url)
+            session = Session(tab.page, url, recorder, Mouse(tab.page), options.game_selector,
+                              options.find_timeout_s, tab, options.max_recoveries)
             try:
-                yield Session(page, url, recorder, Mouse(page), options.game_selector,
-                              options.find_timeout_s)
+                yield session
             except WebbotError:
-                recorder.page_shot = full_page(page)
+                recorder.page_shot = full_page(session.page)
                 raise
     except WebbotError as exc:
         # Without a picture or a debug folder there is nothing worth a folder: the line says

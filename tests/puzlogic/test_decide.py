@@ -149,3 +149,16 @@ def test_no_solution_means_a_second_reading_and_then_a_refusal_naming_the_weakes
     assert started(player, level(1, puzzle=PUZZLE)) == Action("reread", 1)
     with pytest.raises(UnreadableScreen, match="has no solution, so something was misread"):
         player(level(1, puzzle=PUZZLE))
+
+
+def test_after_a_lost_page_the_level_under_way_is_opened_again_from_the_start():
+    _, solve = solving([PLAN])
+    player = Player([1, 2], solve)
+    player(select(1, 2))
+    player(level(1, puzzle=PUZZLE))
+    player(level(1, PLAN[:1]))  # the second piece is under way when the page is lost
+    player.resume()
+    title = Observation(None, None, "title")  # type: ignore[arg-type]
+    assert player(title) == Action("open", 1)
+    assert player(level(1)) == Action("reread", 1)  # a fresh level, read afresh
+    assert player(level(1, puzzle=PUZZLE)) == Action("place", 1, PLAN[0])

@@ -25,6 +25,7 @@ from webbot.burrito_bison.readout import ResultsReading, read_results, results_n
 from webbot.burrito_bison.shopping import Visit
 from webbot.game import Candidate, GameSpec
 from webbot.play import play
+from webbot.recovery import Recovery
 from webbot.screen import Grab, Screen
 from webbot.session import Session
 from webbot.vision.still import Stillness
@@ -68,12 +69,13 @@ class BurritoBot:
                  status: Callable[[str], None] = lambda line: None) -> None:
         self.session = session
         self.pack = pack
-        self.screen: Screen = session.game_screen(game_spec(pack), fast=True, report=report)
+        self.report = report
+        self.screen: Screen = self._find()
+        self.recovery = Recovery(session, report)
         self.hands = Hands(session.mouse)
         self.shop = shop
         self.stuck_after = stuck_after  # the watchdog's default patience
         self.pace_s = pace_s  # at least this long between looks (a benchmark's slow baseline)
-        self.report = report
         self.status = status
         self.rounds: list[Round] = []
         self.stats = Stats()
@@ -103,11 +105,15 @@ class BurritoBot:
         game = Watched(self, lambda seen: (f"the {seen.sighting.screen} screen",
                                            (seen.rounds, seen.bought)),
                        lambda seen: patience_s(seen.sighting.screen, self.stuck_after),
-                       self.recover, RECOVERY_LIMIT)
-        return play(game, policy)
+                       self.unstick, RECOVERY_LIMIT)
+        return play(game, policy, self.recovery)
 
     # -- the game of the play loop ---------------------------------------------------------
     def reset(self) -> Observation:
+        if self.screen.page is not self.session.page:  # a new page, after a lost one
+            self.screen = self._find()
+            self._previous, self.results_read = None, False
+            self.events.append("page lost and reopened")
         return self.look()
 
     def step(self, action: Action) -> Observation:
@@ -216,7 +222,10 @@ class BurritoBot:
             self.hands.click(seen.grab, seen.sighting.targets["next"])
 
     # -- stuck -----------------------------------------------------------------------------
-    def recover(self, seen: Observation, alarm: int, seconds: float) -> None:
+    def _find(self) -> Screen:
+        return self.session.game_screen(game_spec(self.pack), fast=True, report=self.report)
+
+    def unstick(self, seen: Observation, alarm: int, seconds: float) -> None:
         """What the watchdog asks of a game stuck on one screen: save what the bot sees, then
         try, in turn, the screen's own target again, a click in the middle, Escape. After
         RECOVERY_LIMIT alarms the watchdog stops the run."""

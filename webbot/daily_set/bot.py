@@ -19,6 +19,7 @@ from webbot.debug import Mark
 from webbot.errors import WebbotError
 from webbot.game import Candidate, GameSpec
 from webbot.play import play
+from webbot.recovery import Recovery
 from webbot.screen import Box, Grab
 from webbot.session import Session
 
@@ -44,6 +45,7 @@ class Outcome:
     read_ms: float = 0.0
     confirmed_s: float = 0.0  # from the start to the last set confirmed
     seconds: float = 0.0  # from the start to the end, the completion page included
+    recoveries: int = 0  # pages lost and reopened
 
     @property
     def complete(self) -> bool:
@@ -124,10 +126,14 @@ class DailySetBot:
         self.outcome = Outcome()
 
     def play(self) -> Outcome:
-        return play(self, next_set)
+        return play(self, next_set, Recovery(self.session, self.report))
 
     def reset(self) -> Observation:
-        self.started = time.perf_counter()
+        if self.outcome.readings:  # again, on a page reopened after a lost one: the page
+            self.outcome.found = []  # starts the puzzle afresh
+            self.outcome.recoveries += 1
+        else:
+            self.started = time.perf_counter()
         found = self.session.find_game(GAME)
         frame = found.candidate.frame
         for step in found.done:

@@ -40,6 +40,7 @@ from webbot.puzlogic.perceive import (
     slot_empty,
 )
 from webbot.puzlogic.solvers import solutions
+from webbot.recovery import Recovery
 from webbot.screen import Grab, Screen
 from webbot.session import Session
 from webbot.vision.region import GameNotFound
@@ -64,6 +65,7 @@ class LevelResult:
     result: str = "not played"
     unlocking: bool = False  # played only to open a later wanted level
     restarts: int = 0
+    recoveries: int = 0  # times the page was lost and reopened during the level
 
     @property
     def completed(self) -> bool:
@@ -80,8 +82,8 @@ class PuzlogicBot:
         self.session = session
         self.report = report
         self.tempo = tempo or Tempo()
-        self.screen: Screen = session.game_screen(GAME, timeout_s=15, report=report,
-                                                  fast=self.tempo.fast_grabs)
+        self.screen: Screen = self._find()
+        self.recovery = Recovery(session, report)
         self.hands = Hands(session.mouse, self.tempo)
         self.reader = reader or Reader()
         self.solver = solver
@@ -94,17 +96,27 @@ class PuzlogicBot:
         """Play the wanted levels in order; stops at the first level that fails."""
         with self.phases("menus"):
             try:
-                return play(self, Player(list(wanted), self.solve))
+                return play(self, Player(list(wanted), self.solve), self.recovery)
             except WebbotError as exc:
                 if self._current is None:
                     raise
                 self._current.result = f"failed: {exc}"
-                self._level_over()
-                raise LevelFailed(f"level {self.results[-1].level}: {exc}") from None
+                raise LevelFailed(f"level {self._current.level}: {exc}") from None
+            finally:
+                if self._current is not None:  # the level under way, however the run ended
+                    self._level_over()
 
     # ---- the game of the play loop -----------------------------------------------------------
 
+    def _find(self) -> Screen:
+        return self.session.game_screen(GAME, timeout_s=15, report=self.report,
+                                        fast=self.tempo.fast_grabs)
+
     def reset(self) -> Observation:
+        if self.screen.page is not self.session.page:  # a new page, after a recovery
+            self.screen = self._find()
+            if self._current is not None:
+                self._current.recoveries += 1
         self.seen = self.wait_for(lambda seen: seen.screen in SCREENS,
                                   "a Puzlogic screen (title, level select, level)", 20, "start")
         return self.seen
@@ -232,6 +244,11 @@ class PuzlogicBot:
 
     def _level_started(self, number: int, unlocking: bool,
                        seen: Observation) -> Observation:
+        if self._current is not None:  # a level left when the page was lost
+            if self._current.level == number:
+                return seen  # and opened again: it goes on
+            self._current.result = "interrupted"
+            self._level_over()
         self.results.append(LevelResult(number, unlocking=unlocking))
         self._current = self.results[-1]
         self._started = time.perf_counter()
@@ -363,6 +380,8 @@ class PuzlogicBot:
     def progress_line(result: LevelResult) -> str:
         tag = " (to unlock)" if result.unlocking else ""
         restarts = f", {result.restarts} restart(s)" if result.restarts else ""
+        if result.recoveries:
+            restarts += f", {result.recoveries} recovery(ies)"
         return (f"level {result.level:02d}{tag}: {result.pieces} pieces, perception "
                 f"{result.median_perception_ms:.0f} ms/frame, solved in {result.solve_ms:.1f} ms,"
                 f" {result.seconds:.1f} s{restarts}: {result.result}")

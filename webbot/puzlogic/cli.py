@@ -59,21 +59,25 @@ def play_command(options: RunOptions, levels: list[int], solver: str, console: C
         try:
             bot.play(levels)
         finally:
-            console.print(results_table(bot.results, time.perf_counter() - started))
+            console.print(results_table(bot.results, time.perf_counter() - started,
+                                        bot.recovery.causes))
     missing = [n for n in levels if not any(r.level == n and r.completed for r in bot.results)]
     if missing:
         raise WebbotError(f"levels {missing} were not completed")
     return 0
 
 
-def results_table(results: list, seconds: float) -> Table:
+def results_table(results: list, seconds: float, recoveries: list[str] = ()) -> Table:
     done = sum(r.completed for r in results)
+    lost = f"; {len(recoveries)} lost page(s) recovered" if recoveries else ""
     table = Table("level", "pieces", "perception ms", "solve ms", "level s", "result",
-                  title=f"Puzlogic: {done} of {len(results)} levels completed in {seconds:.1f} s")
+                  title=f"Puzlogic: {done} of {len(results)} levels completed in {seconds:.1f} s"
+                        f"{lost}")
     for r in results:
         table.add_row(f"{r.level:02d}" + (" (unlock)" if r.unlocking else ""), str(r.pieces),
                       f"{r.median_perception_ms:.1f}", f"{r.solve_ms:.1f}", f"{r.seconds:.1f}",
-                      r.result + (f" ({r.restarts} restarts)" if r.restarts else ""))
+                      r.result + (f" ({r.restarts} restarts)" if r.restarts else "")
+                      + (f" ({r.recoveries} recovered)" if r.recoveries else ""))
     return table
 
 

@@ -92,8 +92,8 @@ class Level:
             elif self.tries and (view.red or misplaced(view, self.solution)) or \
                     self.tries >= DROP_TRIES:
                 return self._restart()
-        if self.placing >= len(self.solution):
-            return self._restart()  # every piece held, yet no Level Completed
+        if self.placing >= len(self.solution):  # the environment waits for the end itself
+            raise WebbotError("every piece is on its cell, yet the level did not end")
         self.tries += 1
         return Action("place", self.number, self.solution[self.placing],
                       last=self.placing == len(self.solution) - 1)
@@ -141,8 +141,21 @@ class Player:
     level: Level | None = None
     _next: int = 0  # index of the wanted level to play next
     _opening: Action | None = None
+    _resumed: bool = False
+
+    def resume(self) -> None:
+        """The page was lost and reopened: the level under way is opened again from the
+        start, and levels completed before may be locked again (the game may have forgotten
+        them)."""
+        self.level = None
+        self.completed.clear()
+        self._resumed = True
 
     def __call__(self, seen: Observation) -> Action | None:
+        if self._resumed:
+            self._resumed = False
+            if self._opening is not None:
+                return self._opening
         if self.level is not None:
             action = self.level.next(seen)
             if action is not None:

@@ -1,0 +1,46 @@
+"""Keep playing through a lost page: a crashed renderer, a closed page, a browser gone.
+
+The play loop hands every failure of a step here; when the session says the page is gone, the
+cause is said in one line, the page is reopened on the run's URL, and the loop goes on from
+the game's reset (which finds the game again and reads where it is). Anything else, or more
+than `limit` recoveries in one run, ends the run as before.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from webbot.errors import WebbotError
+from webbot.session import Session
+
+
+class PageLost(WebbotError):
+    """The page was lost more often than a run may recover from."""
+
+
+@dataclass
+class Recovery:
+    """At most `session.max_recoveries` (--max-recoveries) in one run."""
+
+    session: Session
+    report: Callable[[str], None] = print
+    causes: list[str] = field(default_factory=list)
+
+    @property
+    def limit(self) -> int:
+        return self.session.max_recoveries
+
+    def __call__(self, error: BaseException) -> bool:
+        """True when the page was lost and has been reopened; False for any other failure."""
+        cause = self.session.lost()
+        if cause is None:
+            return False
+        if len(self.causes) >= self.limit:
+            raise PageLost(f"{cause}, after {self.limit} recoveries in this run "
+                           "(--max-recoveries)") from error
+        self.causes.append(cause)
+        self.report(f"{cause}: reopening the page and finding the game again (recovery "
+                    f"{len(self.causes)} of at most {self.limit})")
+        self.session.reopen()
+        return True
