@@ -46,8 +46,6 @@ def test_bench_burrito_bison_prints_tables():
     rows = [line for line in result.stdout.splitlines() if line.startswith("| replica at")]
     assert len(rows) == 2 and all(row.count("| 8/8 |") >= 2 for row in rows)
     assert all("x faster" in row for row in rows)
-    play = next(line for line in result.stdout.splitlines() if line.startswith("| bot (looks"))
-    assert "| 1 |" in play
 
 
 def test_bench_portal_prints_a_table():

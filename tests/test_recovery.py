@@ -50,13 +50,17 @@ def webbot_until(args: list[str], line_seen: str, timeout_s: float = 240
     return subprocess.CompletedProcess(args, code, "".join(out), err), killed
 
 
-@pytest.mark.parametrize(("args", "when", "finished"), [
-    (["puzlogic", "--levels", "1-2"], "level 01", "level 02"),  # as level 2 opens
-    (["burrito-bison", "--rounds", "2", "--no-shop"], "round 1:", "round 2:"),  # round 2 starts
-    (["daily-set"], "set 2:", "Done: the page went on to"),  # mid-puzzle
+@pytest.mark.parametrize(("args", "page", "when", "finished"), [
+    (["puzlogic", "--levels", "1-2"], "puzlogic/index.html", "level 01", "level 02"),
+    (["burrito-bison", "--rounds", "2", "--no-shop"],
+     "burrito-bison/index.html?seed=3&flight=0.25&pinata=never&sale=never", "round 1:",
+     "round 2:"),
+    (["daily-set"], "daily-set/puzzle/set.htm", "set 2:", "Done: the page went on to"),
 ], ids=["puzlogic", "burrito-bison", "daily-set"])
-def test_a_renderer_killed_mid_game_costs_one_recovery(args, when, finished):
-    done, killed = webbot_until(args, when)
+def test_a_renderer_killed_mid_game_costs_one_recovery(fixtures_url, args, page, when,
+                                                       finished):
+    """Killed as level 2 opens, as round 2 starts, after the second set."""
+    done, killed = webbot_until([*args, "--url", fixtures_url + page], when)
     assert killed, "no renderer of the bot's browser was found to kill"
     assert done.returncode == 0, done.stderr
     said = " ".join(done.stdout.split())
