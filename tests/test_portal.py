@@ -152,6 +152,20 @@ def test_frame_selectors():
     assert frame_selector("canvas#game") == "canvas#game"
     with pytest.raises(InputError, match="empty step"):
         frame_selector("iframe >>> >>> canvas")
+    # Malformed CSS is a usage error before anything starts; Playwright's own is let through.
+    for malformed in ("canvas[[", "iframe#x >>> div >"):
+        with pytest.raises(InputError, match="not a CSS selector"):
+            frame_selector(malformed)
+    for playwrights in ("canvas:visible", "text=Play", "div >> canvas", 'a:has-text("x")'):
+        assert frame_selector(playwrights) == playwrights
+
+
+def test_a_selector_only_playwright_finds_wrong_is_a_usage_error(fixtures_url):
+    done = run_webbot("puzlogic", "--url", f"{fixtures_url}puzlogic/index.html",
+                      "--game-selector", "foo=bar", "--find-timeout", "3")
+    assert done.returncode == 2
+    assert 'Playwright cannot read it (Locator.element_handles: Unknown engine "foo"' in done.stderr
+    assert done.stderr.strip().count("\n") == 0
 
 
 # --- clear failures ----------------------------------------------------------------------------

@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from pathlib import Path
 
 import click
 from rich.console import Console
 
 from webbot.browser import BrowserOptions
 from webbot.finder import FIND_TIMEOUT_S
-from webbot.params import BROWSER_ENDPOINT, GAME_SELECTOR, PAGE_URL, VIEWPORT, Finite
+from webbot.params import BROWSER_ENDPOINT, GAME_SELECTOR, OUTPUT_DIR, PAGE_URL, VIEWPORT, Finite
 from webbot.session import MAX_RECOVERIES, RunOptions
 
 console = Console()
@@ -29,7 +28,7 @@ def run_options(command: Callable) -> Callable:
     @click.option("--connect", type=BROWSER_ENDPOINT, metavar="WS_URL",
                   help="Use a remote browser: a `playwright run-server` endpoint (ws://...) or "
                        "a Chromium DevTools endpoint (http://host:port).")
-    @click.option("--debug-dir", type=click.Path(file_okay=False, path_type=Path),
+    @click.option("--debug-dir", type=OUTPUT_DIR,
                   help="Save the frames seen, annotated copies and a Playwright trace here.")
     @click.option("--game-selector", type=GAME_SELECTOR, metavar="SELECTOR",
                   help="The game's element, when finding it is not enough: CSS selectors, one "

@@ -7,14 +7,16 @@ from __future__ import annotations
 
 import contextlib
 import math
+import re
 import time
 from dataclasses import dataclass
 
+import soupsieve
 from playwright.sync_api import Error, Page
 
 from webbot.consent import chain_of
 from webbot.deadline import Deadline
-from webbot.errors import WebbotError
+from webbot.errors import WebbotError, first_line
 from webbot.game import Candidate, GameSpec, frame_name
 from webbot.inputs import InputError
 from webbot.screen import Box, Camera
@@ -40,11 +42,28 @@ def frame_selector(text: str) -> str:
     """`--game-selector`: CSS selectors, one per frame level, joined by `>>>`
     (`iframe#gameiframe >>> iframe >>> canvas`), or a Playwright selector as it is."""
     if "internal:" in text or FRAME_SEPARATOR not in text:
+        _check_css(text.strip(), text)
         return text.strip()
     parts = [part.strip() for part in text.split(FRAME_SEPARATOR)]
     if not all(parts):
         raise InputError(f"--game-selector {text!r}: an empty step between '>>>'")
+    for part in parts:
+        _check_css(part, text)
     return ENTER_FRAME.join(parts)
+
+
+def _check_css(part: str, text: str) -> None:
+    """A malformed CSS selector is a usage error before anything starts (soupsieve, the CSS
+    engine that comes with Beautiful Soup, reads it). What is Playwright's own (a `text=`
+    engine, a `>>` chain, `:visible`, `:has-text()`) is left to Playwright."""
+    if ">>" in part or "internal:" in part or re.match(r"^\s*[\w-]+=", part):
+        return
+    try:
+        soupsieve.compile(part)
+    except soupsieve.SelectorSyntaxError as exc:
+        if "detected as a pseudo-class" not in str(exc):  # Playwright has more of those
+            reason = str(exc).splitlines()[0]
+            raise InputError(f"--game-selector {text!r}: not a CSS selector ({reason})") from None
 
 
 def candidates(page: Page, spec: GameSpec, selector: str | None = None,
@@ -54,7 +73,13 @@ def candidates(page: Page, spec: GameSpec, selector: str | None = None,
     camera = camera or Camera(page)
     found: list[Candidate] = []
     if selector:
-        handles = page.locator(frame_selector(selector)).element_handles()
+        try:
+            handles = page.locator(frame_selector(selector)).element_handles()
+        except Error as exc:
+            if "while parsing" not in str(exc):
+                raise
+            raise InputError(f"--game-selector {selector!r}: Playwright cannot read it "
+                             f"({first_line(exc)})") from None
         pairs = [(handle.owner_frame(), handle) for handle in handles]
     else:
         pairs = []

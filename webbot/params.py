@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import math
 import re
+import tempfile
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import click
@@ -113,3 +115,37 @@ class GameSelector(click.ParamType):
 
 
 GAME_SELECTOR = GameSelector()
+
+
+class Output(click.ParamType):
+    """A file (or a folder, `folder=True`) the command will write: checked before anything
+    starts, by writing there, so that a run does not fail on it after its games."""
+
+    def __init__(self, folder: bool = False) -> None:
+        self.folder = folder
+        self.name = "DIR" if folder else "FILE"
+
+    def convert(self, value, param, ctx):
+        path = Path(value)
+        if self.folder and path.exists() and not path.is_dir():
+            self.fail(f"{value}: not a folder", param, ctx)
+        if not self.folder and path.is_dir():
+            self.fail(f"{value}: a folder, not a file", param, ctx)
+        try:
+            if not self.folder and path.exists():
+                path.open("a").close()  # appending nothing: the file is as it was
+            elif not self.folder and not path.parent.is_dir():
+                raise FileNotFoundError(0, f"no folder {path.parent}")
+            else:  # a new file, or a folder made when it is used: write in what exists
+                where = next(p for p in (path, *path.parents) if p.exists())
+                if not where.is_dir():
+                    raise NotADirectoryError(f"{where} is not a folder")
+                tempfile.TemporaryFile(dir=where).close()
+        except OSError as exc:
+            reason = exc.strerror or str(exc)
+            self.fail(f"{value}: cannot be written ({reason.lower()})", param, ctx)
+        return path
+
+
+OUTPUT_FILE = Output()
+OUTPUT_DIR = Output(folder=True)

@@ -27,7 +27,7 @@ from webbot.burrito_bison.perceive import (
 )
 from webbot.commands import console, run_options
 from webbot.errors import WebbotError
-from webbot.params import Finite, Rect
+from webbot.params import OUTPUT_DIR, Finite, Rect
 from webbot.session import RunOptions, game_session
 
 
@@ -238,7 +238,7 @@ def pack() -> None:
 @pack.command("cut")
 @click.argument("screens", metavar="SCREEN.png...", nargs=-1, required=True,
                 type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True,
+@click.option("--out", type=OUTPUT_DIR, required=True,
               metavar="DIR", help="Write the pack's PNG crops into this folder.")
 @click.option("--box", type=Rect(), metavar="X,Y,W,H",
               help="Where the game is in every screenshot (default: found as the part of the "

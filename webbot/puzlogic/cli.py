@@ -17,7 +17,7 @@ from webbot.commands import console, run_options
 from webbot.debug import annotate
 from webbot.errors import WebbotError
 from webbot.inputs import read_image
-from webbot.params import Finite
+from webbot.params import OUTPUT_FILE, Finite
 from webbot.puzlogic import REGISTRATION
 from webbot.puzlogic.model import (
     NoSolution,
@@ -199,7 +199,7 @@ def command(ctx: click.Context, options: RunOptions, level_spec: str, solver: st
 @click.argument("image", metavar="IMAGE", type=click.Path(dir_okay=False))
 @click.option("--json", "as_json", is_flag=True,
               help="Print the puzzle as JSON in the schema of levels.json.")
-@click.option("--annotated", type=click.Path(dir_okay=False), metavar="OUT.png",
+@click.option("--annotated", type=OUTPUT_FILE, metavar="OUT.png",
               help="Also save the picture with what was recognised drawn on it.")
 def read(image: str, as_json: bool, annotated: str | None) -> None:
     """Read the puzzle in a screenshot (a canvas grab, or a page with the game inside black)."""

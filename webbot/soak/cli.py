@@ -14,7 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from webbot.commands import console as terminal
-from webbot.params import BROWSER_ENDPOINT, SCHEDULER, Finite
+from webbot.params import BROWSER_ENDPOINT, OUTPUT_FILE, SCHEDULER, Finite
 from webbot.registry import Registration, games
 from webbot.soak.runner import (
     GameRecord,
@@ -48,7 +48,7 @@ def common_options() -> list[click.Option]:
                      help="Drive remote browsers instead of launching one per game: a "
                           "Playwright server or DevTools endpoint; give several to use them "
                           "in turn."),
-        click.Option(["--jsonl"], type=click.Path(dir_okay=False, path_type=Path),
+        click.Option(["--jsonl"], type=OUTPUT_FILE,
                      metavar="FILE",
                      help="Write one JSON object per game: game, case, outcome, attempts, "
                           "seconds, reason, worker (and each try)."),
