@@ -196,6 +196,7 @@ ROWS = [
      "Invalid value for '--jsonl': {d}/no-folder/games.jsonl: cannot be written (no folder"),
     ("soak puzlogic --count 1 --jsonl /proc/games.jsonl", 2,
      "Invalid value for '--jsonl': /proc/games.jsonl: cannot be written"),
+    ("soak puzlogic --count 1 --resume", 2, "--resume goes on from the records of --jsonl FILE"),
     ("soak puzlogic --count 1 --jsonl {d}/a-folder", 2,
      "Invalid value for '--jsonl': {d}/a-folder: a folder, not a file"),
     ("puzlogic --debug-dir {d}/text.png", 2,

@@ -6,6 +6,8 @@ import shutil
 import socket
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 import requests
@@ -81,15 +83,26 @@ def test_failure_with_debug_dir_is_kept_there(pages_url, tmp_path):
 
 
 def test_unusable_debug_dir():
+    # Checked before anything starts, by writing there: a usage error.
     result = run_webbot("check", "--debug-dir", "/proc/webbot")
-    assert result.returncode == 1
-    assert "cannot create the debug folder /proc/webbot" in one_line_error(result)
+    assert result.returncode == 2
+    assert "Invalid value for '--debug-dir': /proc/webbot: cannot be written" in \
+        one_line_error(result)
 
 
 def closed_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+@contextmanager
+def wedged_port() -> Iterator[int]:
+    """A port that takes connections and never answers on them (a wedged endpoint)."""
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen(16)  # the kernel accepts for us; nothing ever reads or writes
+        yield server.getsockname()[1]
 
 
 def test_dead_url(short_tmp):

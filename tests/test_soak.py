@@ -16,7 +16,7 @@ import pytest
 
 from tests import processes
 from tests.conftest import run_webbot
-from tests.test_cli import closed_port
+from tests.test_cli import closed_port, wedged_port
 from webbot.burrito_bison.replica import SIZES as BURRITO_SIZES
 from webbot.daily_set.replica import LAYOUTS as DAILY_SET_LAYOUTS
 from webbot.soak.games import make_case
@@ -123,6 +123,42 @@ def test_ctrl_c_stops_the_soak_and_prints_what_was_played(short_tmp):
     assert err == ""  # no worker's traceback
     played = len(jsonl.read_text().splitlines())
     assert 1 <= played < 200
+    # Resumed: only the games not recorded yet are played, and each is recorded once.
+    before = [json.loads(line) for line in jsonl.read_text().splitlines()]
+    done = run_webbot("soak", "puzlogic", "--count", str(played + 1), "--workers", "1",
+                      "--jsonl", str(jsonl), "--resume", env={"TMPDIR": str(short_tmp)},
+                      timeout=180)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"resuming: {sum(r['outcome'] == 'passed' for r in before)} games" in done.stdout
+    after = [json.loads(line) for line in jsonl.read_text().splitlines()]
+    assert sorted(r["number"] for r in after) == list(range(played + 1))
+    assert all(r["outcome"] == "passed" for r in after)
+    assert all(r in after for r in before if r["outcome"] == "passed")  # kept as they were
+
+
+def test_a_record_cut_short_by_a_kill_is_resumed_and_another_soaks_is_refused(tmp_path):
+    from webbot.inputs import InputError
+    from webbot.soak.games import Played
+    from webbot.soak.resume import recorded
+    from webbot.soak.runner import GameRecord, Plan, Try
+
+    plan = Plan("puzlogic", count=3, seed=7)
+
+    def line(number: int, passed: bool = True, seed: int = 7) -> str:
+        record = GameRecord(make_case("puzlogic", seed, number),
+                            [Try("w1", Played(passed, 1.5, "" if passed else "misread"))])
+        return json.dumps(record.as_json()) + "\n"
+
+    jsonl = tmp_path / "games.jsonl"
+    jsonl.write_text(line(0) + line(1, passed=False) + line(0) + line(2)[:40])  # killed
+    assert [r.case.number for r in recorded(jsonl, plan)] == [0]  # 1 failed, 2 cut short
+    jsonl.write_text(line(0, seed=8))
+    with pytest.raises(InputError, match="another soak's record"):
+        recorded(jsonl, plan)
+    jsonl.write_text(line(0) + "{not json\n")
+    with pytest.raises(InputError, match="line 2 is not a soak record"):
+        recorded(jsonl, plan)
+    assert recorded(tmp_path / "none.jsonl", plan) == []
 
 
 def test_usage_errors_and_a_dead_scheduler(short_tmp):
@@ -135,6 +171,12 @@ def test_usage_errors_and_a_dead_scheduler(short_tmp):
     assert done.returncode == 1
     assert done.stderr.startswith("webbot: error: cannot reach the Dask scheduler at tcp://")
     assert done.stderr.count("\n") == 1
+    with wedged_port() as port:  # takes the connection, never answers: Dask waits for good
+        done = run_webbot("soak", "puzlogic", "--count", "1", "--scheduler",
+                          f"tcp://127.0.0.1:{port}", env={"TMPDIR": str(short_tmp)}, timeout=90)
+    assert done.returncode == 1
+    assert done.stderr == (f"webbot: error: the Dask scheduler at tcp://127.0.0.1:{port} took "
+                           "the connection but did not answer within 15 s\n")
 
 
 def test_a_seed_draws_the_same_varied_cases():

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
+from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
 
@@ -16,6 +17,7 @@ from rich.table import Table
 from webbot.commands import console as terminal
 from webbot.params import BROWSER_ENDPOINT, OUTPUT_FILE, SCHEDULER, Finite
 from webbot.registry import Registration, games
+from webbot.soak.resume import recorded
 from webbot.soak.runner import (
     GameRecord,
     Plan,
@@ -52,6 +54,10 @@ def common_options() -> list[click.Option]:
                      metavar="FILE",
                      help="Write one JSON object per game: game, case, outcome, attempts, "
                           "seconds, reason, worker (and each try)."),
+        click.Option(["--resume"], is_flag=True,
+                     help="With --jsonl: play only the games of this seed and count that the "
+                          "file does not record as passed (a soak killed or stopped goes on "
+                          "where it was; each game is recorded once)."),
         click.Option(["--query"], default="", metavar="PARAMS",
                      help="Extra replica parameters for every game (flight=0.5, "
                           "stall=results, ...)."),
@@ -62,16 +68,20 @@ def game_command(game: Registration) -> click.Command:
     """`webbot soak <game>`: the common options, then the game's own (its replica's)."""
 
     def play(count: int | None, minutes: float | None, workers: int | None, seed: int,
-             scheduler: str | None, connect: tuple[str, ...], jsonl: Path | None, query: str,
-             **options: object) -> None:
+             scheduler: str | None, connect: tuple[str, ...], jsonl: Path | None,
+             resume: bool, query: str, **options: object) -> None:
         if (count is None) == (minutes is None):
             raise click.UsageError("give --count N or --minutes M")
         if scheduler and workers:
             raise click.UsageError("--workers starts local workers; an existing cluster "
                                    "(--scheduler) has its own")
+        if resume and jsonl is None:
+            raise click.UsageError("--resume goes on from the records of --jsonl FILE")
         plan = Plan(game.name, count, minutes, workers, seed, scheduler, connect,
                     query.lstrip("?&"), options)
-        raise click.exceptions.Exit(soak_command(plan, jsonl, terminal))
+        before = recorded(jsonl, plan) if resume and jsonl else []
+        plan = replace(plan, done=frozenset(r.case.number for r in before))
+        raise click.exceptions.Exit(soak_command(plan, jsonl, terminal, before))
 
     return click.Command(
         game.name, callback=play,
@@ -99,8 +109,17 @@ def soak() -> None:
     A failed game is tried once more on another worker. Exit 0 only when every game passed."""
 
 
-def soak_command(plan: Plan, jsonl: Path | None, console: Console) -> int:
+def soak_command(plan: Plan, jsonl: Path | None, console: Console,
+                 before: list[GameRecord] = ()) -> int:
+    """`before`: the games recorded as passed by the run resumed; the file keeps them, once
+    each, and the tables count them."""
     out: TextIO | None = jsonl.open("w", encoding="utf-8") if jsonl else None
+    if out:
+        for record in before:
+            out.write(json.dumps(record.as_json()) + "\n")
+        out.flush()
+    if before:
+        console.print(f"resuming: {len(before)} games recorded as passed are not played again")
     try:
         with dask_client(plan) as client:
             link = dashboard(client)
@@ -112,6 +131,7 @@ def soak_command(plan: Plan, jsonl: Path | None, console: Console) -> int:
     finally:
         if out:
             out.close()
+    result = replace(result, records=[*before, *result.records])
     console.print(summary_table(plan.game, result))
     console.print(worker_table(result.records))
     if result.interrupted:
@@ -126,7 +146,8 @@ def _with_progress(plan: Plan, client, console: Console, out: TextIO | None) -> 
     progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                         TimeElapsedColumn(), console=console, transient=True)
     with progress:
-        task = progress.add_task("games", total=plan.count)
+        left = None if plan.count is None else plan.count - len(plan.done)
+        task = progress.add_task("games", total=left)
 
         def on_record(record: GameRecord) -> None:
             counts["passed" if record.passed else "failed"] += 1

@@ -14,6 +14,7 @@ import logging
 import os
 import signal
 import statistics
+import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -25,6 +26,7 @@ from webbot.errors import WebbotError, first_line
 from webbot.soak.games import Case, Played, make_case, play_case
 
 TRIES = 2
+SCHEDULER_TIMEOUT_S = 10.0
 
 
 @dataclass(frozen=True)
@@ -38,6 +40,7 @@ class Plan:
     connect: tuple[str, ...] = ()  # Playwright endpoints, used in turn by the games
     query: str = ""               # extra replica parameters for every game
     options: dict = field(default_factory=dict)  # the game's own soak options (its replica's)
+    done: frozenset[int] = frozenset()  # case numbers recorded as passed before (--resume)
 
 
 @dataclass(frozen=True)
@@ -59,9 +62,17 @@ class GameRecord:
     def seconds(self) -> float:
         return sum(t.played.seconds for t in self.tries)
 
+    @classmethod
+    def from_json(cls, data: dict) -> GameRecord:
+        """A record as `as_json` wrote it (the case's page is not kept)."""
+        tries = [Try(t["worker"], Played(t["outcome"] == "passed", float(t["seconds"]),
+                                         t.get("reason", ""), t.get("frames", "")))
+                 for t in data["tries"]]
+        return cls(Case(data["game"], int(data["number"]), data["case"], ""), tries)
+
     def as_json(self) -> dict:
         last = self.tries[-1]
-        return {"game": self.case.game, "case": self.case.name,
+        return {"game": self.case.game, "case": self.case.name, "number": self.case.number,
                 "outcome": "passed" if self.passed else "failed", "attempts": len(self.tries),
                 "seconds": round(self.seconds, 2), "reason": last.played.reason,
                 "worker": last.worker,
@@ -101,12 +112,7 @@ def dask_client(plan: Plan) -> Iterator:
     from distributed import Client, LocalCluster
 
     if plan.scheduler:
-        try:
-            client = Client(plan.scheduler, timeout="10s")
-        except (OSError, TimeoutError) as exc:
-            raise WebbotError(f"cannot reach the Dask scheduler at {plan.scheduler}: "
-                              f"{first_line(exc)}") from None
-        with client:
+        with _connected(plan.scheduler) as client:
             yield client
         return
     workers = plan.workers or os.cpu_count() or 1
@@ -124,6 +130,35 @@ def dask_client(plan: Plan) -> Iterator:
         signal.signal(signal.SIGINT, handler)
     with cluster, Client(cluster) as client:
         yield client
+
+
+def _connected(address: str, timeout_s: float = SCHEDULER_TIMEOUT_S):
+    """A client of the scheduler at `address`. Dask's own timeout does not cover a scheduler
+    that takes the connection and never answers (its handshake waits for good), so the
+    connection is made in a thread of its own and given up on after `timeout_s` and a grace."""
+    from distributed import Client
+
+    made: dict = {}
+
+    def connect() -> None:
+        try:
+            made["client"] = Client(address, timeout=f"{timeout_s:g}s")
+        except Exception as exc:  # handed to the caller below
+            made["error"] = exc
+
+    thread = threading.Thread(target=connect, daemon=True, name="dask-connect")
+    thread.start()
+    thread.join(timeout_s + 5)
+    if thread.is_alive():
+        raise WebbotError(f"the Dask scheduler at {address} took the connection but did not "
+                          f"answer within {timeout_s + 5:g} s")
+    error = made.get("error")
+    if isinstance(error, (OSError, TimeoutError)):
+        raise WebbotError(f"cannot reach the Dask scheduler at {address}: "
+                          f"{first_line(error)}") from None
+    if error is not None:
+        raise error
+    return made["client"]
 
 
 def dashboard(client) -> str | None:
@@ -170,6 +205,8 @@ def run_soak(plan: Plan, client, on_record: Callable[[GameRecord], None] = lambd
         if deadline.passed():
             return
         number = next(numbers, None)
+        while number is not None and number in plan.done:  # recorded as passed before
+            number = next(numbers, None)
         if number is not None:
             submit(GameRecord(make_case(plan.game, plan.seed, number, plan.query, plan.options)))
 
