@@ -88,13 +88,16 @@ class GlyphTemplates:
     def __init__(self) -> None:
         self.labels: list = []
         self._vectors = np.zeros((0, GLYPH_HEIGHT * GLYPH_WIDTH), np.float32)
+        self._codes = np.zeros(0, np.int32)  # each template's label as a number, for numpy
 
     def __len__(self) -> int:
         return len(self.labels)
 
     def add(self, label, box: np.ndarray) -> None:
         """A template from a normalised glyph (see `normalise`)."""
+        code = self.labels.index(label) if label in self.labels else len(self.labels)
         self.labels.append(label)
+        self._codes = np.append(self._codes, np.int32(code))
         self._vectors = np.vstack([self._vectors, unit_vector(box)[None, :]])
 
     def nearest(self, glyph: np.ndarray) -> tuple[object | None, float, float]:
@@ -105,10 +108,9 @@ class GlyphTemplates:
             return None, 0.0, 0.0
         scores = self._vectors @ unit_vector(box)
         best = int(np.argmax(scores))
-        label = self.labels[best]
-        others = [float(score) for score, other in zip(scores, self.labels, strict=True)
-                  if other != label]
-        return label, float(scores[best]), float(scores[best]) - max(others, default=0.0)
+        others = scores[self._codes != self._codes[best]]  # templates of other labels
+        rival = float(others.max()) if others.size else 0.0
+        return self.labels[best], float(scores[best]), float(scores[best]) - rival
 
 
 class DigitReader:
