@@ -10,17 +10,22 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 
 import pytest
 
 from tests import processes
+from tests.conftest import PAGES
+from tests.test_remote import free_port
+from webbot.server import FixtureServer
 
 
-def webbot_until(args: list[str], line_seen: str, timeout_s: float = 240
-                 ) -> tuple[subprocess.CompletedProcess, list[int]]:
-    """Run `webbot ARGS`; once `line_seen` shows in its output, kill its renderers. The
-    finished run, and the pids killed. Past `timeout_s` the child and all it started are
-    stopped, whatever it is doing."""
+def webbot_until(args: list[str], actions: dict[str, Callable[[subprocess.Popen], object]],
+                 timeout_s: float = 240) -> tuple[subprocess.CompletedProcess, dict]:
+    """Run `webbot ARGS`; the first time a line holding one of `actions`' keys shows in its
+    output, that action is done on the child (kill its renderers, stop a server, ...). The
+    finished run, and what each action done returned. Past `timeout_s` the child and all it
+    started are stopped, whatever it is doing."""
     env = {**os.environ, "PYTHONUNBUFFERED": "1", "COLUMNS": "200"}
     process = processes.start([sys.executable, "-m", "webbot.cli", *args],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -33,21 +38,22 @@ def webbot_until(args: list[str], line_seen: str, timeout_s: float = 240
         lines.put(None)
 
     threading.Thread(target=read, args=(process.stdout,), daemon=True).start()
-    killed: list[int] = []
+    done: dict = {}
     out: list[str] = []
     deadline = time.monotonic() + timeout_s
     try:
         while (line := lines.get(timeout=max(0.1, deadline - time.monotonic()))) is not None:
             out.append(line)
-            if not killed and line_seen in line:
-                killed = processes.kill_renderers(process)
+            for seen, action in actions.items():
+                if seen not in done and seen in line:
+                    done[seen] = action(process)
         process.wait(timeout=max(1.0, deadline - time.monotonic()))
     except (queue.Empty, subprocess.TimeoutExpired):
         out.append(f"\n(no end within {timeout_s:g} s)")
     finally:
         code = processes.stop(process, grace_s=2)
         err = process.stderr.read() if process.stderr else ""
-    return subprocess.CompletedProcess(args, code, "".join(out), err), killed
+    return subprocess.CompletedProcess(args, code, "".join(out), err), done
 
 
 @pytest.mark.parametrize(("args", "page", "when", "finished"), [
@@ -60,10 +66,42 @@ def webbot_until(args: list[str], line_seen: str, timeout_s: float = 240
 def test_a_renderer_killed_mid_game_costs_one_recovery(fixtures_url, args, page, when,
                                                        finished):
     """Killed as level 2 opens, as round 2 starts, after the second set."""
-    done, killed = webbot_until([*args, "--url", fixtures_url + page], when)
-    assert killed, "no renderer of the bot's browser was found to kill"
+    done, acted = webbot_until([*args, "--url", fixtures_url + page],
+                               {when: processes.kill_renderers})
+    assert acted.get(when), "no renderer of the bot's browser was found to kill"
     assert done.returncode == 0, done.stderr
     said = " ".join(done.stdout.split())
     assert ("the page crashed (its renderer process ended): reopening the page and finding the "
             "game again (recovery 1 of at most 3)") in said
     assert finished in said.split("reopening the page")[1]
+
+
+def test_a_server_stopped_mid_game_and_started_again_costs_one_recovery(fixtures_url):
+    """The page's own server stops as level 2 opens: the page reloads, and shows Chromium's
+    error page instead of the game; the bot reopens it, tries until the server (started again
+    on its port once the bot says it is trying) answers, and finishes level 2."""
+    port = free_port()
+    servers = [FixtureServer(PAGES, port=port).start()]
+
+    def stop_server(process) -> bool:
+        servers[-1].stop()
+        return True
+
+    def start_server(process) -> bool:
+        servers.append(FixtureServer(PAGES, port=port).start())
+        return True
+
+    url = (f"http://127.0.0.1:{port}/reloading.html?game={fixtures_url}puzlogic/index.html")
+    try:
+        done, acted = webbot_until(["puzlogic", "--levels", "1-2", "--url", url],
+                                   {"level 01": stop_server, "trying again": start_server})
+    finally:
+        servers[-1].stop()
+    assert done.returncode == 0, done.stdout + done.stderr
+    said = " ".join(done.stdout.split())
+    assert ("the page reloaded and could not load (its server stopped answering?): reopening "
+            "the page and finding the game again (recovery 1 of at most 3)") in said
+    assert f"cannot open {url}: connection refused (is the server running?): trying again for " \
+           "up to 60 s" in said
+    assert "level 02" in said.split("trying again")[1]
+    assert "1 lost page recovered" in said

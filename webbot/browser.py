@@ -5,13 +5,14 @@ from __future__ import annotations
 import json
 import os
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 
 from playwright.sync_api import Browser, Error, Page, Playwright, sync_playwright
 
 from webbot import consent
+from webbot.deadline import Deadline
 from webbot.errors import WebbotError, first_line
 
 CHROMIUM_ARGS = [
@@ -178,27 +179,61 @@ def open_tab(options: BrowserOptions) -> Iterator[Tab]:
             tab.close()
 
 
+class Unanswered(WebbotError):
+    """The server did not answer (refused, reset, timed out, a 5xx): it may come back."""
+
+
+# Chromium's net errors of a server that is down or restarting, and what they mean.
+_UNANSWERED = {
+    "ERR_CONNECTION_REFUSED": "connection refused (is the server running?)",
+    "ERR_CONNECTION_RESET": "the connection was reset",
+    "ERR_CONNECTION_CLOSED": "the connection was closed",
+    "ERR_EMPTY_RESPONSE": "the server closed the connection without answering",
+}
+_FAILED = {
+    "ERR_NAME_NOT_RESOLVED": "host name not found",
+    "ERR_FILE_NOT_FOUND": "no such file",
+    "ERR_UNSAFE_PORT": "Chromium refuses to open that port (it is kept for other protocols)",
+}
+
+
 def open_url(page: Page, url: str, timeout_s: float = 30) -> None:
-    """Navigate, turning refused connections and HTTP errors into one-line errors."""
+    """Navigate, turning refused connections and HTTP errors into one-line errors
+    (`Unanswered` for those of a server that may come back)."""
     try:
         response = page.goto(url, wait_until="load", timeout=timeout_s * 1000)
     except Error as exc:
         text = str(exc)
-        if "ERR_CONNECTION_REFUSED" in text:
-            reason = "connection refused (is the server running?)"
-        elif "ERR_NAME_NOT_RESOLVED" in text:
-            reason = "host name not found"
-        elif "ERR_FILE_NOT_FOUND" in text:
-            reason = "no such file"
-        elif "ERR_UNSAFE_PORT" in text:
-            reason = "Chromium refuses to open that port (it is kept for other protocols)"
-        elif "Timeout" in text:
-            reason = f"no answer within {timeout_s:g} s"
-        else:
-            reason = first_line(exc)
+        for code, reason in _UNANSWERED.items():
+            if code in text:
+                raise Unanswered(f"cannot open {url}: {reason}") from None
+        if "Timeout" in text:
+            raise Unanswered(f"cannot open {url}: no answer within {timeout_s:g} s") from None
+        reason = next((why for code, why in _FAILED.items() if code in text), first_line(exc))
         raise WebbotError(f"cannot open {url}: {reason}") from None
+    if response is not None and response.status >= 500:
+        raise Unanswered(f"cannot open {url}: HTTP {response.status}")
     if response is not None and response.status >= 400:
         raise WebbotError(f"cannot open {url}: HTTP {response.status}")
+
+
+def open_url_again(page: Page, url: str, patience_s: float,
+                   report: Callable[[str], None]) -> None:
+    """open_url after the page was lost: a server that does not answer (restarting, say) is
+    tried again every second for `patience_s`, said once."""
+    deadline = Deadline(patience_s)
+    said = False
+    while True:
+        try:
+            open_url(page, url)
+            return
+        except Unanswered as exc:
+            if deadline.passed():
+                raise Unanswered(f"{exc}, still after {patience_s:g} s of trying again") from None
+            if not said:
+                report(f"{exc}: trying again for up to {patience_s:g} s")
+                said = True
+            page.wait_for_timeout(1000)
 
 
 def full_page(page: Page) -> bytes | None:

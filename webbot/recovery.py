@@ -1,15 +1,16 @@
 """Keep playing through a lost page: a crashed renderer, a closed page, a browser gone.
 
-The play loop hands every failure of a step here; when the session says the page is gone, the
-cause is said in one line, the page is reopened on the run's URL, and the loop goes on from
-the game's reset (which finds the game again and reads where it is). Anything else, or more
-than `limit` recoveries in one run, ends the run as before.
+The play loop hands every failure of a step here; when the session says the page is gone (or
+no longer holds the game: a reload, a navigation, an error page), the cause is said in one
+line, the page is reopened on the run's URL (its server given a minute to answer again), and
+the loop goes on from the game's reset (which finds the game again and reads where it is).
+Anything else, or more than `limit` recoveries in one run, ends the run as before.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from webbot.errors import WebbotError
 from webbot.session import Session
@@ -25,7 +26,12 @@ class Recovery:
 
     session: Session
     report: Callable[[str], None] = print
-    causes: list[str] = field(default_factory=list)
+
+    @property
+    def causes(self) -> list[str]:
+        """Why the page was lost, each time in this run (kept by the session, for its
+        records)."""
+        return self.session.recoveries
 
     @property
     def limit(self) -> int:
@@ -42,5 +48,10 @@ class Recovery:
         self.causes.append(cause)
         self.report(f"{cause}: reopening the page and finding the game again (recovery "
                     f"{len(self.causes)} of at most {self.limit})")
-        self.session.reopen()
+        self.session.reopen(self.report)
         return True
+
+
+def recovered(count: int) -> str:
+    """For a run's table title: how many lost pages were got back, or nothing."""
+    return f"; {count} lost page{'s' * (count != 1)} recovered" if count else ""

@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urljoin
 
-from playwright.sync_api import Page
+from playwright.sync_api import Error, Page
 
-from webbot.browser import BrowserOptions, Tab, full_page, open_tab, open_url
+from webbot.browser import BrowserOptions, Tab, full_page, open_tab, open_url, open_url_again
 from webbot.debug import Recorder
 from webbot.errors import WebbotError, first_line
 from webbot.finder import FIND_TIMEOUT_S, Found, find_game
@@ -26,6 +26,8 @@ from webbot.screen import Screen
 from webbot.server import FixtureServer
 
 MAX_RECOVERIES = 3
+# How long a lost page's server is tried again (a server restarting, a network blip).
+RETURN_PATIENCE_S = 60.0
 
 
 @dataclass(frozen=True)
@@ -48,19 +50,39 @@ class Session:
     find_timeout_s: float = FIND_TIMEOUT_S
     tab: Tab | None = None  # the way to get the page back (None: a page handed in, no way)
     max_recoveries: int = MAX_RECOVERIES
+    found: Found | None = None  # the game where it was last found on this page
+    recoveries: list[str] = field(default_factory=list)  # why the page was lost, each time
 
     def lost(self) -> str | None:
-        """What happened to the page, if it is gone (a crash, a close, the browser): None
-        while it is there, or when there is no way to get it back."""
-        return self.tab.lost() if self.tab is not None else None
+        """What happened to the page, if it is gone (a crash, a close, the browser) or no
+        longer holds the game it was found on (a reload, a navigation, an error page): None
+        while all is there, or when there is no way to get it back."""
+        if self.tab is None:
+            return None
+        return self.tab.lost() or self._game_dropped()
 
-    def reopen(self) -> None:
-        """A fresh page on the run's URL; the games find their game on it again."""
+    def _game_dropped(self) -> str | None:
+        if self.found is None:
+            return None
+        try:
+            if self.found.candidate.element.evaluate("e => e.isConnected"):
+                return None
+        except Error:  # its frame or document went away with a navigation
+            pass
+        now = self.page.url
+        if now.startswith("chrome-error:"):
+            return "the page reloaded and could not load (its server stopped answering?)"
+        return f"the page dropped the game (a reload or navigation; now at {now})"
+
+    def reopen(self, report: Callable[[str], None] = lambda line: None) -> None:
+        """A fresh page on the run's URL; the games find their game on it again. A server
+        that does not answer is tried again for RETURN_PATIENCE_S."""
         assert self.tab is not None
         self.page = self.tab.reopen()
+        self.found = None
         self.mouse.page, self.mouse.guard = self.page, None
         self.recorder.restart_trace(self.page.context, self.tab.reopened)
-        open_url(self.page, self.url)
+        open_url_again(self.page, self.url, RETURN_PATIENCE_S, report)
 
     def screen(self, selector: str, timeout_s: float = 10, *, fast: bool = False) -> Screen:
         return Screen(self.page, selector, self.recorder, timeout_s, fast=fast)
@@ -74,6 +96,7 @@ class Session:
         of the mouse first checks that nothing has come over the game since."""
         found = find_game(self.page, spec, selector=self.game_selector,
                           timeout_s=self.find_timeout_s)
+        self.found = found
         self.mouse.guard = found.way.guard
         return found
 

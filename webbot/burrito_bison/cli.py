@@ -28,6 +28,7 @@ from webbot.burrito_bison.perceive import (
 from webbot.commands import console, run_options
 from webbot.errors import WebbotError
 from webbot.params import OUTPUT_DIR, Finite, Rect
+from webbot.recovery import recovered
 from webbot.session import RunOptions, game_session
 
 
@@ -49,20 +50,22 @@ def play_command(options: RunOptions, templates: Path | None, rounds: int | None
             status.stop()
             console.print(rounds_table(bot.rounds, time.perf_counter() - started,
                                        bot.stats.per_second,
-                                       statistics.median(bot.stats.look_ms or [0])))
+                                       statistics.median(bot.stats.look_ms or [0]),
+                                       session.recoveries))
     if not bot.rounds:
         raise WebbotError("no round was finished")
     return 0
 
 
 def rounds_table(rounds: list[Round], seconds: float, per_second: float,
-                 look_ms: float) -> Table:
+                 look_ms: float, recoveries: list[str] = ()) -> Table:
     def number(value: int | None) -> str:
         return "?" if value is None else f"{value:,}"
 
     table = Table("round", "distance m", "coins", "total", "rocket slams", "seconds", "events",
                   title=f"Burrito Bison: {len(rounds)} rounds in {seconds:.1f} s "
-                        f"({per_second:.1f} decisions/s, {look_ms:.0f} ms to look)")
+                        f"({per_second:.1f} decisions/s, {look_ms:.0f} ms to look)"
+                        f"{recovered(len(recoveries))}")
     for done in rounds:
         table.add_row(str(done.number), number(done.distance), number(done.coins),
                       number(done.total), str(done.rockets), f"{done.seconds:.1f}",

@@ -26,6 +26,7 @@ from webbot.daily_set.page import fetch_page, parse_board
 from webbot.daily_set.perceive import read_file
 from webbot.errors import WebbotError
 from webbot.params import Url
+from webbot.recovery import recovered
 from webbot.session import RunOptions, game_session
 
 BUNDLED_PAGE = "daily-set/puzzle/set.htm"
@@ -50,7 +51,8 @@ def sets_table(outcome: Outcome, seconds: float) -> Table:
     done = len(outcome.found)
     table = Table("set", "cards", "what they show", "page said",
                   title=f"Daily SET: {done} of {DAILY_SETS} sets confirmed in {seconds:.1f} s "
-                        f"(cards read in {outcome.read_ms:.0f} ms)")
+                        f"(cards read in {outcome.read_ms:.0f} ms)"
+                        f"{recovered(outcome.recoveries)}")
     for number, found in enumerate(outcome.found, 1):
         table.add_row(str(number), " ".join(map(str, found.positions)),
                       "; ".join(map(str, found.cards)), found.message or "(moved on)")

@@ -30,6 +30,7 @@ from webbot.puzlogic.model import (
 from webbot.puzlogic.perceive import Reader, classify, marks, normalise
 from webbot.puzlogic.solvers import DEFAULT_TIMEOUT, solutions
 from webbot.puzlogic.solvers import NAMES as SOLVERS
+from webbot.recovery import recovered
 from webbot.screen import Box, Grab
 from webbot.session import RunOptions, game_session
 
@@ -60,7 +61,7 @@ def play_command(options: RunOptions, levels: list[int], solver: str, console: C
             bot.play(levels)
         finally:
             console.print(results_table(bot.results, time.perf_counter() - started,
-                                        bot.recovery.causes))
+                                        session.recoveries))
     missing = [n for n in levels if not any(r.level == n and r.completed for r in bot.results)]
     if missing:
         raise WebbotError(f"levels {missing} were not completed")
@@ -69,10 +70,9 @@ def play_command(options: RunOptions, levels: list[int], solver: str, console: C
 
 def results_table(results: list, seconds: float, recoveries: list[str] = ()) -> Table:
     done = sum(r.completed for r in results)
-    lost = f"; {len(recoveries)} lost page(s) recovered" if recoveries else ""
     table = Table("level", "pieces", "perception ms", "solve ms", "level s", "result",
                   title=f"Puzlogic: {done} of {len(results)} levels completed in {seconds:.1f} s"
-                        f"{lost}")
+                        f"{recovered(len(recoveries))}")
     for r in results:
         table.add_row(f"{r.level:02d}" + (" (unlock)" if r.unlocking else ""), str(r.pieces),
                       f"{r.median_perception_ms:.1f}", f"{r.solve_ms:.1f}", f"{r.seconds:.1f}",
