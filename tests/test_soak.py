@@ -1,9 +1,10 @@
 """`webbot soak`: small soaks of each game on a real Dask LocalCluster, one on a real `dask
-scheduler` with two `dask worker` processes, a failing game retried on another worker, Ctrl-C,
-and the cases a seed draws."""
+scheduler` with two `dask worker` processes (one of them killed mid-game), a failing game
+retried on another worker, Ctrl-C, a soak killed and resumed, and the cases a seed draws."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -33,8 +34,8 @@ def soak(*args: str, tmp: Path, timeout: float = 300) -> tuple[subprocess.Comple
     return done, [json.loads(line) for line in lines]
 
 
+# (Puzlogic's soaks are the worker-killed and the Ctrl-C tests below.)
 @pytest.mark.parametrize(("game", "args"), [
-    ("puzlogic", ("--count", "2")),
     ("daily-set", ("--count", "2")),
     ("burrito-bison", ("--count", "1", "--rounds", "1",
                        "--query", "flight=0.3&intro=0&pinata=never&sale=never&unlocked=never")),
@@ -76,7 +77,30 @@ def wait_for(condition, timeout: float, what: str) -> None:
         time.sleep(0.2)
 
 
-def test_a_soak_on_a_real_dask_scheduler_and_two_workers(short_tmp):
+def records(jsonl: Path) -> list[dict]:
+    """The whole lines of a soak's --jsonl (one cut short by a kill is not counted)."""
+    text = jsonl.read_text() if jsonl.exists() else ""
+    return [json.loads(line) for line in text.splitlines(keepends=True) if line.endswith("\n")]
+
+
+def start_soak(*args: str, tmp: Path) -> subprocess.Popen:
+    return processes.start([sys.executable, "-m", "webbot.cli", "soak", *args],
+                           env={**os.environ, "TMPDIR": str(tmp), "COLUMNS": "200"},
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def kill_tree(pid: int) -> None:
+    """SIGKILL a process and everything under it, found by parentage (the browsers a worker
+    starts are in sessions of their own)."""
+    for each in [pid, *processes.descendants(pid)]:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(each, signal.SIGKILL)
+
+
+def test_a_worker_killed_mid_soak_loses_no_game(short_tmp):
+    """A real `dask scheduler` and two `dask worker` processes; one worker is killed (SIGKILL,
+    with the browser it drives) while it plays: Dask hands its game to the other worker, every
+    game is recorded once and passed, and the table counts the worker lost."""
     port = closed_port()
     address = f"tcp://127.0.0.1:{port}"
     env = {**os.environ, "TMPDIR": str(short_tmp)}
@@ -94,26 +118,36 @@ def test_a_soak_on_a_real_dask_scheduler_and_two_workers(short_tmp):
         with Client(address, timeout="30s") as client:
             client.wait_for_workers(2, timeout=60)
             workers = {str(info["name"]) for info in client.scheduler_info()["workers"].values()}
-        done, games = soak("puzlogic", "--count", "2", "--scheduler", address, tmp=short_tmp)
-        assert done.returncode == 0, done.stdout + done.stderr
-        assert [g["outcome"] for g in games] == ["passed"] * 2
+        jsonl = short_tmp / "games.jsonl"
+        child = start_soak("puzlogic", "--count", "3", "--scheduler", address, "--jsonl",
+                           str(jsonl), tmp=short_tmp)
+        try:
+            # Both workers take a game at once; when the first ends, the third is handed out:
+            # both are playing when one is killed.
+            wait_for(lambda: len(records(jsonl)) >= 1, 120, "finished game")
+            kill_tree(started[1].pid)
+            out, err = child.communicate(timeout=180)
+        finally:
+            processes.stop(child)
+        assert child.returncode == 0, out + err
+        games = records(jsonl)
+        assert sorted(g["number"] for g in games) == [0, 1, 2]
+        assert [g["outcome"] for g in games] == ["passed"] * 3
         assert {g["worker"] for g in games} <= workers
-        assert address in " ".join(done.stdout.split())
+        said = " ".join(out.split())
+        assert address in said
+        assert "1 worker left the cluster during the soak" in said
     finally:  # the workers first, while their scheduler is still there to say goodbye to
         for process in reversed(started):
             processes.stop(process)
 
 
-def test_ctrl_c_stops_the_soak_and_prints_what_was_played(short_tmp):
+def test_ctrl_c_stops_the_soak_and_a_killed_soak_resumes_each_game_once(short_tmp):
     jsonl = short_tmp / "games.jsonl"
-    child = processes.start(
-        [sys.executable, "-m", "webbot.cli", "soak", "puzlogic", "--count", "200",
-         "--workers", "2", "--jsonl", str(jsonl)],
-        env={**os.environ, "TMPDIR": str(short_tmp)}, stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, text=True)
+    child = start_soak("puzlogic", "--count", "200", "--workers", "2", "--jsonl", str(jsonl),
+                       tmp=short_tmp)
     try:
-        wait_for(lambda: jsonl.exists() and jsonl.read_text().count("\n") >= 1, 120,
-                 "finished game")
+        wait_for(lambda: len(records(jsonl)) >= 1, 120, "finished game")
         os.killpg(child.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole group
         out, err = child.communicate(timeout=60)
     finally:
@@ -121,19 +155,29 @@ def test_ctrl_c_stops_the_soak_and_prints_what_was_played(short_tmp):
     assert child.returncode == 130
     assert "interrupted:" in out and "games had ended" in out and "per worker" in out
     assert err == ""  # no worker's traceback
-    played = len(jsonl.read_text().splitlines())
-    assert 1 <= played < 200
-    # Resumed: only the games not recorded yet are played, and each is recorded once.
-    before = [json.loads(line) for line in jsonl.read_text().splitlines()]
-    done = run_webbot("soak", "puzlogic", "--count", str(played + 1), "--workers", "1",
+    before = records(jsonl)
+    assert 1 <= len(before) < 200
+    passed = [r for r in before if r["outcome"] == "passed"]
+    total = len(before) + 3
+    # Resumed, then killed outright (SIGKILL to it and all under it) after one more game.
+    child = start_soak("puzlogic", "--count", str(total), "--workers", "1", "--jsonl",
+                       str(jsonl), "--resume", tmp=short_tmp)
+    try:
+        wait_for(lambda: len(records(jsonl)) > len(passed), 120, "game after resuming")
+        kill_tree(child.pid)
+    finally:
+        processes.stop(child)
+    assert len(records(jsonl)) < total
+    # Resumed again: only the games not recorded yet are played, each recorded once.
+    done = run_webbot("soak", "puzlogic", "--count", str(total), "--workers", "1",
                       "--jsonl", str(jsonl), "--resume", env={"TMPDIR": str(short_tmp)},
                       timeout=180)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert f"resuming: {sum(r['outcome'] == 'passed' for r in before)} games" in done.stdout
-    after = [json.loads(line) for line in jsonl.read_text().splitlines()]
-    assert sorted(r["number"] for r in after) == list(range(played + 1))
+    assert "resuming:" in done.stdout
+    after = records(jsonl)
+    assert sorted(r["number"] for r in after) == list(range(total))
     assert all(r["outcome"] == "passed" for r in after)
-    assert all(r in after for r in before if r["outcome"] == "passed")  # kept as they were
+    assert all(r in after for r in passed)  # kept as they were
 
 
 def test_a_record_cut_short_by_a_kill_is_resumed_and_another_soaks_is_refused(tmp_path):

@@ -52,8 +52,8 @@ def common_options() -> list[click.Option]:
                           "in turn."),
         click.Option(["--jsonl"], type=OUTPUT_FILE,
                      metavar="FILE",
-                     help="Write one JSON object per game: game, case, outcome, attempts, "
-                          "seconds, reason, worker (and each try)."),
+                     help="Write one JSON object per game: game, case, number, outcome, "
+                          "attempts, seconds, reason, worker, recoveries (and each try)."),
         click.Option(["--resume"], is_flag=True,
                      help="With --jsonl: play only the games of this seed and count that the "
                           "file does not record as passed (a soak killed or stopped goes on "
@@ -134,6 +134,11 @@ def soak_command(plan: Plan, jsonl: Path | None, console: Console,
     result = replace(result, records=[*before, *result.records])
     console.print(summary_table(plan.game, result))
     console.print(worker_table(result.records))
+    if result.lost_workers:
+        lost = result.lost_workers
+        console.print(f"{lost} worker{'s' * (lost != 1)} left the cluster during the soak "
+                      "(killed or lost); Dask played the games under way there again on the "
+                      "others")
     if result.interrupted:
         console.print(f"interrupted: {len(result.records)} games had ended")
         return 130
@@ -173,12 +178,14 @@ def summary_table(game: str, result: SoakResult) -> Table:
     seconds = [r.seconds for r in records]
     passed = sum(r.passed for r in records)
     retried = sum(len(r.tries) > 1 for r in records)
-    table = Table("games", "passed", "failed", "retried", "s/game p50", "s/game p95",
-                  "games/min", "workers",
+    table = Table("games", "passed", "failed", "retried", "pages recovered", "s/game p50",
+                  "s/game p95", "games/min", "workers", "workers lost",
                   title=f"soak of {game}: {len(records)} games in {result.seconds:.0f} s")
     table.add_row(str(len(records)), str(passed), str(len(records) - passed), str(retried),
+                  str(sum(r.recoveries for r in records)),
                   f"{percentile(seconds, 0.5):.1f}", f"{percentile(seconds, 0.95):.1f}",
-                  f"{len(records) / max(result.seconds, 1e-9) * 60:.1f}", str(result.workers))
+                  f"{len(records) / max(result.seconds, 1e-9) * 60:.1f}", str(result.workers),
+                  str(result.lost_workers))
     return table
 
 

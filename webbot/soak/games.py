@@ -37,6 +37,7 @@ class Played:
     seconds: float
     reason: str = ""
     frames: str = ""  # the failure folder, when the bot saved one
+    recoveries: int = 0  # lost pages the bot got back during the game
 
 
 def game_options(game: str, given: dict | None = None) -> dict:
@@ -62,11 +63,13 @@ def play_case(case: Case, connect: str | None = None, options: dict | None = Non
     started = time.perf_counter()
     replica = registered(case.game).replica_module()
     run = RunOptions(browser=BrowserOptions(connect=connect))
+    lost: list[str] = []
     try:
         with game_session(run, case.path) as session:
+            lost = session.recoveries
             problem = replica.play_and_judge(session, game_options(case.game, options))
     except WebbotError as exc:
         line = first_line(exc)
         frames = line.rsplit(" saved in ", 1)[1].rstrip(")") if " saved in " in line else ""
-        return Played(False, time.perf_counter() - started, line, frames)
-    return Played(problem is None, time.perf_counter() - started, problem or "")
+        return Played(False, time.perf_counter() - started, line, frames, len(lost))
+    return Played(problem is None, time.perf_counter() - started, problem or "", "", len(lost))

@@ -62,11 +62,16 @@ class GameRecord:
     def seconds(self) -> float:
         return sum(t.played.seconds for t in self.tries)
 
+    @property
+    def recoveries(self) -> int:
+        return sum(t.played.recoveries for t in self.tries)
+
     @classmethod
     def from_json(cls, data: dict) -> GameRecord:
         """A record as `as_json` wrote it (the case's page is not kept)."""
         tries = [Try(t["worker"], Played(t["outcome"] == "passed", float(t["seconds"]),
-                                         t.get("reason", ""), t.get("frames", "")))
+                                         t.get("reason", ""), t.get("frames", ""),
+                                         int(t.get("recoveries", 0))))
                  for t in data["tries"]]
         return cls(Case(data["game"], int(data["number"]), data["case"], ""), tries)
 
@@ -75,10 +80,11 @@ class GameRecord:
         return {"game": self.case.game, "case": self.case.name, "number": self.case.number,
                 "outcome": "passed" if self.passed else "failed", "attempts": len(self.tries),
                 "seconds": round(self.seconds, 2), "reason": last.played.reason,
-                "worker": last.worker,
+                "worker": last.worker, "recoveries": self.recoveries,
                 "tries": [{"worker": t.worker, "outcome": "passed" if t.played.passed
                            else "failed", "seconds": round(t.played.seconds, 2),
-                           "reason": t.played.reason, "frames": t.played.frames}
+                           "reason": t.played.reason, "frames": t.played.frames,
+                           "recoveries": t.played.recoveries}
                           for t in self.tries]}
 
 
@@ -88,6 +94,7 @@ class SoakResult:
     seconds: float
     interrupted: bool = False
     workers: int = 0
+    lost_workers: int = 0  # workers that left the cluster while the soak ran (killed, say)
 
 
 def attempt(case: Case, connect: str | None, options: dict) -> tuple[Played, str]:
@@ -195,9 +202,11 @@ def run_soak(plan: Plan, client, on_record: Callable[[GameRecord], None] = lambd
         connect = plan.connect[case.number % len(plan.connect)] if plan.connect else None
         others = [address for address, info in client.scheduler_info()["workers"].items()
                   if str(info.get("name")) != avoid] if avoid else None
+        # Another worker is a wish, not a must: a task held to workers that all die before it
+        # starts (a restarted worker comes back at a new address) would wait for ever.
         future = client.submit(attempt, case, connect, plan.options, pure=False,
                                key=f"{case.game}-{case.number}-{uuid.uuid4().hex[:8]}",
-                               workers=others or None)
+                               workers=others or None, allow_other_workers=bool(others))
         running[future] = record
         pending.add(future)
 
@@ -209,6 +218,18 @@ def run_soak(plan: Plan, client, on_record: Callable[[GameRecord], None] = lambd
             number = next(numbers, None)
         if number is not None:
             submit(GameRecord(make_case(plan.game, plan.seed, number, plan.query, plan.options)))
+
+    seen, gone = set(workers), set()
+
+    def lost_workers() -> int:
+        """Workers seen during the soak that left it (a restarted one has a new address)."""
+        try:
+            now = set(client.scheduler_info()["workers"])
+        except Exception:  # the scheduler is gone too: what was counted stands
+            return len(gone)
+        seen.update(now)
+        gone.update(seen - now)
+        return len(gone)
 
     interrupted = False
     try:
@@ -225,12 +246,14 @@ def run_soak(plan: Plan, client, on_record: Callable[[GameRecord], None] = lambd
                 submit(record, avoid=worker)
                 continue
             records.append(record)
+            lost_workers()
             on_record(record)
             start_next()
     except KeyboardInterrupt:
         interrupted = True
         client.cancel(list(running))
-    return SoakResult(records, time.monotonic() - started, interrupted, len(workers))
+    return SoakResult(records, time.monotonic() - started, interrupted, len(workers),
+                      lost_workers())
 
 
 def percentile(values: list[float], share: float) -> float:
