@@ -240,12 +240,12 @@ def test_a_card_that_is_not_a_card(tmp_path):
 
 
 @pytest.mark.parametrize(("url", "reason"), [
-    ("index.html", "shows the Daily SET puzzle after 10 s; looked in 1 frame (the top page): "
+    ("index.html", "shows the Daily SET puzzle after 3 s; looked in 1 frame (the top page): "
                    "no displayed"),
     ("daily-set/none.htm", "HTTP 404"),
 ])
 def test_pages_without_a_puzzle(fixtures_url, url, reason):
-    done = run_webbot("daily-set", "--url", fixtures_url + url)
+    done = run_webbot("daily-set", "--url", fixtures_url + url, "--find-timeout", "3")
     assert done.returncode == 1 and reason in one_line(done)
 
 
