@@ -17,6 +17,9 @@ import pytest
 from tests import processes
 from tests.conftest import PAGES
 from tests.test_remote import free_port
+from webbot.debug import Recorder
+from webbot.errors import WebbotError
+from webbot.recovery import PageLost, Recovery
 from webbot.server import FixtureServer
 
 
@@ -76,7 +79,8 @@ def test_a_renderer_killed_mid_game_costs_one_recovery(fixtures_url, args, page,
     assert finished in said.split("reopening the page")[1]
 
 
-def test_a_server_stopped_mid_game_and_started_again_costs_one_recovery(fixtures_url):
+def test_a_server_stopped_mid_game_and_started_again_costs_one_recovery(fixtures_url,
+                                                                       tmp_path):
     """The page's own server stops as level 2 opens: the page reloads, and shows Chromium's
     error page instead of the game; the bot reopens it, tries until the server (started again
     on its port once the bot says it is trying) answers, and finishes level 2."""
@@ -93,7 +97,8 @@ def test_a_server_stopped_mid_game_and_started_again_costs_one_recovery(fixtures
 
     url = (f"http://127.0.0.1:{port}/reloading.html?game={fixtures_url}puzlogic/index.html")
     try:
-        done, acted = webbot_until(["puzlogic", "--levels", "1-2", "--url", url],
+        done, acted = webbot_until(["puzlogic", "--levels", "1-2", "--url", url,
+                                    "--debug-dir", str(tmp_path)],
                                    {"level 01": stop_server, "trying again": start_server})
     finally:
         servers[-1].stop()
@@ -105,3 +110,49 @@ def test_a_server_stopped_mid_game_and_started_again_costs_one_recovery(fixtures
            "up to 60 s" in said
     assert "level 02" in said.split("trying again")[1]
     assert "1 lost page recovered" in said
+    # The debug folder tells of it: the cause, the last frame before it, the trace up to it.
+    assert (tmp_path / "recoveries.txt").read_text() == (
+        "1: the page reloaded and could not load (its server stopped answering?)\n")
+    assert len(list(tmp_path.glob("*-page-lost-1.png"))) == 1
+    assert (tmp_path / "trace-1.zip").is_file() and (tmp_path / "trace.zip").is_file()
+
+
+class LosingSession:
+    """A session whose page is lost the given times, and lost again in the first reload."""
+
+    def __init__(self, causes: list[str], max_recoveries: int = 3) -> None:
+        self.causes, self.max_recoveries = causes, max_recoveries
+        self.recoveries: list[str] = []
+        self.recorder = Recorder(None)
+        self.reopened = 0
+
+    def lost(self) -> str | None:
+        return self.causes.pop(0) if self.causes else None
+
+    def reopen(self, report) -> None:
+        self.reopened += 1
+        if self.reopened == 1:
+            raise WebbotError("cannot open http://x/: Page.goto: Page crashed")
+
+
+def test_a_page_lost_again_while_it_is_reopened_is_another_recovery():
+    said: list[str] = []
+    session = LosingSession(["the page crashed (1)", "the page crashed (2)"])
+    recovery = Recovery(session, said.append)
+    calls = iter([RuntimeError("Page crashed"), "the game"])
+
+    def find():
+        outcome = next(calls)
+        if isinstance(outcome, Exception):
+            raise outcome
+        return outcome
+
+    assert recovery.attempt(find) == "the game"
+    assert session.reopened == 2 and session.recoveries == ["the page crashed (1)",
+                                                            "the page crashed (2)"]
+    assert [line.split(":")[0] for line in said] == session.recoveries
+    with pytest.raises(ValueError):  # not a lost page: handed back as it was
+        recovery.attempt(lambda: int("x"))
+    session = LosingSession(["the page crashed"] * 3, max_recoveries=1)
+    with pytest.raises(PageLost, match=r"the page crashed, after 1 recovery in this run"):
+        Recovery(session, said.append)(RuntimeError("Page crashed"))

@@ -98,7 +98,15 @@ def _new_page(browser: Browser, options: BrowserOptions) -> Page:
     context = browser.new_context(viewport={"width": width, "height": height},
                                   device_scale_factor=options.device_scale_factor)
     consent.install(context)  # before the first page: it runs in every frame
-    return context.new_page()
+    tries = 3
+    while True:
+        try:
+            return context.new_page()
+        except Error as exc:  # its renderer died as it started (killed, out of memory)
+            tries -= 1
+            if "crash" not in str(exc).lower() or not tries:
+                raise WebbotError(f"cannot open a page in the browser: {first_line(exc)}"
+                                  ) from None
 
 
 @contextmanager

@@ -81,6 +81,16 @@ class Recorder:
         if self.directory:
             cv2.imwrite(str(self._path(label, "-annotated")), annotate(grab, marks))
 
+    def lost(self, cause: str, number: int) -> None:
+        """A lost page, in the debug folder: the cause in recoveries.txt, and the last frame
+        seen before it as NNNN-page-lost-N.png."""
+        if not self.directory:
+            return
+        with (self.directory / "recoveries.txt").open("a", encoding="utf-8") as out:
+            out.write(f"{number}: {cause}\n")
+        if self.last_grab is not None:
+            cv2.imwrite(str(self._path(f"page-lost-{number}")), self.last_grab.image)
+
     def start_trace(self, context: BrowserContext) -> None:
         if self.directory:
             context.tracing.start(screenshots=True, snapshots=True)
@@ -91,11 +101,6 @@ class Recorder:
             with suppress(Error):  # a context lost with its browser keeps no trace
                 self._tracing.tracing.stop(path=self.directory / name)
             self._tracing = None
-
-    def restart_trace(self, context: BrowserContext, number: int) -> None:
-        """After a recovery: the trace so far as trace-N.zip, a new one on the new page."""
-        self.stop_trace(f"trace-{number}.zip")
-        self.start_trace(context)
 
     def failure_folder(self) -> Path:
         """DIR/failure with a debug folder, else one temporary folder for the whole run."""

@@ -11,9 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypeVar
 
 from webbot.errors import WebbotError
-from webbot.session import Session
+
+if TYPE_CHECKING:  # (the session opens its first page through a Recovery)
+    from webbot.session import Session
+
+T = TypeVar("T")
 
 
 class PageLost(WebbotError):
@@ -38,18 +43,38 @@ class Recovery:
         return self.session.max_recoveries
 
     def __call__(self, error: BaseException) -> bool:
-        """True when the page was lost and has been reopened; False for any other failure."""
+        """True when the page was lost and has been reopened; False for any other failure.
+        A page lost again while it is reopened (a crash in its first load) is another
+        recovery."""
         cause = self.session.lost()
         if cause is None:
             return False
-        if len(self.causes) >= self.limit:
-            raise PageLost(f"{cause}, after {self.limit} recoveries in this run "
-                           "(--max-recoveries)") from error
-        self.causes.append(cause)
-        self.report(f"{cause}: reopening the page and finding the game again (recovery "
-                    f"{len(self.causes)} of at most {self.limit})")
-        self.session.reopen(self.report)
-        return True
+        while True:
+            if len(self.causes) >= self.limit:
+                times = f"{self.limit} recover{'y' if self.limit == 1 else 'ies'}"
+                raise PageLost(f"{cause}, after {times} in this run (--max-recoveries)"
+                               ) from error
+            self.causes.append(cause)
+            self.session.recorder.lost(cause, len(self.causes))
+            self.report(f"{cause}: reopening the page and finding the game again (recovery "
+                        f"{len(self.causes)} of at most {self.limit})")
+            try:
+                self.session.reopen(self.report)
+                return True
+            except WebbotError as again:
+                cause, error = self.session.lost(), again
+                if cause is None:
+                    raise
+
+    def attempt(self, action: Callable[[], T]) -> T:
+        """`action`, done again on a reopened page when the page is lost under it (a game's
+        first look, before its play loop)."""
+        while True:
+            try:
+                return action()
+            except Exception as error:
+                if not self(error):
+                    raise
 
 
 def recovered(count: int) -> str:

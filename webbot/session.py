@@ -22,6 +22,7 @@ from webbot.errors import WebbotError, first_line
 from webbot.finder import FIND_TIMEOUT_S, Found, find_game
 from webbot.game import GameSpec
 from webbot.mouse import Mouse
+from webbot.recovery import Recovery
 from webbot.screen import Screen
 from webbot.server import FixtureServer
 
@@ -78,10 +79,12 @@ class Session:
         """A fresh page on the run's URL; the games find their game on it again. A server
         that does not answer is tried again for RETURN_PATIENCE_S."""
         assert self.tab is not None
+        # The trace so far as trace-N.zip, while the old page's context is still there.
+        self.recorder.stop_trace(f"trace-{self.tab.reopened + 1}.zip")
         self.page = self.tab.reopen()
         self.found = None
         self.mouse.page, self.mouse.guard = self.page, None
-        self.recorder.restart_trace(self.page.context, self.tab.reopened)
+        self.recorder.start_trace(self.page.context)
         open_url_again(self.page, self.url, RETURN_PATIENCE_S, report)
 
     def screen(self, selector: str, timeout_s: float = 10, *, fast: bool = False) -> Screen:
@@ -128,9 +131,15 @@ def game_session(options: RunOptions, fixture_path: str) -> Iterator[Session]:
             tab = stack.enter_context(open_tab(options.browser))
             recorder.start_trace(tab.page.context)
             stack.callback(recorder.stop_trace)
-            open_url(tab.page, url)
             session = Session(tab.page, url, recorder, Mouse(tab.page), options.game_selector,
                               options.find_timeout_s, tab, options.max_recoveries)
+            try:
+                open_url(tab.page, url)
+            except WebbotError as exc:
+                # A page lost in its first load (a renderer killed) is opened again, counted
+                # with the run's recoveries; a server that does not answer ends the run here.
+                if not Recovery(session, report=lambda line: None)(exc):
+                    raise
             try:
                 yield session
             except WebbotError:

@@ -70,8 +70,8 @@ class BurritoBot:
         self.session = session
         self.pack = pack
         self.report = report
-        self.screen: Screen = self._find()
         self.recovery = Recovery(session, report)
+        self.screen: Screen = self.recovery.attempt(self._find)
         self.hands = Hands(session.mouse)
         self.shop = shop
         self.stuck_after = stuck_after  # the watchdog's default patience

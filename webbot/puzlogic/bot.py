@@ -82,8 +82,8 @@ class PuzlogicBot:
         self.session = session
         self.report = report
         self.tempo = tempo or Tempo()
-        self.screen: Screen = self._find()
         self.recovery = Recovery(session, report)
+        self.screen: Screen = self.recovery.attempt(self._find)
         self.hands = Hands(session.mouse, self.tempo)
         self.reader = reader or Reader()
         self.solver = solver
