@@ -97,10 +97,12 @@ def kill_tree(pid: int) -> None:
             os.kill(each, signal.SIGKILL)
 
 
-def test_a_worker_killed_mid_soak_loses_no_game(short_tmp):
-    """A real `dask scheduler` and two `dask worker` processes; one worker is killed (SIGKILL,
-    with the browser it drives) while it plays: Dask hands its game to the other worker, every
-    game is recorded once and passed, and the table counts the worker lost."""
+def test_a_worker_then_the_scheduler_killed_mid_soak_lose_no_game(short_tmp):
+    """A real `dask scheduler` and two `dask worker` processes. One worker is killed (SIGKILL,
+    with the browser it drives) while it plays: Dask hands its game to the other worker, and
+    the soak counts the worker lost. Then the scheduler is killed: the soak stops within its
+    deadline, saying so, and --resume (on local workers) plays what was left: every game
+    recorded once and passed."""
     port = closed_port()
     address = f"tcp://127.0.0.1:{port}"
     env = {**os.environ, "TMPDIR": str(short_tmp)}
@@ -108,6 +110,7 @@ def test_a_worker_killed_mid_soak_loses_no_game(short_tmp):
              "stderr": subprocess.DEVNULL}
     started = [processes.start([str(DASK), "scheduler", "--host", "127.0.0.1", "--port",
                                 str(port), "--no-dashboard"], **quiet)]
+    jsonl = short_tmp / "games.jsonl"
     try:
         for _ in range(2):
             started.append(processes.start(
@@ -118,28 +121,33 @@ def test_a_worker_killed_mid_soak_loses_no_game(short_tmp):
         with Client(address, timeout="30s") as client:
             client.wait_for_workers(2, timeout=60)
             workers = {str(info["name"]) for info in client.scheduler_info()["workers"].values()}
-        jsonl = short_tmp / "games.jsonl"
-        child = start_soak("puzlogic", "--count", "3", "--scheduler", address, "--jsonl",
+        child = start_soak("puzlogic", "--count", "6", "--scheduler", address, "--jsonl",
                            str(jsonl), tmp=short_tmp)
         try:
             # Both workers take a game at once; when the first ends, the third is handed out:
             # both are playing when one is killed.
             wait_for(lambda: len(records(jsonl)) >= 1, 120, "finished game")
             kill_tree(started[1].pid)
-            out, err = child.communicate(timeout=180)
+            wait_for(lambda: len(records(jsonl)) >= 3, 120, "games after the worker's loss")
+            kill_tree(started[0].pid)  # the scheduler
+            out, err = child.communicate(timeout=120)
         finally:
             processes.stop(child)
-        assert child.returncode == 0, out + err
-        games = records(jsonl)
-        assert sorted(g["number"] for g in games) == [0, 1, 2]
-        assert [g["outcome"] for g in games] == ["passed"] * 3
-        assert {g["worker"] for g in games} <= workers
-        said = " ".join(out.split())
-        assert address in said
-        assert "1 worker left the cluster during the soak" in said
     finally:  # the workers first, while their scheduler is still there to say goodbye to
         for process in reversed(started):
             processes.stop(process)
+    said = " ".join(out.split())
+    assert child.returncode == 1, said + err
+    assert address in said and "1 worker left the cluster during the soak" in said
+    assert f"stopped: lost the Dask scheduler at {address}" in said and "--resume" in said
+    before = records(jsonl)
+    assert 3 <= len(before) < 6 and {g["worker"] for g in before} <= workers
+    done = run_webbot("soak", "puzlogic", "--count", "6", "--workers", "1", "--jsonl",
+                      str(jsonl), "--resume", env={"TMPDIR": str(short_tmp)}, timeout=180)
+    assert done.returncode == 0, done.stdout + done.stderr
+    after = records(jsonl)
+    assert sorted(g["number"] for g in after) == list(range(6))
+    assert all(g["outcome"] == "passed" for g in after)
 
 
 def test_ctrl_c_stops_the_soak_and_a_killed_soak_resumes_each_game_once(short_tmp):

@@ -142,6 +142,9 @@ def soak_command(plan: Plan, jsonl: Path | None, console: Console,
     if result.interrupted:
         console.print(f"interrupted: {len(result.records)} games had ended")
         return 130
+    if result.scheduler_lost:
+        console.print(f"stopped: {result.scheduler_lost}")
+        return 1
     failed = [r for r in result.records if not r.passed]
     return 1 if failed or not result.records else 0
 

@@ -12,6 +12,8 @@ import random
 import time
 from dataclasses import dataclass
 
+from playwright.sync_api import Error as PlaywrightError
+
 from webbot.browser import BrowserOptions
 from webbot.errors import WebbotError, first_line
 from webbot.registry import game as registered
@@ -67,7 +69,15 @@ def play_case(case: Case, connect: str | None = None, options: dict | None = Non
     try:
         with game_session(run, case.path) as session:
             lost = session.recoveries
-            problem = replica.play_and_judge(session, game_options(case.game, options))
+            try:
+                problem = replica.play_and_judge(session, game_options(case.game, options))
+            except PlaywrightError:
+                # The page lost after the bot was done, before the replica's record was read
+                # (the record lives in the page): the game cannot be confirmed.
+                cause = session.lost()
+                if cause is None:
+                    raise
+                problem = f"the game's own record could not be read: {cause}"
     except WebbotError as exc:
         line = first_line(exc)
         frames = line.rsplit(" saved in ", 1)[1].rstrip(")") if " saved in " in line else ""

@@ -18,7 +18,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 
 from webbot.deadline import Deadline
@@ -27,6 +27,7 @@ from webbot.soak.games import Case, Played, make_case, play_case
 
 TRIES = 2
 SCHEDULER_TIMEOUT_S = 10.0
+CHECK_S = 1.0  # how often a soak waiting for its games looks at its scheduler
 
 
 @dataclass(frozen=True)
@@ -95,6 +96,7 @@ class SoakResult:
     interrupted: bool = False
     workers: int = 0
     lost_workers: int = 0  # workers that left the cluster while the soak ran (killed, say)
+    scheduler_lost: str | None = None  # why the soak stopped short, its scheduler gone
 
 
 def attempt(case: Case, connect: str | None, options: dict) -> tuple[Played, str]:
@@ -178,7 +180,8 @@ def run_soak(plan: Plan, client, on_record: Callable[[GameRecord], None] = lambd
              ) -> SoakResult:
     """Play the plan's games on the client's workers; `on_record` hears of each game as it
     ends. Ctrl-C cancels what is under way and returns what was played."""
-    from distributed import as_completed
+    from distributed import as_completed, wait
+    from distributed.client import FuturesCancelledError
 
     started = time.monotonic()
     deadline = Deadline(plan.minutes * 60 if plan.minutes else None)
@@ -231,29 +234,65 @@ def run_soak(plan: Plan, client, on_record: Callable[[GameRecord], None] = lambd
         gone.update(seen - now)
         return len(gone)
 
-    interrupted = False
+    interrupted, scheduler_lost = False, None
+    cut_off = Deadline(None)  # since when the client has been without its scheduler
     try:
         for _ in range(max(1, slots)):
             start_next()
-        for future in pending:
-            record = running.pop(future)
-            try:
-                played, worker = future.result()
-            except Exception as exc:  # the worker died, or the task could not run there
-                played, worker = Played(False, 0.0, f"the task failed: {first_line(exc)}"), "?"
-            record.tries.append(Try(worker, played))
-            if not played.passed and len(record.tries) < TRIES:
-                submit(record, avoid=worker)
+        while running:
+            # A bounded wait, so that a scheduler gone for good is noticed (its games would
+            # never end, and as_completed would wait for them for ever).
+            finished = pending.next_batch(block=False)
+            if not finished:
+                if client.status != "running":
+                    if cut_off.seconds is None:
+                        cut_off = Deadline(SCHEDULER_TIMEOUT_S)
+                    elif cut_off.passed():
+                        scheduler_lost = _scheduler_lost(client, len(running))
+                        break
+                else:
+                    cut_off = Deadline(None)
+                    for future in [f for f in running if f.cancelled()]:  # back: again
+                        submit(running.pop(future))
+                alive = [f for f in running if not f.cancelled()]
+                if alive:
+                    # (A timeout, or the futures cancelled as the scheduler went: the loop
+                    # looks at them and at the scheduler again.)
+                    with suppress(TimeoutError, FuturesCancelledError):
+                        wait(alive, timeout=CHECK_S, return_when="FIRST_COMPLETED")
+                else:
+                    time.sleep(CHECK_S)  # only games cut off: look at the scheduler again
                 continue
-            records.append(record)
-            lost_workers()
-            on_record(record)
-            start_next()
+            for future in finished:
+                record = running.pop(future)
+                try:
+                    played, worker = future.result()
+                except Exception as exc:  # the worker died, or the task could not run there
+                    if future.cancelled() and client.status != "running":
+                        running[future] = record  # cut off from the scheduler: not played
+                        continue
+                    played, worker = (Played(False, 0.0, f"the task failed: "
+                                                         f"{first_line(exc)}"), "?")
+                record.tries.append(Try(worker, played))
+                if not played.passed and len(record.tries) < TRIES:
+                    submit(record, avoid=worker)
+                    continue
+                records.append(record)
+                lost_workers()
+                on_record(record)
+                start_next()
     except KeyboardInterrupt:
         interrupted = True
         client.cancel(list(running))
     return SoakResult(records, time.monotonic() - started, interrupted, len(workers),
-                      lost_workers())
+                      lost_workers(), scheduler_lost)
+
+
+def _scheduler_lost(client, under_way: int) -> str:
+    address = getattr(client.scheduler, "address", None) or "?"
+    return (f"lost the Dask scheduler at {address} (no answer for {SCHEDULER_TIMEOUT_S:g} s); "
+            f"{under_way} game{'s' * (under_way != 1)} under way not recorded: run the same "
+            "command with --resume to play what is left")
 
 
 def percentile(values: list[float], share: float) -> float:
