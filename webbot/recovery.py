@@ -11,14 +11,25 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TypeVar
+from typing import Protocol, TypeVar
 
+from webbot.debug import Recorder
 from webbot.errors import WebbotError
 
-if TYPE_CHECKING:  # (the session opens its first page through a Recovery)
-    from webbot.session import Session
-
 T = TypeVar("T")
+
+
+class Reopenable(Protocol):
+    """What a recovery needs of a run's session (webbot.session.Session, which opens its
+    first page through a Recovery)."""
+
+    recoveries: list[str]
+    max_recoveries: int
+    recorder: Recorder
+
+    def lost(self) -> str | None: ...
+
+    def reopen(self, report: Callable[[str], None]) -> None: ...
 
 
 class PageLost(WebbotError):
@@ -29,7 +40,7 @@ class PageLost(WebbotError):
 class Recovery:
     """At most `session.max_recoveries` (--max-recoveries) in one run."""
 
-    session: Session
+    session: Reopenable
     report: Callable[[str], None] = print
 
     @property
