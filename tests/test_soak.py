@@ -223,6 +223,9 @@ def test_usage_errors_and_a_dead_scheduler(short_tmp):
     assert done.returncode == 1
     assert done.stderr.startswith("webbot: error: cannot reach the Dask scheduler at tcp://")
     assert done.stderr.count("\n") == 1
+
+
+def test_a_wedged_scheduler_is_one_line_within_its_deadline(short_tmp):
     with wedged_port() as port:  # takes the connection, never answers: Dask waits for good
         done = run_webbot("soak", "puzlogic", "--count", "1", "--scheduler",
                           f"tcp://127.0.0.1:{port}", env={"TMPDIR": str(short_tmp)}, timeout=90)
