@@ -18,6 +18,4 @@ fi
 # pytest against 13 min 44 s, each test slower); no pytest cache, ruff cache or Hypothesis
 # database is left in the checkout.
 # --durations: the slowest tests in the log, to keep the run well under 15 minutes.
-# --dist worksteal: a process that runs out of tests takes some of the other's, so the
-# minute-long fault tests do not leave one core idle at the end.
-.venv/bin/python -m pytest -p no:cacheprovider -n auto --dist worksteal --durations=15 "$@"
+.venv/bin/python -m pytest -p no:cacheprovider -n auto --durations=15 "$@"
