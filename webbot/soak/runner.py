@@ -185,12 +185,13 @@ def run_soak(plan: Plan, client, on_record: Callable[[GameRecord], None] = lambd
 
     started = time.monotonic()
     deadline = Deadline(plan.minutes * 60 if plan.minutes else None)
+    address = client.scheduler.address  # (once it is lost, the client no longer knows it)
     workers = list(client.scheduler_info()["workers"])
     if not workers:
         try:
             client.wait_for_workers(1, timeout=30)
         except TimeoutError:
-            raise WebbotError(f"the Dask scheduler at {client.scheduler.address} has no "
+            raise WebbotError(f"the Dask scheduler at {address} has no "
                               "workers (waited 30 s): start some with `dask worker ADDRESS "
                               "--nthreads 1`") from None
         workers = list(client.scheduler_info()["workers"])
@@ -203,7 +204,7 @@ def run_soak(plan: Plan, client, on_record: Callable[[GameRecord], None] = lambd
     def submit(record: GameRecord, avoid: str | None = None) -> None:
         case = record.case
         connect = plan.connect[case.number % len(plan.connect)] if plan.connect else None
-        others = [address for address, info in client.scheduler_info()["workers"].items()
+        others = [worker for worker, info in client.scheduler_info()["workers"].items()
                   if str(info.get("name")) != avoid] if avoid else None
         # Another worker is a wish, not a must: a task held to workers that all die before it
         # starts (a restarted worker comes back at a new address) would wait for ever.
@@ -248,7 +249,7 @@ def run_soak(plan: Plan, client, on_record: Callable[[GameRecord], None] = lambd
                     if cut_off.seconds is None:
                         cut_off = Deadline(SCHEDULER_TIMEOUT_S)
                     elif cut_off.passed():
-                        scheduler_lost = _scheduler_lost(client, len(running))
+                        scheduler_lost = _scheduler_lost(address, len(running))
                         break
                 else:
                     cut_off = Deadline(None)
@@ -288,8 +289,7 @@ def run_soak(plan: Plan, client, on_record: Callable[[GameRecord], None] = lambd
                       lost_workers(), scheduler_lost)
 
 
-def _scheduler_lost(client, under_way: int) -> str:
-    address = getattr(client.scheduler, "address", None) or "?"
+def _scheduler_lost(address: str, under_way: int) -> str:
     return (f"lost the Dask scheduler at {address} (no answer for {SCHEDULER_TIMEOUT_S:g} s); "
             f"{under_way} game{'s' * (under_way != 1)} under way not recorded: run the same "
             "command with --resume to play what is left")
