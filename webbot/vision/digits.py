@@ -35,6 +35,10 @@ MAX_TEMPLATES = 8  # per digit and style; more would only slow matching
 # bold 6s, 8s and 9s shrunk from device scale 2 read as nothing), so the answer is a vote.
 TESSERACT_TRIES = ((6, 28, False), (6, 36, False), (10, 32, False), (6, 28, True),
                    (10, 32, True), (7, 32, True), (7, 28, False))
+# A second look when those leave no answer: other modes and sizes (a thin blue-core 9 drawn at
+# device scale 2 and zoom 1.25 read as 9 only twice above, and as 9 at 24 and 44 px).
+SECOND_TRIES = ((6, 24, False), (7, 24, False), (10, 24, False), (6, 44, False),
+                (8, 44, False), (13, 44, False), (8, 24, True))
 WHITELIST = "-c tessedit_char_whitelist=0123456789"
 
 
@@ -160,25 +164,31 @@ class DigitReader:
     def vote(self, glyph: np.ndarray, whitelist: str) -> str | None:
         """The one character at least three of seven Tesseract tries read in a glyph (modes,
         sizes, soft or sharp edges), with characters limited by `whitelist`, unless another
-        comes up twice; else None."""
+        comes up twice; else the same asked of those and seven more tries; else None."""
         votes: Counter[str] = Counter()
         for tried, (psm, height, sharp) in enumerate(TESSERACT_TRIES, 1):
-            page = padded_page(glyph, height)
-            if page is None:
+            if not self._ask(glyph, psm, height, sharp, whitelist, votes):
                 return None
-            if sharp:
-                page = np.where(page < 128, 0, 255).astype(np.uint8)
-            self.tesseract_calls += 1
-            text = read_text(page, f"--psm {psm} {whitelist}")
-            if text:
-                votes[text] += 1
             if tried == 3 and len(votes) == 1 and max(votes.values()) == 3:
                 break  # three out of three: no need to ask more
-        ranked = votes.most_common(2)
-        if not ranked or ranked[0][1] < 3 or (len(ranked) > 1 and ranked[1][1] > 1):
-            return None
-        text = ranked[0][0]
-        return text if len(text) == 1 else None
+        if _winner(votes) is None and votes:
+            for psm, height, sharp in SECOND_TRIES:
+                self._ask(glyph, psm, height, sharp, whitelist, votes)
+        return _winner(votes)
+
+    def _ask(self, glyph: np.ndarray, psm: int, height: int, sharp: bool, whitelist: str,
+             votes: Counter[str]) -> bool:
+        """One Tesseract try, its answer counted in `votes`; False for a glyph too small."""
+        page = padded_page(glyph, height)
+        if page is None:
+            return False
+        if sharp:
+            page = np.where(page < 128, 0, 255).astype(np.uint8)
+        self.tesseract_calls += 1
+        text = read_text(page, f"--psm {psm} {whitelist}")
+        if text:
+            votes[text] += 1
+        return True
 
     def _add(self, style: str, digit: int, glyph: np.ndarray) -> None:
         box = normalise(glyph)
@@ -197,3 +207,11 @@ class DigitReader:
             os.replace(temporary, folder / name)
         except OSError:
             pass  # a read-only cache still reads; it only forgets what it learned
+
+
+def _winner(votes: Counter[str]) -> str | None:
+    """The one character read at least three times with no other read twice, else None."""
+    ranked = votes.most_common(2)
+    if not ranked or ranked[0][1] < 3 or (len(ranked) > 1 and ranked[1][1] > 1):
+        return None
+    return ranked[0][0] if len(ranked[0][0]) == 1 else None
