@@ -156,8 +156,9 @@ class Screen:
         self.recorder = recorder or _NoRecorder()
         self.timeout_s = timeout_s
         self._first = True
-        # Called before each picture: clearing what has come over the game (webbot.way).
-        self.before_capture: Callable[[], None] = lambda: None
+        # Called before each picture: clearing what has come over the game (webbot.way); given
+        # 0, it looks at once rather than at its usual pace.
+        self.before_capture: Callable[..., None] = lambda *every_s: None
 
     def _capture(self) -> Grab:
         # A page screenshot clipped to the element's box: the same pixels as an element
@@ -227,6 +228,12 @@ class Screen:
         grab = self._capture()
         self.recorder.keep(grab, label)
         return grab
+
+    def grab_uncovered(self, label: str = "frame") -> Grab:
+        """A grab after a fresh look for anything come over the game: for when the game
+        does not show what it should, and a popup that came a moment ago may be why."""
+        self.before_capture(0)
+        return self.grab(label)
 
     def wait_until(
         self,

@@ -270,6 +270,9 @@ class PuzlogicBot:
             seen = self.settled(seen)
         for _ in range(5):
             buttons = completed_buttons(seen.picture)
+            if which not in buttons:  # a popup come over the game a moment ago may hide it
+                seen = self.look(self.screen.grab_uncovered("completed"), read=False)
+                buttons = completed_buttons(seen.picture)
             if which not in buttons:
                 raise WebbotError(f"cannot find '{which.title()}' on the completed screen")
             self.hands.click(seen, buttons[which])
