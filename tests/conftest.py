@@ -88,13 +88,14 @@ def pages_url():
 
 
 @pytest.fixture(scope="session")
-def reader(tmp_path_factory):
-    """One Puzlogic reader for the session, learning its digits into a fresh cache: Tesseract
-    teaches it here once (about 10 s), not once per test."""
+def reader(glyph_cache):
+    """One Puzlogic reader for the session, learning its digits into the session's fresh cache
+    (the one the webbot children read): Tesseract teaches them once (about 10 s), not once per
+    test or process."""
     from webbot.puzlogic.perceive import Reader
     from webbot.vision.digits import DigitReader
 
-    return Reader(DigitReader(tmp_path_factory.mktemp("glyphs")))
+    return Reader(DigitReader(glyph_cache / "glyphs"))
 
 
 @pytest.fixture(scope="session")
