@@ -84,9 +84,16 @@ def records(jsonl: Path) -> list[dict]:
 
 
 def start_soak(*args: str, tmp: Path) -> subprocess.Popen:
+    # Ctrl-C as in a terminal: a suite started in the background (`cmd &` in a script) has
+    # SIGINT ignored, and a child would inherit that and never hear it.
     return processes.start([sys.executable, "-m", "webbot.cli", "soak", *args],
                            env={**os.environ, "TMPDIR": str(tmp), "COLUMNS": "200"},
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           preexec_fn=_hear_ctrl_c)
+
+
+def _hear_ctrl_c() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def kill_tree(pid: int) -> None:

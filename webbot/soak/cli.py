@@ -128,10 +128,18 @@ def soak_command(plan: Plan, jsonl: Path | None, console: Console,
                           + (f"{plan.count} games" if plan.count else f"{plan.minutes:g} minutes")
                           + f" on {where}" + (f"; dashboard: {link}" if link else ""))
             result = _with_progress(plan, client, console, out)
+            if out:
+                out.close()
+            # Said before the cluster is closed: closing workers stopped in the middle of
+            # their games can take a while.
+            return _report(plan, replace(result, records=[*before, *result.records]), console)
     finally:
         if out:
             out.close()
-    result = replace(result, records=[*before, *result.records])
+
+
+def _report(plan: Plan, result: SoakResult, console: Console) -> int:
+    """The soak's tables and closing lines; its exit code."""
     console.print(summary_table(plan.game, result))
     console.print(worker_table(result.records))
     if result.lost_workers:

@@ -11,6 +11,7 @@ that fails is tried once more, on another worker when there is one; both tries a
 from __future__ import annotations
 
 import logging
+import multiprocessing
 import os
 import signal
 import statistics
@@ -28,6 +29,7 @@ from webbot.soak.games import Case, Played, make_case, play_case
 TRIES = 2
 SCHEDULER_TIMEOUT_S = 10.0
 CHECK_S = 1.0  # how often a soak waiting for its games looks at its scheduler
+CLOSE_S = 10.0  # a local cluster closes within this, or its workers are killed
 
 
 @dataclass(frozen=True)
@@ -137,8 +139,21 @@ def dask_client(plan: Plan) -> Iterator:
                                dashboard_address="127.0.0.1:0", silence_logs=logging.CRITICAL)
     finally:
         signal.signal(signal.SIGINT, handler)
-    with cluster, Client(cluster) as client:
-        yield client
+    try:
+        with Client(cluster) as client:
+            yield client
+    finally:
+        _close(cluster)
+
+
+def _close(cluster) -> None:
+    """Close a LocalCluster within CLOSE_S: a worker stopped in the middle of a game (Ctrl-C)
+    may not close by itself for a minute on a busy machine; what is left is killed."""
+    with suppress(Exception):  # a timeout, or a cluster half gone: the kill below ends it
+        cluster.close(timeout=CLOSE_S)
+    for child in multiprocessing.active_children():  # the worker processes started here
+        child.kill()
+        child.join(timeout=5)
 
 
 def _connected(address: str, timeout_s: float = SCHEDULER_TIMEOUT_S):
