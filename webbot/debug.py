@@ -130,3 +130,11 @@ class Recorder:
         if self.page_shot:
             (folder / "page.png").write_bytes(self.page_shot)
         return folder
+
+
+def save_picture(path: Path, image) -> None:
+    """An annotated picture saved where the user asked, or a one-line error."""
+    if path.suffix.lower() not in (".png", ".jpg", ".jpeg", ".bmp", ".webp"):
+        raise WebbotError(f"{path}: name a .png (or .jpg) file for the annotated picture")
+    if not cv2.imwrite(str(path), image):
+        raise WebbotError(f"cannot write {path} (does its folder exist?)")

@@ -1,11 +1,12 @@
 """`webbot daily-set` (play), `webbot daily-set classify` (card pictures) and `webbot daily-set
-read` (a page, without a browser)."""
+read` (a board in a picture, or a page without a browser)."""
 
 from __future__ import annotations
 
 import json
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import click
@@ -13,6 +14,8 @@ from rich.console import Console
 from rich.table import Table
 
 from webbot.commands import console, run_options
+from webbot.daily_set.annotate import annotated
+from webbot.daily_set.board import read_board
 from webbot.daily_set.bot import (
     DailySetBot,
     Outcome,
@@ -24,12 +27,15 @@ from webbot.daily_set.decide import DAILY_SETS, todays_sets
 from webbot.daily_set.model import Reading
 from webbot.daily_set.page import fetch_page, parse_board
 from webbot.daily_set.perceive import read_file
+from webbot.debug import save_picture
 from webbot.errors import WebbotError
-from webbot.params import Url
+from webbot.inputs import read_image
+from webbot.params import OUTPUT_FILE, Url
 from webbot.recovery import recovered
 from webbot.session import RunOptions, game_session
 
 BUNDLED_PAGE = "daily-set/puzzle/set.htm"
+WEB_URL = Url(("http", "https"))  # fetched with requests: no file:// pages
 
 
 def play_command(options: RunOptions, console: Console) -> int:
@@ -94,6 +100,33 @@ def read_command(url: str, as_json: bool) -> None:
         click.echo(f"set {number}: cards {' '.join(map(str, triple))}")
 
 
+def read_picture_command(path: str, as_json: bool, annotate_to: Path | None) -> None:
+    """Find and read the board in a picture file; list its cards and sets."""
+    image = read_image(path)
+    started = time.perf_counter()
+    try:
+        board = read_board(image)
+    except WebbotError as exc:
+        raise WebbotError(f"{path}: {exc}") from None
+    ms = (time.perf_counter() - started) * 1000
+    if annotate_to is not None:
+        save_picture(annotate_to, annotated(image, board))
+    if as_json:
+        cards = [{"position": c.position, **c.reading.card.as_dict(), "box": list(c.box)}
+                 for c in board.cards]
+        click.echo(json.dumps({"file": path, "cards": cards,
+                               "sets": [list(s) for s in board.sets]}))
+        return
+    turned = f", turned {board.tilt:+.1f} degrees" if board.tilt else ""
+    click.echo(f"{path}: {len(board.cards)} cards read in {ms:.0f} ms{turned}")
+    for card in board.cards:
+        click.echo(f"  {card.position:2d}: {card.reading.card} ({_doubt(card.reading)})")
+    for number, triple in enumerate(board.sets, 1):
+        click.echo(f"set {number}: cards {' '.join(map(str, triple))}")
+    if not board.sets:
+        click.echo("no set among these cards")
+
+
 def _doubt(reading: Reading) -> str:
     return f"least certain: {reading.doubtful}, doubt {reading.doubt:.2f}"
 
@@ -107,8 +140,8 @@ def command(ctx: click.Context, options: RunOptions) -> None:
     """Find and click the 6 sets of the Daily SET puzzle: the cards are read from their image
     files' pixels, each set's three cards are clicked, and the page's answer is checked.
 
-    `webbot daily-set classify IMAGE...` reads card pictures; `webbot daily-set read URL`
-    reads a page's cards and sets without a browser."""
+    `webbot daily-set classify IMAGE...` reads card pictures; `webbot daily-set read IMAGE|URL`
+    reads the cards and sets of a board in a picture, or of a page without a browser."""
     if ctx.invoked_subcommand is not None:
         return
 
@@ -126,10 +159,38 @@ def classify(images: tuple[str, ...], as_json: bool) -> None:
 
 
 @command.command("read")
-@click.argument("url", metavar="URL", type=Url(("http", "https")))
+@click.argument("targets", metavar="IMAGE|URL...", nargs=-1, required=True)
 @click.option("--json", "as_json", is_flag=True,
-              help='Print {"layout", "cards": [...], "sets": [[p, p, p], ...]}.')
-def read(url: str, as_json: bool) -> None:
-    """Fetch a Daily SET page with requests (its scripts are not run), read its 12 cards and
-    list its sets. Nothing is clicked."""
-    read_command(url, as_json)
+              help='Print one JSON object per target. A picture: {"file", "cards": [{"position", '
+                   '"count", "shape", "color", "fill", "box": [x, y, w, h]}], "sets": [[p, p, '
+                   'p], ...]}; a page: {"layout", "cards", "sets"}. Positions are 1-based, row '
+                   'by row.')
+@click.option("--annotate", "annotate_to", metavar="OUT.png", type=OUTPUT_FILE,
+              help="Also save each picture with every card's box and position and each set in "
+                   "a colour of its own (OUT-2.png, ... for the second picture on).")
+def read(targets: tuple[str, ...], as_json: bool, annotate_to: Path | None) -> None:
+    """Read the cards and list the sets of a board: in a picture (a screenshot or a photo; PNG,
+    JPEG, WebP...), or on a Daily SET page fetched with requests (its scripts are not run).
+    Nothing is clicked. A picture that does not show every card clearly is refused, naming
+    the positions."""
+    urls = {t: _web_url(t) for t in targets if "://" in t}  # all checked before any is read
+    if annotate_to is not None and urls:
+        raise click.UsageError("--annotate draws on pictures, not pages")
+    for index, target in enumerate(targets):
+        if target in urls:
+            read_command(urls[target], as_json)
+        else:
+            out = annotate_to and _numbered(annotate_to, index)
+            read_picture_command(target, as_json, out)
+
+
+def _web_url(text: str) -> str:
+    try:
+        return WEB_URL.convert(text, None, None)
+    except click.BadParameter as exc:
+        exc.param_hint = "'URL'"
+        raise
+
+
+def _numbered(path: Path, index: int) -> Path:
+    return path if index == 0 else path.with_stem(f"{path.stem}-{index + 1}")

@@ -69,6 +69,14 @@ def load(path: str | Path) -> np.ndarray:
 
 def classify(image: np.ndarray) -> Reading:
     """Reads one card picture (BGR)."""
+    card, doubts = read_attributes(image)
+    doubtful = max(doubts, key=doubts.__getitem__)
+    return Reading(card, round(doubts[doubtful], 3), doubtful)
+
+
+def read_attributes(image: np.ndarray) -> tuple[Card, dict[str, float]]:
+    """One card picture (BGR) read, with each attribute's doubt (0: far from a boundary, 1: on
+    it)."""
     picture = _standard(image)
     chroma = picture.max(axis=2).astype(np.float32) - picture.min(axis=2)
     ink_chroma = float(np.percentile(chroma, 99.5))
@@ -84,8 +92,7 @@ def classify(image: np.ndarray) -> Reading:
     count_doubt = _count_doubt(shapes, fragments)
     doubts = {"count": count_doubt, "shape": shape_doubt, "color": color_doubt,
               "fill": fill_doubt}
-    doubtful = max(doubts, key=doubts.__getitem__)
-    return Reading(Card(len(shapes), shape, color, fill), round(doubts[doubtful], 3), doubtful)
+    return Card(len(shapes), shape, color, fill), doubts
 
 
 def _standard(image: np.ndarray) -> np.ndarray:
@@ -169,12 +176,12 @@ def _fill(coverage: np.ndarray, shapes: list[np.ndarray]) -> tuple[str, float]:
         inside |= distance > 0.6 * distance.max()
     share = float(coverage[inside].mean())
     if share >= SOLID_ABOVE:
-        return "solid", _boundary_doubt(share, SOLID_ABOVE, 1.0)
+        return "solid", boundary_doubt(share, SOLID_ABOVE, 1.0)
     if share < EMPTY_BELOW:
-        return "empty", _boundary_doubt(share, EMPTY_BELOW, 0.0)
+        return "empty", boundary_doubt(share, EMPTY_BELOW, 0.0)
     middle = (SOLID_ABOVE + EMPTY_BELOW) / 2
     edge = SOLID_ABOVE if share > middle else EMPTY_BELOW
-    return "striped", _boundary_doubt(share, edge, middle)
+    return "striped", boundary_doubt(share, edge, middle)
 
 
 def _shape(shapes: list[np.ndarray]) -> tuple[str, float]:
@@ -189,15 +196,15 @@ def _shape(shapes: list[np.ndarray]) -> tuple[str, float]:
         solidities.append(area / hull)
     extent, solidity = float(np.median(extents)), float(np.median(solidities))
     if extent < DIAMOND_BELOW:
-        return "diamond", _boundary_doubt(extent, DIAMOND_BELOW, 0.53)
-    doubt_diamond = _boundary_doubt(extent, DIAMOND_BELOW, 0.8)
+        return "diamond", boundary_doubt(extent, DIAMOND_BELOW, 0.53)
+    doubt_diamond = boundary_doubt(extent, DIAMOND_BELOW, 0.8)
     score = ((extent - EXTENT_SPLIT) / EXTENT_SPREAD
              + (solidity - SOLIDITY_SPLIT) / SOLIDITY_SPREAD)
     shape = "oval" if score > 0 else "squiggle"
-    return shape, max(doubt_diamond, _boundary_doubt(score, 0, TYPICAL_SCORE))
+    return shape, max(doubt_diamond, boundary_doubt(score, 0, TYPICAL_SCORE))
 
 
-def _boundary_doubt(value: float, boundary: float, typical: float) -> float:
+def boundary_doubt(value: float, boundary: float, typical: float) -> float:
     """1 on the boundary, 0 at the typical value of the class (or beyond)."""
     return float(np.clip(1 - abs(value - boundary) / abs(typical - boundary), 0, 1))
 

@@ -9,12 +9,11 @@ import time
 from pathlib import Path
 
 import click
-import cv2
 from rich.console import Console
 from rich.table import Table
 
 from webbot.commands import console, run_options
-from webbot.debug import annotate
+from webbot.debug import annotate, save_picture
 from webbot.errors import WebbotError
 from webbot.inputs import read_image
 from webbot.params import OUTPUT_FILE, Finite
@@ -107,13 +106,6 @@ def read_command(path: str, as_json: bool, annotated: str | None) -> None:
     click.echo("pieces: " + " ".join(f"{p.value}{p.color[0]}" for p in puzzle.pieces))
     for s in puzzle.sums:
         click.echo(f"sum: {s.line} {s.index} = {s.target} ({s.counts}, {s.side})")
-
-
-def save_picture(path: Path, image) -> None:
-    if path.suffix.lower() not in (".png", ".jpg", ".jpeg", ".bmp"):
-        raise WebbotError(f"{path}: name a .png (or .jpg) file for the annotated picture")
-    if not cv2.imwrite(str(path), image):
-        raise WebbotError(f"cannot write {path} (does its folder exist?)")
 
 
 def render(puzzle: Puzzle, solution: Solution) -> str:

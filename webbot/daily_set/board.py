@@ -1,0 +1,427 @@
+"""Finds the SET cards in a picture of a board (a screenshot or a photo) and reads them.
+
+Cards are found from their shapes, not their edges: the Daily SET's own cards are white on a
+white page with no outline at all (the 2022 page), where an edge finder sees no card. A shape
+is a blob of coloured ink lying on light, greyish paper (a dark or coloured table is not paper,
+so its colour is not taken for ink); the shapes of one card are copies side by side, the same
+size, hue, fill and outline, closer to each other than to the next card's. Each card is then
+cut out around its shapes, inside the card, and read by the card classifier (perceive.py).
+
+A board tilted by a photo is turned straight first, by the slope its rows of shapes show.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+
+import cv2
+import numpy as np
+
+from webbot.daily_set.decide import DAILY_SETS, find_sets, least_certain
+from webbot.daily_set.model import Reading
+from webbot.daily_set.perceive import CardError, boundary_doubt, read_attributes
+from webbot.errors import WebbotError
+
+# Paper: bright and grey (a tinted photo's white included). Ink: coloured; JPEG smears the
+# chroma of thin strokes (a green stripe drops to ~40), so ink is what is clearly coloured and
+# whatever fainter colour touches it.
+PAPER_VALUE, PAPER_CHROMA = 140, 25
+INK_CHROMA, FAINT_INK_CHROMA = 60, 25
+SHAPE_ASPECT = (0.25, 0.9)  # width / height of an upright shape (the real 19x42: 0.45)
+MIN_SHAPE_H = 12  # px: a card about 50 px wide draws its shapes ~22 px high
+MIN_EXTENT = 0.4  # of its box a shape fills (a diamond: 0.5)
+# Shapes of one card: the real pitch is 32 px for 42 px high shapes, a gap of 0.31 of the
+# height; the nearest shapes of two cards are 0.38 apart at the closest (the 2022 table, two
+# three-shape cards) but then differ in look, as no two cards are the same.
+MAX_GAP = 0.55  # of the shape height
+SAME_HEIGHT, SAME_ROW = 0.15, 0.2  # relative differences allowed within a card
+SAME_HUE, SAME_SHARE, SAME_SILHOUETTE = 20.0, 0.25, 0.7
+# A card's crop for the classifier, in shape heights: the real card is 2.26 wide and 1.48 high
+# with 0.14 beside three shapes; the crop stays inside it.
+CROP_H, CROP_PAD_X, CROP_MIN_W = 1.4, 0.12, 2.0
+CARD_W, CARD_H = 2.26, 1.48  # the card's box, put around its shapes at a card's proportions
+MIN_TILT, MAX_TILT = 0.3, 10.0  # degrees: below, left as it is; above, not a board
+MAX_CARDS, DAILY_CARDS = 21, 12
+# A picture is lossier than the page's own card files (JPEG, scaling): a reading is taken only
+# well away from a boundary.
+PICTURE_DOUBT_LIMIT = 0.6  # (at 0.7 one empty diamond of 156 test boards read as striped)
+SURE = 0.5  # a fill read with less doubt than this is not overruled by the other way
+MIN_FILL_GAP = 0.08  # between the bunches of fill levels (measured apart by 0.15 or more)
+# Where the bunches lie whatever the scale and JPEG: a solid middle is all ink, an empty one
+# at most tinted (measured: solid cards 0.9-1, empty 0.2-0.6).
+MIN_SOLID_MEAN, MAX_EMPTY_MEAN = 0.85, 0.62
+
+
+class BoardError(WebbotError):
+    """A picture that cannot be read as a board of SET cards: nothing is guessed."""
+
+
+@dataclass(frozen=True)
+class Shape:
+    x: int
+    y: int
+    w: int
+    h: int
+    hue: float  # OpenCV hue, 0-180
+    share: float  # of the silhouette inked: solid ~1, striped ~0.5, empty ~0.2
+    fill_level: float  # how dark its middle is against its ink and paper (see _fill_level)
+    silhouette: np.ndarray  # the filled outline, scaled to 16x32
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        return self.x + self.w / 2, self.y + self.h / 2
+
+
+@dataclass(frozen=True)
+class BoardCard:
+    position: int  # 1-based, row by row
+    box: tuple[int, int, int, int]  # x, y, width, height in the picture
+    corners: np.ndarray  # the card's four corners in the picture (a tilted board's too)
+    reading: Reading
+
+
+@dataclass(frozen=True)
+class Board:
+    cards: list[BoardCard]
+    sets: list[tuple[int, int, int]]  # positions
+    tilt: float  # degrees the picture was turned to read it
+
+
+def read_board(image: np.ndarray) -> Board:
+    """Every card of the board in the picture (BGR), read, and every set among them; a
+    BoardError names what could not be read (no board, cards missing, a card unclear)."""
+    tilt = _tilt(_groups(_shapes(image)))
+    turn = np.eye(2, 3, dtype=np.float64)
+    upright = image
+    if abs(tilt) >= MIN_TILT:
+        h, w = image.shape[:2]
+        turn = cv2.getRotationMatrix2D((w / 2, h / 2), -tilt, 1)  # back level
+        upright = cv2.warpAffine(image, turn, (w, h), flags=cv2.INTER_LINEAR,
+                                 borderMode=cv2.BORDER_REPLICATE)
+    groups = _groups(_shapes(upright))
+    if not groups:
+        raise BoardError("no SET cards in the picture (no coloured shapes on light cards)")
+    crowded = [g for g in groups if len(g) > 3]
+    if crowded:
+        x, y = crowded[0][0].centre
+        raise BoardError(f"{len(crowded[0])} alike shapes in a row near ({x:.0f}, {y:.0f}): "
+                         "cannot tell the cards apart")
+    back = cv2.invertAffineTransform(turn)
+    placed = _numbered(groups)
+    if len(placed) > MAX_CARDS:
+        raise BoardError(f"{len(placed)} cards found; a SET table has at most {MAX_CARDS}")
+    fills = _fills([float(np.mean([s.fill_level for s in g])) for g in placed])
+    cards, unclear = [], []
+    for position, (group, fill) in enumerate(zip(placed, fills, strict=True), 1):
+        try:
+            reading = _read(upright, group, fill)
+        except CardError as exc:
+            unclear.append(f"{position} ({exc})")
+            continue
+        corners = cv2.transform(_card_corners(group)[None], back)[0]
+        x, y, w, h = cv2.boundingRect(corners.astype(np.float32))
+        cards.append(BoardCard(position, (x, y, w, h), corners, reading))
+    if unclear:
+        raise BoardError(f"card{'s' * (len(unclear) > 1)} unclear at position "
+                         f"{', '.join(unclear)}")
+    if len(cards) < DAILY_CARDS:
+        raise BoardError(f"{len(cards)} cards found; a Daily SET board has {DAILY_CARDS}"
+                         f"{_missing(placed)}")
+    twins = [(a, b) for a in cards for b in cards
+             if a.position < b.position and a.reading.card == b.reading.card]
+    if twins:
+        a, b = twins[0]
+        raise BoardError(f"cards {a.position} and {b.position} both read as {a.reading.card}: "
+                         "one of them is misread")
+    sets = [tuple(cards[i].position for i in triple)
+            for triple in find_sets([c.reading.card for c in cards])]
+    if len(cards) == DAILY_CARDS and len(sets) != DAILY_SETS:
+        raise BoardError(f"{len(sets)} sets among the 12 cards where a Daily SET puzzle has "
+                         f"{DAILY_SETS}: a card is misread; least certain: "
+                         f"{least_certain([c.reading for c in cards])}")
+    return Board(cards, sets, tilt)
+
+
+def _shapes(image: np.ndarray) -> list[Shape]:
+    """The blobs of ink on paper that are shaped like SET shapes."""
+    blue, green, red = cv2.split(image)
+    value = cv2.max(cv2.max(blue, green), red)
+    chroma = cv2.subtract(value, cv2.min(cv2.min(blue, green), red))
+    paper = (value >= PAPER_VALUE) & (chroma < PAPER_CHROMA)
+    ink = _touching(chroma >= FAINT_INK_CHROMA, chroma >= INK_CHROMA) & _enclosed(~paper)
+    contours, hierarchy = cv2.findContours(ink.astype(np.uint8), cv2.RETR_CCOMP,
+                                           cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is None:
+        return []
+    hsv = grey = None
+    shapes = []
+    for contour, (_, _, _, parent) in zip(contours, hierarchy[0], strict=True):
+        if parent != -1:
+            continue  # a hole's outline
+        x, y, w, h = cv2.boundingRect(contour)
+        if h < MIN_SHAPE_H or not SHAPE_ASPECT[0] <= w / h <= SHAPE_ASPECT[1]:
+            continue
+        mask = np.zeros((h, w), np.uint8)
+        cv2.drawContours(mask, [contour - (x, y)], -1, 1, cv2.FILLED)
+        area = int(mask.sum())
+        if area < MIN_EXTENT * w * h:
+            continue
+        inked = ink[y:y + h, x:x + w] & (mask > 0)
+        if hsv is None:
+            hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
+        hues = hsv[y:y + h, x:x + w, 0][inked].astype(np.float32) * (np.pi / 90)
+        hue = float(np.degrees(np.arctan2(np.sin(hues).mean(), np.cos(hues).mean())) / 2) % 180
+        # The fill, away from the outline, as a share of the ink's full colour (stripes
+        # average out whatever their phase): solid ~1, striped ~0.5, empty ~0.1.
+        depth = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
+        middle = depth > 0.3 * depth.max()
+        colour = chroma[y:y + h, x:x + w]
+        full = max(1.0, float(np.percentile(colour[inked], 95)))
+        share = float(np.clip(colour[middle] / full, 0, 1).mean())
+        silhouette = cv2.resize(mask.astype(np.float32), (16, 32), interpolation=cv2.INTER_AREA)
+        if grey is None:
+            grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+        level = _fill_level(grey, (x, y, w, h), mask, depth)
+        shapes.append(Shape(x, y, w, h, hue, share, level, silhouette))
+    return shapes
+
+
+def _fill_level(grey: np.ndarray, box: tuple[int, int, int, int], mask: np.ndarray,
+                depth: np.ndarray) -> float:
+    """How dark the shape's middle is, from 0 (the paper around it) to 1 (its darkest ink): a
+    solid shape ~0.95, a striped one ~0.78, an empty one ~0.48. Read in lightness, which JPEG
+    keeps sharp (it halves the colour's resolution: thin stripes and outlines lose their
+    chroma, not their darkness)."""
+    x, y, w, h = box
+    pad = max(2, h // 6)
+    around = grey[max(0, y - pad):y + h + pad, max(0, x - pad):x + w + pad]
+    paper = float(np.percentile(around, 90))
+    inside = grey[y:y + h, x:x + w].astype(np.float32)
+    ink = float(np.percentile(inside[mask > 0], 3))
+    middle = inside[depth > 0.5 * depth.max()]
+    return float(np.clip((paper - middle) / max(1.0, paper - ink), 0, 1).mean())
+
+
+def _touching(faint: np.ndarray, strong: np.ndarray) -> np.ndarray:
+    """The parts of `faint` that hold some of `strong`."""
+    count, labels = cv2.connectedComponents(faint.astype(np.uint8), connectivity=8)
+    keep = np.zeros(count, bool)
+    keep[np.unique(labels[strong & faint])] = True
+    keep[0] = False
+    return keep[labels]
+
+
+def _enclosed(outside_paper: np.ndarray) -> np.ndarray:
+    """What is not paper but lies within it (the shapes on a card), without what reaches the
+    picture's edge (a table, a page's coloured band)."""
+    count, labels = cv2.connectedComponents(outside_paper.astype(np.uint8), connectivity=4)
+    edge = np.unique(np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]]))
+    keep = np.ones(count, bool)
+    keep[edge] = False
+    keep[0] = False  # paper itself
+    return keep[labels]
+
+
+def _alike(a: Shape, b: Shape) -> bool:
+    """Whether b could be the shape beside a on the same card."""
+    height = max(a.h, b.h)
+    if abs(a.h - b.h) > SAME_HEIGHT * height:
+        return False
+    if abs(a.centre[1] - b.centre[1]) > SAME_ROW * height:
+        return False
+    left, right = (a, b) if a.x <= b.x else (b, a)
+    gap = right.x - (left.x + left.w)
+    if not -0.15 * height <= gap <= MAX_GAP * height:
+        return False
+    hue = abs(a.hue - b.hue)
+    if min(hue, 180 - hue) > SAME_HUE or abs(a.share - b.share) > SAME_SHARE:
+        return False
+    overlap = np.minimum(a.silhouette, b.silhouette).sum()
+    union = np.maximum(a.silhouette, b.silhouette).sum()
+    return bool(union) and overlap / union >= SAME_SILHOUETTE
+
+
+def _groups(shapes: list[Shape]) -> list[list[Shape]]:
+    """The shapes chained into cards, each left to right."""
+    ordered = sorted(shapes, key=lambda s: s.x)
+    owner = list(range(len(ordered)))
+
+    def root(i: int) -> int:
+        while owner[i] != i:
+            owner[i] = owner[owner[i]]
+            i = owner[i]
+        return i
+
+    for i, a in enumerate(ordered):
+        for j in range(i + 1, len(ordered)):
+            b = ordered[j]
+            if b.x - (a.x + a.w) > MAX_GAP * max(a.h, b.h):
+                break  # sorted by x: the rest are further still
+            if _alike(a, b):
+                owner[root(j)] = root(i)
+    groups: dict[int, list[Shape]] = {}
+    for i, shape in enumerate(ordered):
+        groups.setdefault(root(i), []).append(shape)
+    return [card for run in groups.values() for card in _split(run)]
+
+
+def _split(run: list[Shape]) -> list[list[Shape]]:
+    """A run of alike shapes as cards. Only two three-shape cards side by side can chain
+    (fewer shapes leave wider margins), and no two cards are the same, so six shapes are two
+    cards alike but for one attribute the chain did not see: cut at the wider gap between
+    them. Any other run of more than three is left whole, and refused."""
+    if len(run) != 6:
+        return [run]
+    gaps = [b.x - (a.x + a.w) for a, b in zip(run, run[1:], strict=False)]
+    if gaps[2] > max(gaps[:2] + gaps[3:]):
+        return [run[:3], run[3:]]
+    return [run]
+
+
+def _tilt(groups: list[list[Shape]]) -> float:
+    """The board's slope in degrees (anticlockwise), from the cards' rows of shapes and the
+    rows of cards; 0 when nothing shows it."""
+    angles = []
+    for group in groups:
+        if len(group) >= 2:
+            (x0, y0), (x1, y1) = group[0].centre, group[-1].centre
+            angles.append(math.degrees(math.atan2(y0 - y1, x1 - x0)))
+    centres = [_centre(g) + (float(np.median([s.h for s in g])),) for g in groups]
+    for x0, y0, h0 in centres:  # each card and its right-hand neighbour
+        right = [(x, y) for x, y, _ in centres if x - x0 > CARD_W * h0 * 0.8
+                 and abs(y - y0) < 0.5 * h0]
+        if right:
+            x1, y1 = min(right)
+            angles.append(math.degrees(math.atan2(y0 - y1, x1 - x0)))
+    if not angles:
+        return 0.0
+    tilt = float(np.median(angles))
+    return tilt if abs(tilt) <= MAX_TILT else 0.0
+
+
+def _centre(group: list[Shape]) -> tuple[float, float]:
+    xs = [s.centre[0] for s in group]
+    ys = [s.centre[1] for s in group]
+    return (min(xs) + max(xs)) / 2, float(np.mean(ys))
+
+
+def _numbered(groups: list[list[Shape]]) -> list[list[Shape]]:
+    """The cards row by row, each row left to right."""
+    height = float(np.median([s.h for g in groups for s in g]))
+    by_y = sorted(groups, key=lambda g: _centre(g)[1])
+    rows: list[list[list[Shape]]] = []
+    for group in by_y:
+        y = _centre(group)[1]
+        if rows and abs(y - np.mean([_centre(g)[1] for g in rows[-1]])) < 0.5 * CARD_H * height:
+            rows[-1].append(group)
+        else:
+            rows.append([group])
+    return [g for row in rows for g in sorted(row, key=lambda g: _centre(g)[0])]
+
+
+def _missing(placed: list[list[Shape]]) -> str:
+    """Where cards seem to be missing: grid places with no card, when the cards found stand
+    on a grid."""
+    if not placed:
+        return ""
+    height = float(np.median([s.h for g in placed for s in g]))
+    centres = [_centre(g) for g in placed]
+    columns = _clusters([x for x, _ in centres], 0.5 * CARD_W * height)
+    rows = _clusters([y for _, y in centres], 0.5 * CARD_H * height)
+    taken = {(_nearest(rows, y), _nearest(columns, x)) for x, y in centres}
+    empty = [r * len(columns) + c + 1 for r in range(len(rows)) for c in range(len(columns))
+             if (r, c) not in taken]
+    if not empty or len(rows) * len(columns) > MAX_CARDS:
+        return ""
+    return (f" (a {len(rows)}x{len(columns)} grid with no card found at position"
+            f"{'s' * (len(empty) > 1)} {', '.join(map(str, empty))})")
+
+
+def _clusters(values: list[float], apart: float) -> list[float]:
+    means: list[list[float]] = []
+    for value in sorted(values):
+        if means and value - np.mean(means[-1]) < apart:
+            means[-1].append(value)
+        else:
+            means.append([value])
+    return [float(np.mean(m)) for m in means]
+
+
+def _nearest(means: list[float], value: float) -> int:
+    return int(np.argmin([abs(m - value) for m in means]))
+
+
+def _read(upright: np.ndarray, group: list[Shape], fill: tuple[str, float] | None) -> Reading:
+    """The card's reading from a crop around its shapes, inside the card."""
+    height = float(np.median([s.h for s in group]))
+    left = min(s.x for s in group)
+    right = max(s.x + s.w for s in group)
+    cx, cy = (left + right) / 2, _centre(group)[1]
+    width = max(right - left + 2 * CROP_PAD_X * height, CROP_MIN_W * height)
+    top, bottom = round(cy - CROP_H * height / 2), round(cy + CROP_H * height / 2)
+    x0, x1 = round(cx - width / 2), round(cx + width / 2)
+    if top < 0 or x0 < 0 or bottom > upright.shape[0] or x1 > upright.shape[1]:
+        raise CardError("the card runs off the picture")
+    card, doubts = read_attributes(upright[top:bottom, x0:x1])
+    if card.count != len(group):
+        raise CardError(f"{len(group)} shapes found, {card.count} read")
+    # The fill read two ways: by the card reader, from colour (exact on the real cards; a
+    # JPEG smears colour), and from the shapes' lightness against the other cards' (JPEG keeps
+    # lightness sharp, but it is measured on drawn boards only: the real cards' finer stripes
+    # read nearly as empty). The card reader's stands when it is sure; else the other, if sure.
+    chosen, doubt = card.fill, doubts["fill"]
+    if doubt >= SURE and fill is not None and fill[1] < SURE:
+        chosen, doubt = fill
+    card = replace(card, fill=chosen)
+    doubts["fill"] = doubt
+    doubtful = max(doubts, key=doubts.__getitem__)
+    if doubts[doubtful] >= PICTURE_DOUBT_LIMIT:
+        raise CardError(f"read as {card} only with doubt {doubts[doubtful]:.2f} on its "
+                        f"{doubtful}")
+    return Reading(card, round(doubts[doubtful], 3), doubtful)
+
+
+def _fills(levels: list[float]) -> list[tuple[str, float] | None]:
+    """Each card's fill and its doubt, from the cards' fill levels (see _fill_level) taken
+    together: they fall in three tight bunches, empty, striped and solid, whose places move with
+    the scale (stripes drawn finer than a pixel read as a tint) and the JPEG. The bunches are
+    the split of the sorted levels in three with the least spread; a level's doubt is how near
+    it lies to halfway between its bunch and the next. Bunches that do not stand apart (a
+    board without one of the fills, say) leave every fill unread: None."""
+    order = sorted(range(len(levels)), key=levels.__getitem__)
+    values = [levels[i] for i in order]
+    best = None
+    for i in range(1, len(values) - 1):
+        for j in range(i + 1, len(values)):
+            parts = (values[:i], values[i:j], values[j:])
+            spread = sum(float(np.var(p)) * len(p) for p in parts)
+            if best is None or spread < best[0]:
+                best = (spread, parts)
+    if best is None:
+        return [None] * len(levels)
+    parts = best[1]
+    means = [float(np.mean(p)) for p in parts]
+    apart = min(parts[1][0] - parts[0][-1], parts[2][0] - parts[1][-1])
+    if apart < MIN_FILL_GAP or means[0] > MAX_EMPTY_MEAN or means[2] < MIN_SOLID_MEAN:
+        return [None] * len(levels)
+    names = ("empty", "striped", "solid")
+    fills: list[tuple[str, float] | None] = [None] * len(levels)
+    start = 0
+    for bunch, part in enumerate(parts):
+        for k, value in enumerate(part, start):
+            nearest = min((abs(value - (means[bunch] + means[other]) / 2),
+                           (means[bunch] + means[other]) / 2)
+                          for other in (bunch - 1, bunch + 1) if 0 <= other < 3)[1]
+            fills[order[k]] = (names[bunch], boundary_doubt(value, nearest, means[bunch]))
+        start += len(part)
+    return fills
+
+
+def _card_corners(group: list[Shape]) -> np.ndarray:
+    """The card's corners (upright picture), a card's proportions around its shapes."""
+    height = float(np.median([s.h for s in group]))
+    cx, cy = _centre(group)
+    w, h = CARD_W * height / 2, CARD_H * height / 2
+    return np.array([(cx - w, cy - h), (cx + w, cy - h), (cx + w, cy + h), (cx - w, cy + h)],
+                    np.float64)
