@@ -65,7 +65,14 @@ def short_tmp(temporary_folder) -> Path:
 def glyph_cache(tmp_path_factory):
     """Learned digit templates go to a fresh folder, for this process and the webbot children
     it starts, never to the user's cache: tests must not depend on earlier runs."""
-    folder = tmp_path_factory.mktemp("webbot-cache")
+    # One folder for the session's test processes (xdist's workers share the base folder's
+    # parent): Tesseract teaches each digit once a run, not once a worker. Its writes are
+    # atomic (a temporary file renamed), so workers learning at once do no harm.
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent
+    folder = shared / "webbot-cache"
+    folder.mkdir(exist_ok=True)
     before = os.environ.get("WEBBOT_CACHE_DIR")
     os.environ["WEBBOT_CACHE_DIR"] = str(folder)
     yield folder

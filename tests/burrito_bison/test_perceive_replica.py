@@ -41,7 +41,7 @@ def test_each_settled_screen_is_classified(page, fixtures_url, pack, screen):
     grab = frame_of(page, fixtures_url, f"scene={screen}&freeze=1")
     for framed in (False, True):  # looked for everywhere, or around each crop's place
         assert classify(pack, grab.image, framed=framed).screen == screen
-        for hint in ("ring", "flight", "results", "shop", screen, "unknown"):
+        for hint in ("ring", screen, "unknown"):  # another screen's, its own, none known
             assert classify(pack, grab.image, hint, framed).screen == screen
 
 

@@ -21,13 +21,12 @@ QUICK = ("none", "gamma 0.8", "gamma 1.25", "cast +10% blue", "cast +10% red",
          "scale 0.75 (cubic)", "scale 1.7 (cubic)", "12 leaves", "scale 1.5 + cast + blur 0.8")
 
 # one of each kind, for CI's time: scripts/robustness_puzlogic.py runs every perturbation
-KINDS = ("none", "gamma 1.25", "cast +10% blue", "brightness -10", "JPEG 70", "blur 0.7",
-         "scale 0.6 (area)", "scale 1.5 (cubic)", "12 leaves", "gamma 1.25 + cast + JPEG 70",
-         "scale 0.75 + JPEG 80 + leaves")
+KINDS = ("none", "gamma 1.25", "cast +10% blue", "JPEG 70", "blur 0.7", "scale 0.6 (area)",
+         "12 leaves", "gamma 1.25 + cast + JPEG 70", "scale 0.75 + JPEG 80 + leaves")
 
-DRIFTS = ("none", "gamma 0.8", "gamma 1.25", "cast +10% blue", "cast +10% red",
-          "cast +10% green", "brightness -10", "gamma 1.25 + cast + JPEG 70",
-          "brightness -10 + blur 0.6 + JPEG 80", "scale 1.5 + cast + blur 0.8")
+# (no "none": the level read on first sight is a test of its own)
+DRIFTS = ("gamma 0.8", "gamma 1.25", "cast +10% blue", "cast +10% red",
+          "gamma 1.25 + cast + JPEG 70", "brightness -10 + blur 0.6 + JPEG 80")
 
 
 def check(counts: dict[str, dict[str, int]], pictures: int, exact_share: float) -> None:

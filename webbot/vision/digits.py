@@ -164,14 +164,15 @@ class DigitReader:
     def vote(self, glyph: np.ndarray, whitelist: str) -> str | None:
         """The one character at least three of seven Tesseract tries read in a glyph (modes,
         sizes, soft or sharp edges), with characters limited by `whitelist`, unless another
-        comes up twice; else the same asked of those and seven more tries; else None."""
+        comes up twice; when one came up twice only, the same asked of those and seven more
+        tries; else None."""
         votes: Counter[str] = Counter()
         for tried, (psm, height, sharp) in enumerate(TESSERACT_TRIES, 1):
             if not self._ask(glyph, psm, height, sharp, whitelist, votes):
                 return None
             if tried == 3 and len(votes) == 1 and max(votes.values()) == 3:
                 break  # three out of three: no need to ask more
-        if _winner(votes) is None and votes:
+        if _winner(votes) is None and max(votes.values(), default=0) == 2:  # a near miss
             for psm, height, sharp in SECOND_TRIES:
                 self._ask(glyph, psm, height, sharp, whitelist, votes)
         return _winner(votes)
