@@ -57,11 +57,9 @@ class Look:
 def card_picture(layout: Layout, number: int) -> np.ndarray:
     """Card `number` of the replica as the layout shows it: BGRA at the layout's size."""
     path = IMAGES / layout.folder / layout.name.format(n=number)
-    picture = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
-    if picture is None:  # OpenCV without GIF support: Pillow reads it
-        from PIL import Image
-
-        picture = cv2.cvtColor(np.array(Image.open(path).convert("RGBA")), cv2.COLOR_RGBA2BGRA)
+    picture = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)  # (OpenCV reads GIFs since 4.7)
+    if picture is None:
+        raise SystemExit(f"cannot read {path}")
     if picture.ndim == 2:
         picture = cv2.cvtColor(picture, cv2.COLOR_GRAY2BGRA)
     elif picture.shape[2] == 3:

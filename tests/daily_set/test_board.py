@@ -10,11 +10,19 @@ import cv2
 import numpy as np
 import pytest
 
-from scripts.render_set_board import LAYOUTS, Look, board, daily_board, daily_puzzle
+from scripts.render_set_board import (
+    LAYOUTS,
+    Look,
+    board,
+    card_picture,
+    daily_board,
+    daily_puzzle,
+)
 from tests.conftest import run_webbot
 from tests.daily_set.conftest import REAL, REAL_CARDS, REAL_SETS, needs_reference, site_card
 from webbot.daily_set.board import BoardError, read_board
 from webbot.daily_set.decide import find_sets
+from webbot.daily_set.perceive import load
 
 DARK, WARM = (30, 30, 30), (200, 220, 235)  # BGR: a dark table, a warm light one
 # Each board a different puzzle; what the reader reads exactly today on every puzzle tried:
@@ -71,15 +79,8 @@ def test_every_card_is_boxed_where_it_lies():
 @needs_reference
 def test_the_real_cards_laid_on_a_board():
     layout = LAYOUTS["old"]
-    cards = []
-    for number in REAL_CARDS:
-        picture = cv2.imread(str(REAL / "cards" / f"{number:02d}.gif"))
-        if picture is None:  # OpenCV without GIF: Pillow reads it
-            from PIL import Image
-
-            picture = cv2.cvtColor(np.array(Image.open(REAL / "cards" / f"{number:02d}.gif")
-                                            .convert("RGB")), cv2.COLOR_RGB2BGR)
-        cards.append(cv2.cvtColor(cv2.resize(picture, layout.size), cv2.COLOR_BGR2BGRA))
+    cards = [cv2.cvtColor(cv2.resize(load(REAL / "cards" / f"{number:02d}.gif"), layout.size),
+                          cv2.COLOR_BGR2BGRA) for number in REAL_CARDS]
     for look in (Look("old"), Look("old", DARK, 1.5, 2.0, shadow=True)):
         found = read_board(board(cards, look))
         assert [list(s) for s in found.sets] == REAL_SETS
@@ -88,7 +89,7 @@ def test_the_real_cards_laid_on_a_board():
 def test_a_board_with_a_card_missing_names_its_place():
     numbers = daily_puzzle(5)
     look = Look("current", DARK)
-    cards = [card for card in _cards(numbers)]
+    cards = _cards(numbers)
     cards[6][..., 3] = 0  # position 7 left empty: the table shows through
     with pytest.raises(BoardError, match=r"11 cards found; .*3x4 grid with no card found at "
                                          r"position 7\)"):
@@ -115,8 +116,6 @@ def test_an_unclear_card_is_refused_by_position():
 
 
 def _cards(numbers: list[int]) -> list[np.ndarray]:
-    from scripts.render_set_board import card_picture
-
     return [card_picture(LAYOUTS["current"], n).copy() for n in numbers]
 
 

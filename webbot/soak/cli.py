@@ -127,9 +127,7 @@ def soak_command(plan: Plan, jsonl: Path | None, console: Console,
             console.print(f"soak of {plan.game}: "
                           + (f"{plan.count} games" if plan.count else f"{plan.minutes:g} minutes")
                           + f" on {where}" + (f"; dashboard: {link}" if link else ""))
-            result = _with_progress(plan, client, console, out)
-            if out:
-                out.close()
+            result = _with_progress(plan, client, console, out)  # each record flushed
             # Said before the cluster is closed: closing workers stopped in the middle of
             # their games can take a while.
             return _report(plan, replace(result, records=[*before, *result.records]), console)
