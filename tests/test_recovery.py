@@ -17,6 +17,7 @@ import pytest
 from tests import processes
 from tests.conftest import PAGES
 from tests.test_remote import free_port
+from webbot.browser import open_url_again
 from webbot.debug import Recorder
 from webbot.errors import WebbotError
 from webbot.recovery import PageLost, Recovery
@@ -115,6 +116,28 @@ def test_a_server_stopped_mid_game_and_started_again_costs_one_recovery(fixtures
         "1: the page reloaded and could not load (its server stopped answering?)\n")
     assert len(list(tmp_path.glob("*-page-lost-1.png"))) == 1
     assert (tmp_path / "trace-1.zip").is_file() and (tmp_path / "trace.zip").is_file()
+
+
+def test_a_try_raced_by_another_navigation_is_tried_again(page, pages_url):
+    """Chromium reloads its own error page 1 s after showing it; a reopening that starts at
+    that moment is interrupted by the reload. Here the race is forced: the first request of
+    the reopening starts a reload from the browser's side. It is tried again, not given up
+    as a failure."""
+    url = f"{pages_url}reloading.html"
+    cdp = page.context.new_cdp_session(page)
+    raced: list[str] = []
+
+    def race(route) -> None:
+        if not raced:
+            raced.append(route.request.url)
+            cdp.send("Page.navigate", {"url": url})
+        route.continue_()
+
+    page.route(url, race)
+    said: list[str] = []
+    open_url_again(page, url, patience_s=20, report=said.append)
+    assert page.title().startswith("A portal that reloads") and raced == [url]
+    assert len(said) == 1 and "cut short" in said[0], said
 
 
 class LosingSession:

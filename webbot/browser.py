@@ -217,6 +217,10 @@ def open_url(page: Page, url: str, timeout_s: float = 30) -> None:
                 raise Unanswered(f"cannot open {url}: {reason}") from None
         if "Timeout" in text:
             raise Unanswered(f"cannot open {url}: no answer within {timeout_s:g} s") from None
+        if "interrupted by another navigation" in text or "ERR_ABORTED" in text:
+            raise Unanswered(f"cannot open {url}: the navigation was cut short (by another, "
+                             "such as Chromium reloading its error page; or the address is "
+                             "a download)") from None
         reason = next((why for code, why in _FAILED.items() if code in text), first_line(exc))
         raise WebbotError(f"cannot open {url}: {reason}") from None
     if response is not None and response.status >= 500:
@@ -228,7 +232,8 @@ def open_url(page: Page, url: str, timeout_s: float = 30) -> None:
 def open_url_again(page: Page, url: str, patience_s: float,
                    report: Callable[[str], None]) -> None:
     """open_url after the page was lost: a server that does not answer (restarting, say) is
-    tried again every second for `patience_s`, said once."""
+    tried again every second for `patience_s`, said once. Chromium reloads its own error page
+    1 s and 5 s after showing it: a try cut short by that reload is one more try."""
     deadline = Deadline(patience_s)
     said = False
     while True:
