@@ -9,10 +9,11 @@ import contextlib
 import math
 import re
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import soupsieve
-from playwright.sync_api import Error, Page
+from playwright.sync_api import ElementHandle, Error, Frame, Page
 
 from webbot.consent import chain_of
 from webbot.deadline import Deadline
@@ -66,40 +67,74 @@ def _check_css(part: str, text: str) -> None:
             raise InputError(f"--game-selector {text!r}: not a CSS selector ({reason})") from None
 
 
+# The frame's width and each element's area, in the frame's own CSS pixels: one round trip.
+AREAS = """elements => [document.documentElement.clientWidth, elements.map(e => {
+  const r = e.getBoundingClientRect();
+  return r.width * r.height;
+})]"""
+
+
 def candidates(page: Page, spec: GameSpec, selector: str | None = None,
-               camera: Camera | None = None) -> list[Candidate]:
+               camera: Camera | None = None) -> Iterator[Candidate]:
     """Displayed elements that may be the game, in every frame, largest first; `camera`
-    takes their pictures."""
+    takes their pictures. Each element's place on the page is asked for only when the one
+    before it was not the game (a board of twelve card links is found at its first card)."""
     camera = camera or Camera(page)
-    found: list[Candidate] = []
     if selector:
-        try:
-            handles = page.locator(frame_selector(selector)).element_handles()
-        except Error as exc:
-            if "while parsing" not in str(exc):
-                raise
-            raise InputError(f"--game-selector {selector!r}: Playwright cannot read it "
-                             f"({first_line(exc)})") from None
-        pairs = [(handle.owner_frame(), handle) for handle in handles]
-    else:
-        pairs = []
-        for frame in page.frames:
-            try:
-                pairs += [(frame, handle) for handle in frame.query_selector_all(spec.candidates)]
-            except Error:
-                continue  # a frame that went away while we looked
-    for frame, handle in pairs:
+        yield from _selected(page, selector, camera)
+        return
+    for frame, handle in _largest_first(page, spec.candidates):
         try:
             box = handle.bounding_box()
         except Error:
             continue
-        if frame is None or not box:
+        if box and box["width"] >= spec.min_size[0] and box["height"] >= spec.min_size[1]:
+            yield Candidate(frame, handle, Box.of(box), camera)
+
+
+def _selected(page: Page, selector: str, camera: Camera) -> list[Candidate]:
+    """The displayed elements --game-selector names, largest first."""
+    try:
+        handles = page.locator(frame_selector(selector)).element_handles()
+    except Error as exc:
+        if "while parsing" not in str(exc):
+            raise
+        raise InputError(f"--game-selector {selector!r}: Playwright cannot read it "
+                         f"({first_line(exc)})") from None
+    found = []
+    for handle in handles:
+        try:
+            frame, box = handle.owner_frame(), handle.bounding_box()
+        except Error:
             continue
-        if not selector and (box["width"] < spec.min_size[0] or box["height"] < spec.min_size[1]):
-            continue
-        found.append(Candidate(frame, handle, Box.of(box), camera))
-    found.sort(key=lambda c: -c.box.width * c.box.height)
-    return found
+        if frame is not None and box:
+            found.append(Candidate(frame, handle, Box.of(box), camera))
+    return sorted(found, key=lambda c: -c.box.width * c.box.height)
+
+
+def _largest_first(page: Page, elements: str) -> Iterator[tuple[Frame, ElementHandle]]:
+    """The elements matching `elements` in every frame, by their area on the page; each
+    one's handle is taken only when it is asked for."""
+    ranked = []
+    for frame_number, frame in enumerate(page.frames):
+        try:
+            width, areas = frame.locator(elements).evaluate_all(AREAS)
+            if not areas:
+                continue
+            scale = 1.0
+            if frame.parent_frame is not None:  # a frame's element may be drawn scaled
+                box = frame.frame_element().bounding_box()
+                scale = box["width"] / width if box and width else 1.0
+        except Error:
+            continue  # a frame that went away while we looked
+        ranked += [(-area * scale * scale, frame_number, i, frame)
+                   for i, area in enumerate(areas)]
+    for _, _, i, frame in sorted(ranked, key=lambda item: item[:3]):
+        try:
+            handle = frame.locator(elements).nth(i).element_handle(timeout=1000)
+        except Error:
+            continue  # gone since (the page changed while we looked)
+        yield frame, handle
 
 
 def find_game(page: Page, spec: GameSpec, *, selector: str | None = None,
