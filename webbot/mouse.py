@@ -62,6 +62,12 @@ class Mouse:
         self.page.mouse.down(button=button)
         self.page.mouse.up(button=button)
 
+    def press(self, button: str = "left") -> None:
+        """Press and release where the mouse is (it was moved there by move_to, and nothing
+        else has clicked since: a Playwright click elsewhere moves the mouse)."""
+        self.page.mouse.down(button=button)
+        self.page.mouse.up(button=button)
+
     def drag(self, start: Point, end: Point, step_px: float | None = None,
              steps: tuple[int | None, int | None] = (None, None)) -> None:
         """Move to `start` and press, move smoothly to `end`, release there.

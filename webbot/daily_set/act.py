@@ -5,6 +5,7 @@ done. The page may sit in a frame of another page (a portal's)."""
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 
@@ -25,7 +26,9 @@ GREAT = re.compile(r"^\s*GREAT\b", re.IGNORECASE)
 COMPLETED_TITLE = re.compile(r"completed today", re.IGNORECASE)
 CHECK_TIMEOUT_S = 0.5  # a clicked card's checkbox ticks within a frame or two
 ANSWER_TIMEOUT_S = 5.0
+LOOK_S = 0.05  # one more look
 CLICK_STEP_PX = 150  # each in-page mouse move costs about a frame; cards are ~100 px apart
+CLICK_MIN_STEPS = 2  # a quick flick from card to card: one move on the way, one landing
 
 
 @dataclass(frozen=True)
@@ -67,6 +70,7 @@ class Hands:
         self._dialogs: list[str] = []
         self._navigated: str | None = None
         self._ticks_seen = False  # the page ticks a clicked card's checkbox
+        self._elements: dict[str, ElementHandle | None] = {}  # each card's, once found
         self.page.on("dialog", self._on_dialog)
         self.page.on("request", self._on_request)
         self._watching = self._watch_messages()
@@ -99,26 +103,51 @@ class Hands:
             return []
 
     def click_set(self, slots: list[CardSlot]) -> Answer:
-        """Clicks the three cards and returns the page's answer."""
+        """Clicks the three cards and returns the page's answer. Whether a card's box ticked
+        is looked at while the mouse is on its way to the next card, by when the page has had
+        a frame or two to tick it."""
         self._messages()  # forget anything said before
         seen = len(self._dialogs)
-        for slot in slots[:-1]:
-            self._click_checked(slot)
-        self._click(slots[-1])
-        answer = self._wait_answer(seen)
-        if answer is None and self.way is not None:
-            # Something came over the page and took a click (a consent popup, which the
-            # consent engine may have answered since): clear the way, click what was lost.
-            lost = self._lost(slots)
-            if lost or self.way.cover() is not None:
-                self.way.clear()
-                for slot in lost or slots[-1:]:
-                    self._click(slot)
-                answer = self._wait_answer(seen)
+        for before, slot in zip([None, *slots[:-1]], slots, strict=True):
+            x, y = self._aim(slot)
+            self.mouse.move_to(x, y, steps=self._steps(x, y))
+            if before is not None and not self._make_sure_ticked(before):
+                # The way was cleared or the card before clicked again: the mouse is elsewhere.
+                self.mouse.click(x, y, steps=self._steps(x, y))
+            else:
+                self.mouse.press()
+        # A click lost to something that came over the page (a consent popup, which the
+        # consent engine may have answered since) is clicked again: on a page that ticks its
+        # boxes a lost click shows at once; on others, only when the page gives no answer.
+        answer = self._wait_answer(seen, CHECK_TIMEOUT_S)
+        if answer is None and self._lost(slots):
+            answer = self._click_lost(slots, seen)
+        if answer is None:
+            answer = self._wait_answer(seen, ANSWER_TIMEOUT_S)
+        if answer is None:
+            answer = self._click_lost(slots, seen)
         if answer is None:
             raise WebbotError(f"the page gave no answer within {ANSWER_TIMEOUT_S:g} s "
                               "after three cards were clicked")
         return answer
+
+    def _click_lost(self, slots: list[CardSlot], seen: int) -> Answer | None:
+        """Clears the way and clicks again the cards whose clicks went astray (when none shows
+        as lost but something covers the game, the last card); the page's answer, None when
+        nothing was lost or the page still does not answer."""
+        if self.way is None:
+            return None
+        lost = self._lost(slots)
+        if not lost and self.way.cover() is None:
+            return None
+        self.way.clear()
+        answer = self._wait_answer(seen, LOOK_S)  # a slow page's late answer, the clearing past
+        if answer is not None:
+            return answer
+        again = self._lost(slots) if lost else slots[-1:]  # a late tick is not clicked off
+        for slot in again:
+            self._click(slot)
+        return self._wait_answer(seen, ANSWER_TIMEOUT_S) if again else None
 
     def wait_done(self, timeout_s: float) -> str | None:
         """How the page said the puzzle is done (it went to a completion URL, or its title
@@ -138,25 +167,27 @@ class Hands:
             self.page.wait_for_timeout(20)
         return None
 
-    def _click_checked(self, slot: CardSlot) -> None:
-        """Click a card; if its checkbox does not tick because something came over the card
-        (a late popup), clear the way and click again. Until the page has ticked a box, a box
-        that does not tick on an uncovered card says nothing (a saved page's scripts may be
-        missing): the page's answer after the third card is what counts."""
-        self._click(slot)
+    def _make_sure_ticked(self, slot: CardSlot) -> bool:
+        """If a clicked card's checkbox has not ticked because something came over the card
+        (a late popup), clear the way and click it again; False when it did. Until the page
+        has ticked a box, a box that does not tick on an uncovered card says nothing (a saved
+        page's scripts may be missing): the page's answer after the third card is what
+        counts."""
         if self._checked(slot) or self.way is None:
-            return
+            return True
         element = self.frame.query_selector(slot.target)
         box = self._box(element)
         covered = element is not None and box is not None and self.way.cover(
             ((0.5, 0.5),), element, box) is not None
         # On a page whose boxes tick, an unticked box is a lost click even when nothing covers
         # the card any more: a popup may have come and gone (the consent engine answers it).
-        if covered or self._ticks_seen:
-            self.way.clear()
-            # A second wait for the tick: a slow page's late tick must not be clicked off.
-            if not self._checked(slot):
-                self._click(slot)
+        if not covered and not self._ticks_seen:
+            return True
+        self.way.clear()
+        # A second look, the clearing past: a slow page's late tick must not be clicked off.
+        if not self._ticked(slot):
+            self._click(slot)
+        return False
 
     def _lost(self, slots: list[CardSlot]) -> list[CardSlot]:
         """The cards whose clicks went astray, on a page that ticks its boxes: those left
@@ -169,9 +200,8 @@ class Hands:
     def _ticked(self, slot: CardSlot) -> bool | None:
         """Whether the card's checkbox is ticked; None on a page without one (or one that
         moved on)."""
-        box = self.frame.locator(f'input[name="A{slot.position}"]')
         try:
-            return box.first.is_checked() if box.count() else None
+            return self.frame.evaluate(TICKED, f"A{slot.position}")
         except Error:
             return None
 
@@ -190,9 +220,13 @@ class Hands:
                 return False
             self.page.wait_for_timeout(15)
 
-    def _click(self, slot: CardSlot) -> None:
-        element = self.frame.query_selector(slot.target)
+    def _aim(self, slot: CardSlot) -> tuple[float, float]:
+        """The middle of the card on the page (scrolled into view), the way to it cleared."""
+        element = self._elements.get(slot.target)
         box = self._box(element)
+        if box is None:  # not looked for yet, or gone (the page drew its cards again)
+            element = self._elements[slot.target] = self.frame.query_selector(slot.target)
+            box = self._box(element)
         if element is not None and box is not None and not self._in_view(box):
             element.scroll_into_view_if_needed(timeout=ANSWER_TIMEOUT_S * 1000)
             box = self._box(element)
@@ -201,7 +235,16 @@ class Hands:
         x, y = box.x + box.width / 2, box.y + box.height / 2
         if self.way is not None:
             self.way.guard(x, y, element, box, every_s=0)
-        self.mouse.click(x, y, step_px=CLICK_STEP_PX)
+        return x, y
+
+    def _click(self, slot: CardSlot) -> None:
+        x, y = self._aim(slot)
+        self.mouse.click(x, y, steps=self._steps(x, y))
+
+    def _steps(self, x: float, y: float) -> int:
+        """Mouse moves to reach (x, y): one per CLICK_STEP_PX, at least CLICK_MIN_STEPS."""
+        start = self.mouse.position or (x, y)
+        return max(CLICK_MIN_STEPS, math.ceil(math.dist(start, (x, y)) / CLICK_STEP_PX))
 
     @staticmethod
     def _box(element: ElementHandle | None) -> Box | None:
@@ -216,8 +259,8 @@ class Hands:
         return (box.x >= 0 and box.y >= 0 and box.x + box.width <= size["width"]
                 and box.y + box.height <= size["height"])
 
-    def _wait_answer(self, seen: int) -> Answer | None:
-        deadline = Deadline(ANSWER_TIMEOUT_S)
+    def _wait_answer(self, seen: int, wait_s: float) -> Answer | None:
+        deadline = Deadline(wait_s)
         while not deadline.passed():
             if len(self._dialogs) > seen:
                 return _answer(self._dialogs[seen])
@@ -244,6 +287,11 @@ WATCH_MESSAGES = """selector => {
   return true;
 }"""
 TAKE_MESSAGES = "() => window.__webbotSaid ? window.__webbotSaid.splice(0) : []"
+# A card's checkbox, ticked or not (null: none), in one round trip.
+TICKED = """name => {
+  const box = document.querySelector(`input[name="${name}"]`);
+  return box ? box.checked : null;
+}"""
 
 
 def _answer(text: str) -> Answer:

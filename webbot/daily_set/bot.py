@@ -42,6 +42,7 @@ class Outcome:
     readings: list[Reading] = field(default_factory=list)
     found: list[FoundSet] = field(default_factory=list)
     completion: str | None = None  # how the page said the puzzle is done
+    found_s: float = 0.0  # from the start to the game found (consent answered, ads skipped)
     read_ms: float = 0.0
     confirmed_s: float = 0.0  # from the start to the last set confirmed
     seconds: float = 0.0  # from the start to the end, the completion page included
@@ -141,6 +142,7 @@ class DailySetBot:
         found.way.report = self.report  # and what is cleared later
         self.hands = Hands(frame, self.session.mouse, found.way)
         reading = time.perf_counter()  # the game found, consent answered, ads skipped
+        self.outcome.found_s = reading - self.started
         # The live page rather than a second download: a generated puzzle exists only there.
         self.board = parse_board(frame.content(), frame.url)
         images = fetch_images(self.board)
