@@ -76,6 +76,19 @@ def test_every_card_is_boxed_where_it_lies():
         assert abs(cy - (y + height / 2)) < 0.1 * height
 
 
+@pytest.mark.parametrize(("count", "look"), [
+    (15, Look("2022", WARM, 1.0, -2.0, outline=True, columns=5)),
+    (21, Look("current", DARK, 1.0, 2.0, shadow=True, columns=7)),
+])
+def test_a_table_of_the_classic_game_reads_every_card_and_set(count, look):
+    """Up to 21 cards, three rows of them, in a game of SET at a table: every set is told,
+    however many there are (only a board of 12 must have the Daily SET's 6)."""
+    numbers = np.random.default_rng(count).choice(np.arange(1, 82), count, replace=False)
+    found = read_board(board(_cards([int(n) for n in numbers], look.layout), look))
+    assert [c.reading.card for c in found.cards] == [site_card(int(n)) for n in numbers]
+    assert found.sets == truth_sets([int(n) for n in numbers])
+
+
 @needs_reference
 def test_the_real_cards_laid_on_a_board():
     layout = LAYOUTS["old"]
@@ -115,8 +128,8 @@ def test_an_unclear_card_is_refused_by_position():
         read_board(board(cards, Look("current")))
 
 
-def _cards(numbers: list[int]) -> list[np.ndarray]:
-    return [card_picture(LAYOUTS["current"], n).copy() for n in numbers]
+def _cards(numbers: list[int], layout: str = "current") -> list[np.ndarray]:
+    return [card_picture(LAYOUTS[layout], n).copy() for n in numbers]
 
 
 def test_the_command_prints_json_and_draws_the_sets(tmp_path):
