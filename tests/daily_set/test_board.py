@@ -89,6 +89,23 @@ def test_a_table_of_the_classic_game_reads_every_card_and_set(count, look):
     assert found.sets == truth_sets([int(n) for n in numbers])
 
 
+@pytest.mark.parametrize(("turn", "look"), [
+    (cv2.ROTATE_90_COUNTERCLOCKWISE, Look("current", DARK, 0.8, 2.0, shadow=True, columns=6)),
+    (cv2.ROTATE_90_CLOCKWISE, Look("old", WARM, 1.5, -1.0, outline=True, jpeg=90)),
+])
+def test_cards_standing_on_end_are_read_and_numbered_as_given(turn, look):
+    """A photo of the card game's table: cards on end, their shapes lying down. Read turned a
+    quarter, numbered row by row as the picture shows them."""
+    numbers = daily_puzzle(21)
+    cards = [cv2.rotate(card, turn) for card in _cards(numbers, look.layout)]
+    found = read_board(board(cards, look))
+    assert [c.reading.card for c in found.cards] == [site_card(n) for n in numbers]
+    assert found.sets == truth_sets(numbers)
+    boxes = [c.box for c in found.cards]
+    assert all(w < h for _, _, w, h in boxes)  # boxed as they stand
+    assert all(a[1] < b[1] or a[0] < b[0] for a, b in zip(boxes, boxes[1:]))  # row by row
+
+
 @needs_reference
 def test_the_real_cards_laid_on_a_board():
     layout = LAYOUTS["old"]

@@ -7,7 +7,9 @@ so its colour is not taken for ink); the shapes of one card are copies side by s
 size, hue, fill and outline, closer to each other than to the next card's. Each card is then
 cut out around its shapes, inside the card, and read by the card classifier (perceive.py).
 
-A board tilted by a photo is turned straight first, by the slope its rows of shapes show.
+A board tilted by a photo is turned straight first, by the slope its rows of shapes show; a
+board of cards standing on end (a photo of the card game's table, shapes lying down) is read
+turned a quarter, and numbered as it was given.
 """
 
 from __future__ import annotations
@@ -91,15 +93,27 @@ class Board:
 def read_board(image: np.ndarray) -> Board:
     """Every card of the board in the picture (BGR), read, and every set among them; a
     BoardError names what could not be read (no board, cards missing, a card unclear)."""
-    tilt = _tilt(_groups(_shapes(image)))
-    turn = np.eye(2, 3, dtype=np.float64)
+    groups = _groups(_shapes(image))
+    quarter = np.eye(2, 3, dtype=np.float64)
+    if len(groups) < DAILY_CARDS:  # cards standing on end (shapes lying down) turned upright
+        h = image.shape[0]
+        turned = cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE)
+        turned_groups = _groups(_shapes(turned))
+        if len(turned_groups) > len(groups):
+            image, groups = turned, turned_groups
+            quarter = np.array([[0, -1, h - 1], [1, 0, 0]], np.float64)  # (x, y) -> turned
+    tilt = _tilt(groups)
+    turn = quarter
     upright = image
     if abs(tilt) >= MIN_TILT:
         h, w = image.shape[:2]
-        turn = cv2.getRotationMatrix2D((w / 2, h / 2), -tilt, 1)  # back level
-        upright = cv2.warpAffine(image, turn, (w, h), flags=cv2.INTER_LINEAR,
+        level = cv2.getRotationMatrix2D((w / 2, h / 2), -tilt, 1)  # back level
+        upright = cv2.warpAffine(image, level, (w, h), flags=cv2.INTER_LINEAR,
                                  borderMode=cv2.BORDER_REPLICATE)
-    groups = _groups(_shapes(upright))
+        turn = np.hstack([level[:, :2] @ quarter[:, :2],
+                          (level[:, :2] @ quarter[:, 2] + level[:, 2])[:, None]])
+        groups = _groups(_shapes(upright))
+    on_end = bool(quarter[0, 0] == 0)
     if not groups:
         raise BoardError("no SET cards in the picture (no coloured shapes on light cards)")
     crowded = [g for g in groups if len(g) > 3]
@@ -108,7 +122,7 @@ def read_board(image: np.ndarray) -> Board:
         raise BoardError(f"{len(crowded[0])} alike shapes in a row near ({x:.0f}, {y:.0f}): "
                          "cannot tell the cards apart")
     back = cv2.invertAffineTransform(turn)
-    placed = _numbered(groups)
+    placed = _numbered(groups, on_end)
     if len(placed) > MAX_CARDS:
         raise BoardError(f"{len(placed)} cards found; a SET table has at most {MAX_CARDS}")
     fills = _fills([float(np.mean([s.fill_level for s in g])) for g in placed])
@@ -127,7 +141,7 @@ def read_board(image: np.ndarray) -> Board:
                          f"{', '.join(unclear)}")
     if len(cards) < DAILY_CARDS:
         raise BoardError(f"{len(cards)} cards found; a Daily SET board has {DAILY_CARDS}"
-                         f"{_missing(placed)}")
+                         f"{_missing(placed, on_end)}")
     twins = [(a, b) for a in cards for b in cards
              if a.position < b.position and a.reading.card == b.reading.card]
     if twins:
@@ -306,30 +320,39 @@ def _centre(group: list[Shape]) -> tuple[float, float]:
     return (min(xs) + max(xs)) / 2, float(np.mean(ys))
 
 
-def _numbered(groups: list[list[Shape]]) -> list[list[Shape]]:
-    """The cards row by row, each row left to right."""
+def _grid_point(group: list[Shape], on_end: bool) -> tuple[float, float]:
+    """The card's place as (across, down) in the picture as given: for cards read turned a
+    quarter clockwise, the given picture's rows are the turned one's columns, right first."""
+    x, y = _centre(group)
+    return (y, -x) if on_end else (x, y)
+
+
+def _numbered(groups: list[list[Shape]], on_end: bool = False) -> list[list[Shape]]:
+    """The cards row by row, each row left to right, in the picture as given."""
     height = float(np.median([s.h for g in groups for s in g]))
-    by_y = sorted(groups, key=lambda g: _centre(g)[1])
+    apart = 0.5 * (CARD_W if on_end else CARD_H) * height  # between rows
+    by_down = sorted(groups, key=lambda g: _grid_point(g, on_end)[1])
     rows: list[list[list[Shape]]] = []
-    for group in by_y:
-        y = _centre(group)[1]
-        if rows and abs(y - np.mean([_centre(g)[1] for g in rows[-1]])) < 0.5 * CARD_H * height:
+    for group in by_down:
+        down = _grid_point(group, on_end)[1]
+        if rows and abs(down - np.mean([_grid_point(g, on_end)[1] for g in rows[-1]])) < apart:
             rows[-1].append(group)
         else:
             rows.append([group])
-    return [g for row in rows for g in sorted(row, key=lambda g: _centre(g)[0])]
+    return [g for row in rows for g in sorted(row, key=lambda g: _grid_point(g, on_end)[0])]
 
 
-def _missing(placed: list[list[Shape]]) -> str:
+def _missing(placed: list[list[Shape]], on_end: bool = False) -> str:
     """Where cards seem to be missing: grid places with no card, when the cards found stand
     on a grid."""
     if not placed:
         return ""
     height = float(np.median([s.h for g in placed for s in g]))
-    centres = [_centre(g) for g in placed]
-    columns = _clusters([x for x, _ in centres], 0.5 * CARD_W * height)
-    rows = _clusters([y for _, y in centres], 0.5 * CARD_H * height)
-    taken = {(_nearest(rows, y), _nearest(columns, x)) for x, y in centres}
+    card_w, card_h = (CARD_H, CARD_W) if on_end else (CARD_W, CARD_H)  # as given
+    points = [_grid_point(g, on_end) for g in placed]
+    columns = _clusters([x for x, _ in points], 0.5 * card_w * height)
+    rows = _clusters([y for _, y in points], 0.5 * card_h * height)
+    taken = {(_nearest(rows, y), _nearest(columns, x)) for x, y in points}
     empty = [r * len(columns) + c + 1 for r in range(len(rows)) for c in range(len(columns))
              if (r, c) not in taken]
     if not empty or len(rows) * len(columns) > MAX_CARDS:
