@@ -153,6 +153,14 @@ def decode_image(data: bytes, name: str, flags: int = cv2.IMREAD_COLOR) -> np.nd
     return image
 
 
+def is_lossy(data: bytes) -> bool:
+    """Whether picture bytes are lossily compressed: a JPEG, or a WebP holding a lossy
+    ('VP8 ') bitstream."""
+    if data[:3] == b"\xff\xd8\xff":
+        return True
+    return data[:4] == b"RIFF" and data[8:12] == b"WEBP" and b"VP8 " in data[12:4096]
+
+
 def read_image(path: str | Path, flags: int = cv2.IMREAD_COLOR) -> np.ndarray:
     """A picture file as an OpenCV array (BGR by default), or an InputError."""
     return decode_image(read_bytes(path, MAX_IMAGE_BYTES), str(path), flags)

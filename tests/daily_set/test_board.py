@@ -5,6 +5,8 @@ their sets; the real cards of the old site laid on a board; and pictures refused
 from __future__ import annotations
 
 import json
+import re
+from itertools import pairwise
 
 import cv2
 import numpy as np
@@ -23,6 +25,7 @@ from tests.daily_set.conftest import REAL, REAL_CARDS, REAL_SETS, needs_referenc
 from webbot.daily_set.board import BoardError, read_board
 from webbot.daily_set.decide import find_sets
 from webbot.daily_set.perceive import load
+from webbot.inputs import is_lossy
 
 DARK, WARM = (30, 30, 30), (200, 220, 235)  # BGR: a dark table, a warm light one
 # Each board a different puzzle; what the reader reads exactly today on every puzzle tried:
@@ -56,7 +59,7 @@ def truth_sets(numbers: list[int]) -> list[tuple[int, ...]]:
     f"{f'-jpeg{look.jpeg}' if look.jpeg else ''}"))
 def test_a_drawn_board_reads_to_exactly_its_cards_and_sets(look):
     numbers = daily_puzzle(BOARDS.index(look) + 11)
-    found = read_board(daily_board(numbers, look))
+    found = read_board(daily_board(numbers, look), lossy=look.jpeg is not None)
     assert [c.reading.card for c in found.cards] == [site_card(n) for n in numbers]
     assert found.sets == truth_sets(numbers)
     assert len(found.sets) == 6
@@ -98,12 +101,12 @@ def test_cards_standing_on_end_are_read_and_numbered_as_given(turn, look):
     quarter, numbered row by row as the picture shows them."""
     numbers = daily_puzzle(21)
     cards = [cv2.rotate(card, turn) for card in _cards(numbers, look.layout)]
-    found = read_board(board(cards, look))
+    found = read_board(board(cards, look), lossy=look.jpeg is not None)
     assert [c.reading.card for c in found.cards] == [site_card(n) for n in numbers]
     assert found.sets == truth_sets(numbers)
     boxes = [c.box for c in found.cards]
     assert all(w < h for _, _, w, h in boxes)  # boxed as they stand
-    assert all(a[1] < b[1] or a[0] < b[0] for a, b in zip(boxes, boxes[1:]))  # row by row
+    assert all(a[1] < b[1] or a[0] < b[0] for a, b in pairwise(boxes))  # row by row
 
 
 @needs_reference
@@ -166,6 +169,35 @@ def test_the_command_prints_json_and_draws_the_sets(tmp_path):
     assert [tuple(s) for s in read["sets"]] == truth_sets(numbers)
     drawn = cv2.imread(str(out))
     assert drawn.shape[0] > cv2.imread(str(picture)).shape[0]  # the legend below
+
+
+def test_small_cards_are_read_from_a_lossless_picture_and_refused_through_jpeg(tmp_path):
+    """Under JPEG, cards this small are misread with little doubt: refused, saying why; the
+    same board as a PNG screenshot is read."""
+    numbers = daily_puzzle(8)
+    picture = daily_board(numbers, Look("current", None, 0.45))  # shapes ~39 px high
+    cv2.imwrite(str(tmp_path / "board.png"), picture)
+    cv2.imwrite(str(tmp_path / "board.jpg"), picture, [cv2.IMWRITE_JPEG_QUALITY, 95])
+    done = run_webbot("daily-set", "read", str(tmp_path / "board.png"), "--json")
+    assert done.returncode == 0, done.stderr
+    assert [tuple(s) for s in json.loads(done.stdout)["sets"]] == truth_sets(numbers)
+    done = run_webbot("daily-set", "read", str(tmp_path / "board.jpg"))
+    assert done.returncode == 1 and done.stdout == ""
+    assert re.fullmatch(r"webbot: error: \S+board\.jpg: the cards are too small to read "
+                        r"through JPEG compression: their shapes are 3\d px high, 42 needed "
+                        r"\(in a lossless picture, a PNG screenshot, about 24 px will do\)\n",
+                        done.stderr), done.stderr
+
+
+def test_lossy_pictures_are_told_from_lossless_ones():
+    picture = daily_board(daily_puzzle(2), Look("current", None, 0.3))
+
+    def coded(kind: str, *flags: int) -> bytes:
+        return cv2.imencode(kind, picture, list(flags))[1].tobytes()
+
+    assert is_lossy(coded(".jpg")) and not is_lossy(coded(".png"))
+    assert is_lossy(coded(".webp", cv2.IMWRITE_WEBP_QUALITY, 80))
+    assert not is_lossy(coded(".webp", cv2.IMWRITE_WEBP_QUALITY, 101))  # lossless
 
 
 def test_the_command_refuses_in_one_line(tmp_path):

@@ -47,12 +47,23 @@ MIN_TILT, MAX_TILT = 0.3, 10.0  # degrees: below, left as it is; above, not a bo
 MAX_CARDS, DAILY_CARDS = 21, 12
 # A picture is lossier than the page's own card files (JPEG, scaling): a reading is taken only
 # well away from a boundary.
-PICTURE_DOUBT_LIMIT = 0.6  # (at 0.7 one empty diamond of 156 test boards read as striped)
+# A reading is refused from this doubt up: an empty diamond of the 156 drawn boards of
+# scripts/bench_daily_set.py read as striped with a doubt of 0.555.
+PICTURE_DOUBT_LIMIT = 0.5
+# Under JPEG, smaller shapes are misread with little doubt (fills, shapes; measured on those
+# boards: every such misread had shapes 39 px high or less, none at 44 or more).
+MIN_LOSSY_SHAPE_H = 42
 SURE = 0.5  # a fill read with less doubt than this is not overruled by the other way
 MIN_FILL_GAP = 0.08  # between the bunches of fill levels (measured apart by 0.15 or more)
 # Where the bunches lie whatever the scale and JPEG: a solid middle is all ink, an empty one
 # at most tinted (measured: solid cards 0.9-1, empty 0.2-0.6).
 MIN_SOLID_MEAN, MAX_EMPTY_MEAN = 0.85, 0.62
+# The shapes' outlines, measured on 1,700 cards of drawn boards (3 pages' card art, cards 52 to
+# 380 px wide, JPEG 50 to lossless): a diamond bunch fills 0.52-0.70 of its box, the rounded
+# shapes 0.74 or more; mirror-likeness plus convexity ~1.74 for squiggles, ~1.95 for ovals.
+MAX_DIAMOND_EXTENT, MIN_ROUND_EXTENT = 0.68, 0.74  # where the bunches' means lie
+MIN_ROUND_APART, MIN_OUTLINE_GAP = 0.06, 0.01
+AGREE = 0.3  # the outline's doubt under which it vouches for the card reader's shape
 
 
 class BoardError(WebbotError):
@@ -90,9 +101,10 @@ class Board:
     tilt: float  # degrees the picture was turned to read it
 
 
-def read_board(image: np.ndarray) -> Board:
+def read_board(image: np.ndarray, lossy: bool = False) -> Board:
     """Every card of the board in the picture (BGR), read, and every set among them; a
-    BoardError names what could not be read (no board, cards missing, a card unclear)."""
+    BoardError names what could not be read (no board, cards missing, a card unclear, cards
+    too small to read through the lossy compression (JPEG) of a `lossy` picture)."""
     groups = _groups(_shapes(image))
     quarter = np.eye(2, 3, dtype=np.float64)
     if len(groups) < DAILY_CARDS:  # cards standing on end (shapes lying down) turned upright
@@ -116,6 +128,11 @@ def read_board(image: np.ndarray) -> Board:
     on_end = bool(quarter[0, 0] == 0)
     if not groups:
         raise BoardError("no SET cards in the picture (no coloured shapes on light cards)")
+    height = float(np.median([s.h for g in groups for s in g]))
+    if lossy and height < MIN_LOSSY_SHAPE_H:
+        raise BoardError(f"the cards are too small to read through JPEG compression: their "
+                         f"shapes are {height:.0f} px high, {MIN_LOSSY_SHAPE_H} needed (in a "
+                         "lossless picture, a PNG screenshot, about 24 px will do)")
     crowded = [g for g in groups if len(g) > 3]
     if crowded:
         x, y = crowded[0][0].centre
@@ -126,10 +143,12 @@ def read_board(image: np.ndarray) -> Board:
     if len(placed) > MAX_CARDS:
         raise BoardError(f"{len(placed)} cards found; a SET table has at most {MAX_CARDS}")
     fills = _fills([float(np.mean([s.fill_level for s in g])) for g in placed])
+    outlines = _outlines([_outline_features(g) for g in placed])
     cards, unclear = [], []
-    for position, (group, fill) in enumerate(zip(placed, fills, strict=True), 1):
+    for position, (group, fill, outline) in enumerate(zip(placed, fills, outlines,
+                                                          strict=True), 1):
         try:
-            reading = _read(upright, group, fill)
+            reading = _read(upright, group, fill, outline)
         except CardError as exc:
             unclear.append(f"{position} ({exc})")
             continue
@@ -375,7 +394,8 @@ def _nearest(means: list[float], value: float) -> int:
     return int(np.argmin([abs(m - value) for m in means]))
 
 
-def _read(upright: np.ndarray, group: list[Shape], fill: tuple[str, float] | None) -> Reading:
+def _read(upright: np.ndarray, group: list[Shape], fill: tuple[str, float] | None,
+          outline: tuple[str, float] | None) -> Reading:
     """The card's reading from a crop around its shapes, inside the card."""
     height = float(np.median([s.h for s in group]))
     left = min(s.x for s in group)
@@ -398,6 +418,12 @@ def _read(upright: np.ndarray, group: list[Shape], fill: tuple[str, float] | Non
         chosen, doubt = fill
     card = replace(card, fill=chosen)
     doubts["fill"] = doubt
+    # The shape read a second way, from the outlines of the board's cards taken together: it
+    # errs too (a JPEG'd squiggle can look like an oval), so it only vouches for the card
+    # reader's shape when the two agree, never overrules it.
+    if (doubts["shape"] >= SURE and outline is not None and outline[0] == card.shape
+            and outline[1] < AGREE):
+        doubts["shape"] = outline[1]
     doubtful = max(doubts, key=doubts.__getitem__)
     if doubts[doubtful] >= PICTURE_DOUBT_LIMIT:
         raise CardError(f"read as {card} only with doubt {doubts[doubtful]:.2f} on its "
@@ -439,6 +465,63 @@ def _fills(levels: list[float]) -> list[tuple[str, float] | None]:
             fills[order[k]] = (names[bunch], boundary_doubt(value, nearest, means[bunch]))
         start += len(part)
     return fills
+
+
+def _outline_features(group: list[Shape]) -> tuple[float, float, float]:
+    """The card's shape outline (its shapes' silhouettes averaged), measured three ways that
+    do not depend on size: how much of its box it fills (a diamond ~0.57, a squiggle ~0.8, an
+    oval ~0.88), how alike it is to its mirror image (a squiggle ~0.83, the others ~0.95),
+    and how convex (a squiggle ~0.91, an oval ~0.99)."""
+    silhouette = np.mean([s.silhouette for s in group], axis=0) >= 0.5
+    mirrored = silhouette[:, ::-1]
+    mirror = (silhouette & mirrored).sum() / max(1, (silhouette | mirrored).sum())
+    contours, _ = cv2.findContours(silhouette.astype(np.uint8), cv2.RETR_EXTERNAL,
+                                   cv2.CHAIN_APPROX_NONE)
+    if not contours:
+        return 0.0, 0.0, 0.0
+    contour = max(contours, key=cv2.contourArea)
+    convex = cv2.contourArea(contour) / max(1.0, cv2.contourArea(cv2.convexHull(contour)))
+    return float(silhouette.mean()), float(mirror), float(convex)
+
+
+def _outlines(features: list[tuple[float, float, float]]) -> list[tuple[str, float] | None]:
+    """Each card's shape and its doubt from the board's outlines taken together: the
+    diamonds are the bunch that fills least of its box; of the rest, the ovals the bunch most
+    mirror-like and convex. Bunches that do not stand apart where shapes put them (a board
+    without diamonds, say) leave every shape unread: None."""
+    none: list[tuple[str, float] | None] = [None] * len(features)
+    extents = [f[0] for f in features]
+    diamonds, (thin, full) = _two_bunches(extents)
+    if not (np.mean(thin) < MAX_DIAMOND_EXTENT < MIN_ROUND_EXTENT < np.mean(full)
+            and min(full) - max(thin) >= MIN_OUTLINE_GAP):
+        return none
+    rest = [i for i in range(len(features)) if i not in diamonds]
+    rounds = [features[i][1] + features[i][2] for i in rest]
+    squiggles, (wavy, smooth) = _two_bunches(rounds)
+    if not (np.mean(smooth) - np.mean(wavy) >= MIN_ROUND_APART
+            and min(smooth) - max(wavy) >= MIN_OUTLINE_GAP):
+        return none
+    halfway = (np.mean(thin) + np.mean(full)) / 2
+    outlines = list(none)
+    for i in diamonds:
+        outlines[i] = ("diamond", boundary_doubt(extents[i], halfway, float(np.mean(thin))))
+    middle = (np.mean(wavy) + np.mean(smooth)) / 2
+    for k, i in enumerate(rest):
+        name, bunch = ("squiggle", wavy) if k in squiggles else ("oval", smooth)
+        doubt = max(boundary_doubt(rounds[k], middle, float(np.mean(bunch))),
+                    boundary_doubt(extents[i], halfway, float(np.mean(full))))
+        outlines[i] = (name, doubt)
+    return outlines
+
+
+def _two_bunches(values: list[float]) -> tuple[set[int], tuple[list[float], list[float]]]:
+    """The split of the values in two with the least spread: the indices of the lower bunch,
+    and both bunches' values, sorted."""
+    order = sorted(range(len(values)), key=values.__getitem__)
+    ranked = [values[i] for i in order]
+    cut = min(range(1, len(ranked)), key=lambda i: float(np.var(ranked[:i])) * i
+              + float(np.var(ranked[i:])) * (len(ranked) - i))
+    return set(order[:cut]), (ranked[:cut], ranked[cut:])
 
 
 def _card_corners(group: list[Shape]) -> np.ndarray:

@@ -29,7 +29,7 @@ from webbot.daily_set.page import fetch_page, parse_board
 from webbot.daily_set.perceive import read_file
 from webbot.debug import save_picture
 from webbot.errors import WebbotError
-from webbot.inputs import read_image
+from webbot.inputs import MAX_IMAGE_BYTES, decode_image, is_lossy, read_bytes
 from webbot.params import OUTPUT_FILE, Url
 from webbot.recovery import recovered
 from webbot.session import RunOptions, game_session
@@ -102,10 +102,11 @@ def read_command(url: str, as_json: bool) -> None:
 
 def read_picture_command(path: str, as_json: bool, annotate_to: Path | None) -> None:
     """Find and read the board in a picture file; list its cards and sets."""
-    image = read_image(path)
+    data = read_bytes(path, MAX_IMAGE_BYTES)
+    image = decode_image(data, path)
     started = time.perf_counter()
     try:
-        board = read_board(image)
+        board = read_board(image, lossy=is_lossy(data))
     except WebbotError as exc:
         raise WebbotError(f"{path}: {exc}") from None
     ms = (time.perf_counter() - started) * 1000
