@@ -69,6 +69,8 @@ _COVER = "(el, [points, skip, context]) => {" + HELPERS + """
     [...document.querySelectorAll(BUTTONS)].find(b => closes(b) && inModal(b) && !b.contains(el));
   return [name + (text ? ` ("${text}")` : ''), button || null];
 }"""
+# Only the name of what covers, if anything (no handle to fetch): the usual look.
+_COVER_NAME = f"(el, args) => {{ const found = ({_COVER})(el, args); return found && found[0]; }}"
 
 # Where, as fractions of the game's box, a cover is looked for: the centre and four inner points.
 PROBES = ((0.5, 0.5), (0.15, 0.15), (0.85, 0.15), (0.15, 0.85), (0.85, 0.85))
@@ -156,8 +158,10 @@ class Way:
                     return Cover(f"{_name(holder)}, not displayed")
                 places = [((x - outer["x"]) / outer["width"], (y - outer["y"]) / outer["height"])
                           for x, y in page_points]
-            found = holder.evaluate_handle(_COVER, [places, CLOSE_WORDS, CONSENT_CONTEXT]
-                                           ).get_properties()
+            args = [places, CLOSE_WORDS, CONSENT_CONTEXT]
+            if holder.evaluate(_COVER_NAME, args) is None:  # the usual answer: one round trip
+                continue
+            found = holder.evaluate_handle(_COVER, args).get_properties()
             if found:
                 what = found["0"].json_value()
                 return Cover(what, found["1"].as_element() if what != "outside" else None)
