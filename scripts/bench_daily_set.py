@@ -20,7 +20,7 @@ phase (page loaded, game found, cards read, sets clicked). Target: <= 1.5 s on t
 page. The baseline is the same bot moving the mouse in 12 px steps (the Mouse default), to
 show what the long strides between cards buy.
 
-    .venv/bin/python scripts/bench_daily_set.py [--repeat 20] [--runs 4] [--quick] [--docs]
+    .venv/bin/python scripts/bench_daily_set.py [--repeat 20] [--runs 6] [--quick] [--docs]
 """
 
 from __future__ import annotations
@@ -268,7 +268,7 @@ def play_rows(label: str, page: str, runs: list[Run]) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=20, help="timings per card group")
-    parser.add_argument("--runs", type=int, default=4, help="pages played per layout and mouse")
+    parser.add_argument("--runs", type=int, default=6, help="pages played per layout and mouse")
     parser.add_argument("--quick", action="store_true",
                         help="a smoke test: fewer of everything, the bundled page played once")
     parser.add_argument("--docs", action="store_true", help="write into its docs page")
