@@ -5,7 +5,8 @@ white page with no outline at all (the 2022 page), where an edge finder sees no 
 is a blob of coloured ink lying on light, greyish paper (a dark or coloured table is not paper,
 so its colour is not taken for ink); the shapes of one card are copies side by side, the same
 size, hue, fill and outline, closer to each other than to the next card's. Each card is then
-cut out around its shapes, inside the card, and read by the card classifier (perceive.py).
+cut out around its shapes, inside the card, and read by the card classifier (perceive.py),
+its fill and shape looked at a second time with the whole board's (second_look.py).
 
 A board tilted by a photo is turned straight first, by the slope its rows of shapes show; a
 board of cards standing on end (a photo of the card game's table, shapes lying down) is read
@@ -22,7 +23,8 @@ import numpy as np
 
 from webbot.daily_set.decide import DAILY_SETS, find_sets, least_certain
 from webbot.daily_set.model import Reading
-from webbot.daily_set.perceive import CardError, boundary_doubt, read_attributes
+from webbot.daily_set.perceive import CardError, read_attributes
+from webbot.daily_set.second_look import fill_level, outline_features, read_fills, read_outlines
 from webbot.errors import WebbotError
 
 # Paper: bright and grey (a tinted photo's white included). Ink: coloured; JPEG smears the
@@ -45,24 +47,14 @@ CROP_H, CROP_PAD_X, CROP_MIN_W = 1.4, 0.12, 2.0
 CARD_W, CARD_H = 2.26, 1.48  # the card's box, put around its shapes at a card's proportions
 MIN_TILT, MAX_TILT = 0.3, 10.0  # degrees: below, left as it is; above, not a board
 MAX_CARDS, DAILY_CARDS = 21, 12
-# A picture is lossier than the page's own card files (JPEG, scaling): a reading is taken only
-# well away from a boundary.
-# A reading is refused from this doubt up: an empty diamond of the 156 drawn boards of
-# scripts/bench_daily_set.py read as striped with a doubt of 0.555.
+# A picture is lossier than the page's own card files (JPEG, scaling): a reading is refused
+# from this doubt up (an empty diamond of the 156 drawn boards of scripts/bench_daily_set.py
+# read as striped with a doubt of 0.555).
 PICTURE_DOUBT_LIMIT = 0.5
 # Under JPEG, smaller shapes are misread with little doubt (fills, shapes; measured on those
 # boards: every such misread had shapes 39 px high or less, none at 44 or more).
 MIN_LOSSY_SHAPE_H = 42
 SURE = 0.5  # a fill read with less doubt than this is not overruled by the other way
-MIN_FILL_GAP = 0.08  # between the bunches of fill levels (measured apart by 0.15 or more)
-# Where the bunches lie whatever the scale and JPEG: a solid middle is all ink, an empty one
-# at most tinted (measured: solid cards 0.9-1, empty 0.2-0.6).
-MIN_SOLID_MEAN, MAX_EMPTY_MEAN = 0.85, 0.62
-# The shapes' outlines, measured on 1,700 cards of drawn boards (3 pages' card art, cards 52 to
-# 380 px wide, JPEG 50 to lossless): a diamond bunch fills 0.52-0.70 of its box, the rounded
-# shapes 0.74 or more; mirror-likeness plus convexity ~1.74 for squiggles, ~1.95 for ovals.
-MAX_DIAMOND_EXTENT, MIN_ROUND_EXTENT = 0.68, 0.74  # where the bunches' means lie
-MIN_ROUND_APART, MIN_OUTLINE_GAP = 0.06, 0.01
 AGREE = 0.3  # the outline's doubt under which it vouches for the card reader's shape
 
 
@@ -78,7 +70,7 @@ class Shape:
     h: int
     hue: float  # OpenCV hue, 0-180
     share: float  # of the silhouette inked: solid ~1, striped ~0.5, empty ~0.2
-    fill_level: float  # how dark its middle is against its ink and paper (see _fill_level)
+    fill_level: float  # how dark its middle is against its ink and paper (second_look.py)
     silhouette: np.ndarray  # the filled outline, scaled to 16x32
 
     @property
@@ -142,8 +134,8 @@ def read_board(image: np.ndarray, lossy: bool = False) -> Board:
     placed = _numbered(groups, on_end)
     if len(placed) > MAX_CARDS:
         raise BoardError(f"{len(placed)} cards found; a SET table has at most {MAX_CARDS}")
-    fills = _fills([float(np.mean([s.fill_level for s in g])) for g in placed])
-    outlines = _outlines([_outline_features(g) for g in placed])
+    fills = read_fills([float(np.mean([s.fill_level for s in g])) for g in placed])
+    outlines = read_outlines([outline_features([s.silhouette for s in g]) for g in placed])
     cards, unclear = [], []
     for position, (group, fill, outline) in enumerate(zip(placed, fills, outlines,
                                                           strict=True), 1):
@@ -215,25 +207,9 @@ def _shapes(image: np.ndarray) -> list[Shape]:
         silhouette = cv2.resize(mask.astype(np.float32), (16, 32), interpolation=cv2.INTER_AREA)
         if grey is None:
             grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-        level = _fill_level(grey, (x, y, w, h), mask, depth)
+        level = fill_level(grey, (x, y, w, h), mask, depth)
         shapes.append(Shape(x, y, w, h, hue, share, level, silhouette))
     return shapes
-
-
-def _fill_level(grey: np.ndarray, box: tuple[int, int, int, int], mask: np.ndarray,
-                depth: np.ndarray) -> float:
-    """How dark the shape's middle is, from 0 (the paper around it) to 1 (its darkest ink): a
-    solid shape ~0.95, a striped one ~0.78, an empty one ~0.48. Read in lightness, which JPEG
-    keeps sharp (it halves the colour's resolution: thin stripes and outlines lose their
-    chroma, not their darkness)."""
-    x, y, w, h = box
-    pad = max(2, h // 6)
-    around = grey[max(0, y - pad):y + h + pad, max(0, x - pad):x + w + pad]
-    paper = float(np.percentile(around, 90))
-    inside = grey[y:y + h, x:x + w].astype(np.float32)
-    ink = float(np.percentile(inside[mask > 0], 3))
-    middle = inside[depth > 0.5 * depth.max()]
-    return float(np.clip((paper - middle) / max(1.0, paper - ink), 0, 1).mean())
 
 
 def _touching(faint: np.ndarray, strong: np.ndarray) -> np.ndarray:
@@ -429,99 +405,6 @@ def _read(upright: np.ndarray, group: list[Shape], fill: tuple[str, float] | Non
         raise CardError(f"read as {card} only with doubt {doubts[doubtful]:.2f} on its "
                         f"{doubtful}")
     return Reading(card, round(doubts[doubtful], 3), doubtful)
-
-
-def _fills(levels: list[float]) -> list[tuple[str, float] | None]:
-    """Each card's fill and its doubt, from the cards' fill levels (see _fill_level) taken
-    together: they fall in three tight bunches, empty, striped and solid, whose places move with
-    the scale (stripes drawn finer than a pixel read as a tint) and the JPEG. The bunches are
-    the split of the sorted levels in three with the least spread; a level's doubt is how near
-    it lies to halfway between its bunch and the next. Bunches that do not stand apart (a
-    board without one of the fills, say) leave every fill unread: None."""
-    order = sorted(range(len(levels)), key=levels.__getitem__)
-    values = [levels[i] for i in order]
-    best = None
-    for i in range(1, len(values) - 1):
-        for j in range(i + 1, len(values)):
-            parts = (values[:i], values[i:j], values[j:])
-            spread = sum(float(np.var(p)) * len(p) for p in parts)
-            if best is None or spread < best[0]:
-                best = (spread, parts)
-    if best is None:
-        return [None] * len(levels)
-    parts = best[1]
-    means = [float(np.mean(p)) for p in parts]
-    apart = min(parts[1][0] - parts[0][-1], parts[2][0] - parts[1][-1])
-    if apart < MIN_FILL_GAP or means[0] > MAX_EMPTY_MEAN or means[2] < MIN_SOLID_MEAN:
-        return [None] * len(levels)
-    names = ("empty", "striped", "solid")
-    fills: list[tuple[str, float] | None] = [None] * len(levels)
-    start = 0
-    for bunch, part in enumerate(parts):
-        for k, value in enumerate(part, start):
-            nearest = min((abs(value - (means[bunch] + means[other]) / 2),
-                           (means[bunch] + means[other]) / 2)
-                          for other in (bunch - 1, bunch + 1) if 0 <= other < 3)[1]
-            fills[order[k]] = (names[bunch], boundary_doubt(value, nearest, means[bunch]))
-        start += len(part)
-    return fills
-
-
-def _outline_features(group: list[Shape]) -> tuple[float, float, float]:
-    """The card's shape outline (its shapes' silhouettes averaged), measured three ways that
-    do not depend on size: how much of its box it fills (a diamond ~0.57, a squiggle ~0.8, an
-    oval ~0.88), how alike it is to its mirror image (a squiggle ~0.83, the others ~0.95),
-    and how convex (a squiggle ~0.91, an oval ~0.99)."""
-    silhouette = np.mean([s.silhouette for s in group], axis=0) >= 0.5
-    mirrored = silhouette[:, ::-1]
-    mirror = (silhouette & mirrored).sum() / max(1, (silhouette | mirrored).sum())
-    contours, _ = cv2.findContours(silhouette.astype(np.uint8), cv2.RETR_EXTERNAL,
-                                   cv2.CHAIN_APPROX_NONE)
-    if not contours:
-        return 0.0, 0.0, 0.0
-    contour = max(contours, key=cv2.contourArea)
-    convex = cv2.contourArea(contour) / max(1.0, cv2.contourArea(cv2.convexHull(contour)))
-    return float(silhouette.mean()), float(mirror), float(convex)
-
-
-def _outlines(features: list[tuple[float, float, float]]) -> list[tuple[str, float] | None]:
-    """Each card's shape and its doubt from the board's outlines taken together: the
-    diamonds are the bunch that fills least of its box; of the rest, the ovals the bunch most
-    mirror-like and convex. Bunches that do not stand apart where shapes put them (a board
-    without diamonds, say) leave every shape unread: None."""
-    none: list[tuple[str, float] | None] = [None] * len(features)
-    extents = [f[0] for f in features]
-    diamonds, (thin, full) = _two_bunches(extents)
-    if not (np.mean(thin) < MAX_DIAMOND_EXTENT < MIN_ROUND_EXTENT < np.mean(full)
-            and min(full) - max(thin) >= MIN_OUTLINE_GAP):
-        return none
-    rest = [i for i in range(len(features)) if i not in diamonds]
-    rounds = [features[i][1] + features[i][2] for i in rest]
-    squiggles, (wavy, smooth) = _two_bunches(rounds)
-    if not (np.mean(smooth) - np.mean(wavy) >= MIN_ROUND_APART
-            and min(smooth) - max(wavy) >= MIN_OUTLINE_GAP):
-        return none
-    halfway = (np.mean(thin) + np.mean(full)) / 2
-    outlines = list(none)
-    for i in diamonds:
-        outlines[i] = ("diamond", boundary_doubt(extents[i], halfway, float(np.mean(thin))))
-    middle = (np.mean(wavy) + np.mean(smooth)) / 2
-    for k, i in enumerate(rest):
-        name, bunch = ("squiggle", wavy) if k in squiggles else ("oval", smooth)
-        doubt = max(boundary_doubt(rounds[k], middle, float(np.mean(bunch))),
-                    boundary_doubt(extents[i], halfway, float(np.mean(full))))
-        outlines[i] = (name, doubt)
-    return outlines
-
-
-def _two_bunches(values: list[float]) -> tuple[set[int], tuple[list[float], list[float]]]:
-    """The split of the values in two with the least spread: the indices of the lower bunch,
-    and both bunches' values, sorted."""
-    order = sorted(range(len(values)), key=values.__getitem__)
-    ranked = [values[i] for i in order]
-    cut = min(range(1, len(ranked)), key=lambda i: float(np.var(ranked[:i])) * i
-              + float(np.var(ranked[i:])) * (len(ranked) - i))
-    return set(order[:cut]), (ranked[:cut], ranked[cut:])
 
 
 def _card_corners(group: list[Shape]) -> np.ndarray:
