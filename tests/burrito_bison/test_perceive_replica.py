@@ -11,7 +11,7 @@ import pytest
 from tests import processes
 from tests.burrito_bison.conftest import sized_frames
 from webbot.burrito_bison.bot import pack_sized
-from webbot.burrito_bison.layout import REAL_SIZES, SHOTS
+from webbot.burrito_bison.layout import SHOTS
 from webbot.burrito_bison.matching import TemplatePack
 from webbot.burrito_bison.perceive import classify
 from webbot.screen import Screen
@@ -86,11 +86,10 @@ def test_a_partly_filled_rocket_bar_is_not_ready(page, fixtures_url, pack):
     assert sighting.matches["full-rocket"].score < 0.8
 
 
-# The sizes the real game is embedded at.
-SIZE_IDS = ["1173x660", "1146x644", "1280x768", "1120x540"]
-# Every size at DPR 1; at DPR 2 (twice the pixels, twice the time) the smallest, where a
-# misplaced scale would show first.
-SIZES_AND_SCALES = [*((size, 1) for size in REAL_SIZES), ((1120, 540), 2)]
+# The native size and the one scaled up at DPR 1; the smallest (another shape of box) at DPR 2,
+# twice the pixels, where a misplaced scale would show first (1146x644, 0.98 of native, and the
+# smallest at DPR 1 are left out for CI's time).
+SIZES_AND_SCALES = [((1173, 660), 1), ((1280, 768), 1), ((1120, 540), 2)]
 
 
 @pytest.mark.parametrize(("size", "dpr"), SIZES_AND_SCALES,
