@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 
-from playwright.sync_api import Browser, Error, Page, Playwright, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Error, Page, Playwright, sync_playwright
 
 from webbot import consent
 from webbot.deadline import Deadline
@@ -98,6 +98,10 @@ def _new_page(browser: Browser, options: BrowserOptions) -> Page:
     context = browser.new_context(viewport={"width": width, "height": height},
                                   device_scale_factor=options.device_scale_factor)
     consent.install(context)  # before the first page: it runs in every frame
+    return _page_in(context)
+
+
+def _page_in(context: BrowserContext) -> Page:
     tries = 3
     while True:
         try:
@@ -158,16 +162,18 @@ class Tab:
         return None
 
     def reopen(self) -> Page:
-        """A fresh page, in the same browser when it is still there."""
+        """A fresh page, in the same browser context when the browser is still there: its
+        cookies and storage stay, as they do when a person reloads a crashed tab (a game may
+        keep its progress there, a site its consent)."""
         if not self.browser.is_connected():
             self.close()
             self.browser = open_browser(self.playwright, self.options)
             self.page = self._watched(_new_page(self.browser, self.options))
         else:
             old = self.page
-            self.page = self._watched(_new_page(self.browser, self.options))
-            with suppress(Error):  # what is left of it goes with the browser
-                old.context.close()
+            self.page = self._watched(_page_in(old.context))
+            with suppress(Error):  # already gone, as a crashed page is
+                old.close()
         self.reopened += 1
         return self.page
 

@@ -92,6 +92,7 @@ class BurritoBot:
         self._rocket_clicked = False
         self._looked = 0.0
         self._previous: Sighting | None = None
+        self._launched = 0  # the last round said to be launched
 
     def play(self, *, rounds: int | None = None, minutes: float | None = None) -> list[Round]:
         """Play until `rounds` results screens have been read, or the first one after
@@ -162,6 +163,9 @@ class BurritoBot:
         screen = seen.sighting.screen
         if action.kind == "launch":
             self.round_started = time.monotonic()
+            if self._launched <= len(self.rounds):  # the round's first launch: say so
+                self._launched = len(self.rounds) + 1
+                self.report(f"round {self._launched} launched")
             self.hands.launch(seen.grab, action.at, action.end)
         elif action.kind == "click":
             if action.role == "rocket":

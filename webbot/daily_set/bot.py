@@ -130,8 +130,8 @@ class DailySetBot:
         return play(self, next_set, Recovery(self.session, self.report))
 
     def reset(self) -> Observation:
-        if self.outcome.readings:  # again, on a page reopened after a lost one: the page
-            self.outcome.found = []  # starts the puzzle afresh
+        if self.outcome.readings:  # again, on a page reopened after a lost one: each set is
+            self.outcome.found = []  # clicked again (a page that kept it says "already found")
             self.outcome.recoveries += 1
         else:
             self.started = time.perf_counter()
@@ -187,9 +187,10 @@ class DailySetBot:
         if answer.left_page:
             return  # the last set: the game moved on to its completion page
         if answer.already:
-            raise WebbotError(f"the page says {said} were found before ({answer.text}); "
-                              "was the puzzle already played?")
-        if answer.found is not None and answer.found != number or not answer.great:
+            return  # found before, on this page or on one that kept it (a reload, a player)
+        # The page's count may run ahead of the bot's when it kept sets found before.
+        if answer.found is not None and not number <= answer.found <= DAILY_SETS \
+                or not answer.great:
             raise WebbotError(f"after {said}, set {number} for the bot, the page says: "
                               f"{answer.text!r}")
 
