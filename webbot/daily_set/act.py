@@ -138,10 +138,13 @@ class Hands:
         if self.way is None:
             return None
         lost = self._lost(slots)
-        if not lost and self.way.cover() is None:
+        covered = self.way.cover() is not None
+        if not lost and not covered:
             return None
         self.way.clear()
-        answer = self._wait_answer(seen, LOOK_S)  # a slow page's late answer, the clearing past
+        # A slow page's late answer, the clearing past: one look when something covered the
+        # page (the clicks hit it), else the wait of a click again (they may only be late).
+        answer = self._wait_answer(seen, LOOK_S if covered else CHECK_TIMEOUT_S)
         if answer is not None:
             return answer
         again = self._lost(slots) if lost else slots[-1:]  # a late tick is not clicked off
@@ -185,7 +188,10 @@ class Hands:
             return True
         self.way.clear()
         # A second look, the clearing past: a slow page's late tick must not be clicked off.
-        if not self._ticked(slot):
+        # A covered card's click hit the cover: one look. Else the click may only be late: it
+        # gets the wait of a click again.
+        late = self._ticked(slot) is not False if covered else self._checked(slot)
+        if not late:
             self._click(slot)
         return False
 
