@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import queue
+import re
 import subprocess
 import sys
 import threading
@@ -82,6 +83,11 @@ def test_a_renderer_killed_mid_game_costs_one_recovery(fixtures_url, args, page,
     assert ("the page crashed (its renderer process ended): reopening the page and finding the "
             "game again (recovery 1 of at most 3)") in said
     assert finished in said.split("reopening the page")[1]
+    # The table: every level (level 1 again when the reopened game forgot it was done), the
+    # round, the six sets; and the recovery.
+    title = {"puzlogic": r"Puzlogic: (\d) of \1 levels completed", "burrito-bison":
+             r"Burrito Bison: 1 rounds?", "daily-set": r"Daily SET: 6 of 6 sets confirmed"}
+    assert re.search(title[args[0]] + r" in [\d.]+ s[^;]*; 1 lost page recovered", said), said
 
 
 def test_a_server_stopped_mid_game_and_started_again_costs_one_recovery(fixtures_url,
