@@ -69,6 +69,8 @@ class Visit:
             if after is None:
                 break
             seen = after
+            if slot in self.refused:  # the game ignored BUY: not pressed again this visit
+                break
         return seen
 
     def cheapest(self) -> int | None:
