@@ -51,8 +51,8 @@ def first_press(options: RunOptions, game: str) -> float:
     def stop(*args, **kwargs):
         raise FirstMove
 
-    original = Mouse.click, Mouse.drag
-    Mouse.click = Mouse.drag = stop
+    original = Mouse.click, Mouse.drag, Mouse.press
+    Mouse.click = Mouse.drag = Mouse.press = stop
     try:
         with game_session(options, "") as session:
             # game_session opened the page already; time it from a fresh navigation instead
@@ -71,7 +71,7 @@ def first_press(options: RunOptions, game: str) -> float:
             return time.perf_counter() - started
         raise
     finally:
-        Mouse.click, Mouse.drag = original
+        Mouse.click, Mouse.drag, Mouse.press = original
     raise RuntimeError(f"{game}: the bot finished without a mouse press")
 
 

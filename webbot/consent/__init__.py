@@ -58,7 +58,9 @@ class Consent:
                 self.seen_at.pop(frame, None)
                 continue
             first = self.seen_at.setdefault(frame, now)
-            if self.engine and now - first < LIBRARY_FIRST_S:
+            # The library first, where it has rules for the page: in a frame that only its
+            # generic frame rules reach (a game's own page in a portal), the bot's links at once.
+            if self.engine and self.engine.knows(frame) and now - first < LIBRARY_FIRST_S:
                 continue
             for button in buttons:
                 if covered(button):

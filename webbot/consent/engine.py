@@ -127,6 +127,10 @@ class FrameState:
     result: str | None = None  # declined | accepted | failed
     opted_in: bool = False  # asked to opt in after its opt-out failed
     told: bool = False  # the result has been reported
+    # The library has rules written for this page: it is the top page (where nearly all its
+    # rules run), or a frame some rule names by its URL (a consent manager's own frame). In
+    # any other frame only its few generic frame rules run.
+    knows: bool = True
 
 
 @dataclass
@@ -149,9 +153,11 @@ class Engine:
             state = self.frames[frame] = FrameState(str(message.get("url") or frame.url))
         if kind == "init":
             top = frame.parent_frame is None
+            rules = rules_for(self.library.root, state.url, top)
+            state.knows = top or any((r.get("runContext") or {}).get("urlPattern")
+                                     for r in rules)
             self._send(frame, {"type": "initResp", "config": CONFIG,
-                               "rules": {"autoconsent": rules_for(self.library.root,
-                                                                  state.url, top)}})
+                               "rules": {"autoconsent": rules}})
         elif kind == "eval":  # only without isMainWorld; answered all the same
             try:
                 result = frame.evaluate(str(message.get("code", "")))
@@ -204,6 +210,11 @@ class Engine:
         """What the engine did in a frame, in words."""
         how = " (no way to decline)" if state.result == "accepted" else ""
         return f"consent: {vendor_name(state.cmp)}, {state.result}{how} ({self.library.name})"
+
+    def knows(self, frame: Frame) -> bool:
+        """Whether the library has rules written for this frame's page (see FrameState)."""
+        state = self.frames.get(frame)
+        return state is None or state.knows or state.cmp is not None
 
     def busy(self) -> bool:
         """Whether an engine is working on a popup it found (and has not run out of time)."""
