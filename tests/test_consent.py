@@ -15,7 +15,7 @@ from tests.test_portal import PORTAL, hooked, portal
 from webbot.browser import BrowserOptions
 from webbot.burrito_bison.bot import BurritoBot
 from webbot.burrito_bison.matching import TemplatePack
-from webbot.consent.engine import find_library, rules_for
+from webbot.consent.engine import find_library, knows_the_page, rules_for
 from webbot.daily_set.bot import DailySetBot
 from webbot.puzlogic.bot import GAME as PUZLOGIC
 from webbot.puzlogic.bot import PuzlogicBot
@@ -215,6 +215,20 @@ def test_rules_are_the_ones_that_may_run_in_the_frame():
     on_abc = {rule["name"] for rule in rules_for(LIBRARY.root, "https://www.abc.net.au/news",
                                                  top=True)}
     assert "abc" in on_abc and "quantcast" in on_abc
+
+
+@needs_library
+def test_the_library_goes_first_only_where_it_has_rules_for_the_page(fixtures_url):
+    """A game's page in a portal's frame is beyond the library's written rules (the bot's own
+    links press there after a moment); a frame a rule names by its address is not, nor is any
+    top page. (Sourcepoint's frame is known by the library's code, which says so as it starts:
+    the sourcepoint variant above is answered by the library.)"""
+    def knows(url: str, top: bool) -> bool:
+        return knows_the_page(rules_for(LIBRARY.root, url, top), top)
+
+    game = fixtures_url + "daily-set/set/puzzle/index.html"
+    assert knows(game, top=True) and not knows(game, top=False)
+    assert knows("https://cmp-consent-tool.privacymanager.io/x.html", top=False)
 
 
 def test_the_library_is_found_or_reported_absent(monkeypatch, tmp_path):

@@ -26,6 +26,7 @@ from webbot.consent.engine import Engine, Library, find_library
 
 # How long the library has to act on a dialog the bot sees before the bot's own links do.
 LIBRARY_FIRST_S = 2.5
+LIBRARY_IN_FRAME_S = 0.5  # ... in a frame it has no rules written for (engine.knows_the_page)
 CLOSE_S = 3.0  # a pressed dialog closes within this, or the press did nothing
 LAYER_S = 0.5  # the pressed button gone this long while others show: another page of it
 
@@ -58,9 +59,11 @@ class Consent:
                 self.seen_at.pop(frame, None)
                 continue
             first = self.seen_at.setdefault(frame, now)
-            # The library first, where it has rules for the page: in a frame that only its
-            # generic frame rules reach (a game's own page in a portal), the bot's links at once.
-            if self.engine and self.engine.knows(frame) and now - first < LIBRARY_FIRST_S:
+            # The library first, where it has rules for the page; in a frame that only its
+            # generic frame rules reach (a game's own page in a portal) it gets a moment, for
+            # its few rules coded to know a frame by its address to say they found it.
+            if self.engine and now - first < (LIBRARY_FIRST_S if self.engine.knows(frame)
+                                              else LIBRARY_IN_FRAME_S):
                 continue
             for button in buttons:
                 if covered(button):

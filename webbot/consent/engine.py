@@ -111,6 +111,13 @@ def rules_for(root: Path, url: str, top: bool) -> list[dict]:
     return kept
 
 
+def knows_the_page(rules: list[dict], top: bool) -> bool:
+    """Whether the library has rules written for a page: the top page (where nearly all its
+    rules run), or a frame one of `rules` names by its address (a consent manager's own
+    frame); not a frame that only its few generic frame rules reach."""
+    return top or any((rule.get("runContext") or {}).get("urlPattern") for rule in rules)
+
+
 def vendor_name(cmp: str | None) -> str:
     """The library's name for a consent manager; its word-list detector is not one."""
     return "an unbranded dialog" if str(cmp).startswith("HEURISTIC") else str(cmp)
@@ -127,10 +134,7 @@ class FrameState:
     result: str | None = None  # declined | accepted | failed
     opted_in: bool = False  # asked to opt in after its opt-out failed
     told: bool = False  # the result has been reported
-    # The library has rules written for this page: it is the top page (where nearly all its
-    # rules run), or a frame some rule names by its URL (a consent manager's own frame). In
-    # any other frame only its few generic frame rules run.
-    knows: bool = True
+    knows: bool = True  # the library has rules written for this page (knows_the_page)
 
 
 @dataclass
@@ -154,8 +158,7 @@ class Engine:
         if kind == "init":
             top = frame.parent_frame is None
             rules = rules_for(self.library.root, state.url, top)
-            state.knows = top or any((r.get("runContext") or {}).get("urlPattern")
-                                     for r in rules)
+            state.knows = knows_the_page(rules, top)
             self._send(frame, {"type": "initResp", "config": CONFIG,
                                "rules": {"autoconsent": rules}})
         elif kind == "eval":  # only without isMainWorld; answered all the same
