@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -148,9 +150,12 @@ def test_headed_under_a_virtual_display():
     assert "all good" in result.stdout
 
 
-def test_serve_serves_the_bundled_games():
+def test_serve_serves_the_bundled_games_until_ctrl_c():
+    # (SIGINT heard as in a terminal: a suite started in the background has it ignored.)
     with processes.started([sys.executable, "-m", "webbot.cli", "serve", "--port", "0"],
-                           stdout=subprocess.PIPE, text=True) as process:
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL)
+                           ) as process:
         first = process.stdout.readline()
         url = first.split(" at ")[1].split()[0]
         assert requests.get(url + "index.html", timeout=5).status_code == 200
@@ -158,6 +163,10 @@ def test_serve_serves_the_bundled_games():
             title, page = process.stdout.readline().strip().split(": ")
             assert (title, page) == (game.title, url + game.page)
             assert requests.get(page, timeout=5).status_code == 200
+        os.killpg(process.pid, signal.SIGINT)  # Ctrl-C: the documented way to stop it
+        out, err = process.communicate(timeout=30)
+    assert process.returncode == 0 and err == "", err
+    assert out.strip().endswith("stopped")
 
 
 def test_serve_on_a_busy_port_is_a_clear_error():

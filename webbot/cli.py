@@ -38,10 +38,14 @@ def cli() -> None:
 
 
 @cli.command()
-@click.option("--host", default="127.0.0.1", show_default=True)
-@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True)
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on (0.0.0.0 for every interface).")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
+              help="Port to listen on (0: any free one).")
 def serve(host: str, port: int) -> None:
-    """Serve the bundled games so a person can play them in a browser."""
+    """Serve the bundled games so a person can play them in a browser, until Ctrl-C.
+
+    Example: webbot serve --port 8080"""
     from webbot.server import FixtureServer
 
     server = FixtureServer(host=host, port=port)
@@ -54,6 +58,8 @@ def serve(host: str, port: int) -> None:
                "127.0.0.1)")
     try:
         server.serve_forever()
+    except KeyboardInterrupt:  # the documented way to stop it: not an error
+        click.echo("stopped")
     finally:
         server.stop()
 
