@@ -86,7 +86,7 @@ def test_a_renderer_killed_mid_game_costs_one_recovery(fixtures_url, args, page,
     # The table: every level (level 1 again when the reopened game forgot it was done), the
     # round, the six sets; and the recovery.
     title = {"puzlogic": r"Puzlogic: (\d) of \1 levels completed", "burrito-bison":
-             r"Burrito Bison: 1 rounds?", "daily-set": r"Daily SET: 6 of 6 sets confirmed"}
+             r"Burrito Bison: 1 round", "daily-set": r"Daily SET: 6 of 6 sets confirmed"}
     assert re.search(title[args[0]] + r" in [\d.]+ s[^;]*; 1 lost page recovered", said), said
 
 

@@ -21,6 +21,7 @@ from tests.test_cli import closed_port, wedged_port
 from webbot.burrito_bison.replica import SIZES as BURRITO_SIZES
 from webbot.daily_set.replica import LAYOUTS as DAILY_SET_LAYOUTS
 from webbot.soak.games import make_case
+from webbot.words import counted
 
 DASK = Path(sys.executable).parent / "dask"
 
@@ -49,7 +50,7 @@ def test_a_small_soak_of_each_game_on_a_local_cluster(short_tmp, game, args):
     assert all(g["attempts"] == 1 and g["seconds"] > 0 and g["reason"] == "" for g in games)
     assert len({g["case"] for g in games}) == count
     out = " ".join(done.stdout.split())
-    assert f"soak of {game}: {count} games in" in out and "per worker" in out
+    assert f"soak of {game}: {counted(count, 'game')} in" in out and "per worker" in out
     assert "dashboard: http://127.0.0.1:" in out
 
 
@@ -168,7 +169,7 @@ def test_ctrl_c_stops_the_soak_and_a_killed_soak_resumes_each_game_once(short_tm
     finally:
         processes.stop(child)  # at once when it has exited
     assert child.returncode == 130
-    assert "interrupted:" in out and "games had ended" in out and "per worker" in out
+    assert "interrupted:" in out and "had ended" in out and "per worker" in out
     assert err == ""  # no worker's traceback
     before = records(jsonl)
     assert 1 <= len(before) < 200

@@ -22,6 +22,7 @@ from webbot.game import Candidate, GameSpec, frame_name
 from webbot.inputs import InputError
 from webbot.screen import Box, Camera
 from webbot.way import Way, answer_consent
+from webbot.words import counted
 
 FRAME_SEPARATOR = ">>>"
 ENTER_FRAME = " >> internal:control=enter-frame >> "
@@ -211,4 +212,4 @@ def _not_found(page: Page, spec: GameSpec, selector: str | None, looked: list[st
     if any(": covered by " in line for line in looked):
         seen += f"; tried {chain_of(page).tried()}"
     return (f"no frame of {page.url} shows {spec.name} after {timeout_s:.0f} s; looked in "
-            f"{len(frames)} frame{'s' * (len(frames) != 1)} ({', '.join(frames)}): {seen}")
+            f"{counted(len(frames), 'frame')} ({', '.join(frames)}): {seen}")

@@ -15,6 +15,7 @@ from typing import Protocol, TypeVar
 
 from webbot.debug import Recorder
 from webbot.errors import WebbotError
+from webbot.words import counted
 
 T = TypeVar("T")
 
@@ -90,4 +91,4 @@ class Recovery:
 
 def recovered(count: int) -> str:
     """For a run's table title: how many lost pages were got back, or nothing."""
-    return f"; {count} lost page{'s' * (count != 1)} recovered" if count else ""
+    return f"; {counted(count, 'lost page')} recovered" if count else ""

@@ -146,7 +146,7 @@ def test_a_board_with_no_solution_is_reported_with_the_least_certain_readings(fi
     assert len(error.splitlines()) == 1 and "Traceback" not in error
     assert "the board as read has no solution" in error and "least certain" in error
     assert (tmp_path / "debug" / "failure" / "last-frame.png").exists()
-    assert "0 of 1 levels completed" in result.stdout
+    assert "0 of 1 level completed" in result.stdout
 
 
 def test_an_unreadable_board_is_reported_with_what_could_not_be_read(fixtures_url, tmp_path):

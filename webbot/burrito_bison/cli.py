@@ -30,6 +30,7 @@ from webbot.errors import WebbotError
 from webbot.params import OUTPUT_DIR, Finite, Rect
 from webbot.recovery import recovered
 from webbot.session import RunOptions, game_session
+from webbot.words import counted
 
 
 def play_command(options: RunOptions, templates: Path | None, rounds: int | None,
@@ -63,7 +64,7 @@ def rounds_table(rounds: list[Round], seconds: float, per_second: float,
         return "?" if value is None else f"{value:,}"
 
     table = Table("round", "distance m", "coins", "total", "rocket slams", "seconds", "events",
-                  title=f"Burrito Bison: {len(rounds)} rounds in {seconds:.1f} s "
+                  title=f"Burrito Bison: {counted(len(rounds), 'round')} in {seconds:.1f} s "
                         f"({per_second:.1f} decisions/s, {look_ms:.0f} ms to look)"
                         f"{recovered(len(recoveries))}")
     for done in rounds:

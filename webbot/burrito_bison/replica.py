@@ -9,6 +9,7 @@ import click
 
 from webbot.params import Finite
 from webbot.session import Session
+from webbot.words import counted
 
 SIZES = ((1173, 660), (1146, 644), (1280, 768), (1120, 540))  # the real game's sizes
 SOAK_OPTIONS = (
@@ -24,7 +25,7 @@ def soak_case(chance: random.Random, extra: str, options: dict) -> tuple[str, st
     rounds = options.get("rounds", 2)
     game_seed = chance.randrange(1_000_000)
     width, height = chance.choice(SIZES)
-    return (f"seed={game_seed} {width}x{height} {rounds} rounds",
+    return (f"seed={game_seed} {width}x{height} {counted(rounds, 'round')}",
             f"burrito-bison/index.html?seed={game_seed}&size={width}x{height}{extra}")
 
 
@@ -40,7 +41,7 @@ def play_and_judge(session: Session, options: dict) -> str | None:
     bot.play(rounds=rounds)
     state = session.page.evaluate("window.__burritoTest.state()")
     if len(bot.rounds) != rounds or len(state["rounds"]) < rounds:
-        return f"{len(bot.rounds)} rounds reported, {len(state['rounds'])} played"
+        return f"{counted(len(bot.rounds), 'round')} reported, {len(state['rounds'])} played"
     for mine, game in zip(bot.rounds, state["rounds"], strict=False):
         said = (mine.distance, mine.coins, mine.rockets)
         done = (game["distance"], game["coins"], game["rocketsUsed"])

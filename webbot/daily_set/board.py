@@ -26,6 +26,7 @@ from webbot.daily_set.model import Reading
 from webbot.daily_set.perceive import CardError, read_attributes
 from webbot.daily_set.second_look import fill_level, outline_features, read_fills, read_outlines
 from webbot.errors import WebbotError
+from webbot.words import counted
 
 # Paper: bright and grey (a tinted photo's white included). Ink: coloured; JPEG smears the
 # chroma of thin strokes (a green stripe drops to ~40), so ink is what is clearly coloured and
@@ -133,7 +134,8 @@ def read_board(image: np.ndarray, lossy: bool = False) -> Board:
     back = cv2.invertAffineTransform(turn)
     placed = _numbered(groups, on_end)
     if len(placed) > MAX_CARDS:
-        raise BoardError(f"{len(placed)} cards found; a SET table has at most {MAX_CARDS}")
+        raise BoardError(f"{counted(len(placed), 'card')} found; a SET table has at most "
+                         f"{MAX_CARDS}")
     fills = read_fills([float(np.mean([s.fill_level for s in g])) for g in placed])
     outlines = read_outlines([outline_features([s.silhouette for s in g]) for g in placed])
     cards, unclear = [], []
@@ -151,7 +153,7 @@ def read_board(image: np.ndarray, lossy: bool = False) -> Board:
         raise BoardError(f"card{'s' * (len(unclear) > 1)} unclear at position "
                          f"{', '.join(unclear)}")
     if len(cards) < DAILY_CARDS:
-        raise BoardError(f"{len(cards)} cards found; a Daily SET board has {DAILY_CARDS}"
+        raise BoardError(f"{counted(len(cards), 'card')} found; a Daily SET board has {DAILY_CARDS}"
                          f"{_missing(placed, on_end)}")
     twins = [(a, b) for a in cards for b in cards
              if a.position < b.position and a.reading.card == b.reading.card]

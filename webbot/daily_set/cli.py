@@ -33,6 +33,7 @@ from webbot.inputs import MAX_IMAGE_BYTES, decode_image, is_lossy, read_bytes
 from webbot.params import OUTPUT_FILE, Url
 from webbot.recovery import recovered
 from webbot.session import RunOptions, game_session
+from webbot.words import counted
 
 BUNDLED_PAGE = "daily-set/puzzle/set.htm"
 WEB_URL = Url(("http", "https"))  # fetched with requests: no file:// pages
@@ -119,7 +120,7 @@ def read_picture_command(path: str, as_json: bool, annotate_to: Path | None) -> 
                                "sets": [list(s) for s in board.sets]}))
         return
     turned = f", turned {board.tilt:+.1f} degrees" if board.tilt else ""
-    click.echo(f"{path}: {len(board.cards)} cards read in {ms:.0f} ms{turned}")
+    click.echo(f"{path}: {counted(len(board.cards), 'card')} read in {ms:.0f} ms{turned}")
     for card in board.cards:
         click.echo(f"  {card.position:2d}: {card.reading.card} ({_doubt(card.reading)})")
     for number, triple in enumerate(board.sets, 1):

@@ -32,6 +32,7 @@ from webbot.puzlogic.solvers import NAMES as SOLVERS
 from webbot.recovery import recovered
 from webbot.screen import Box, Grab
 from webbot.session import RunOptions, game_session
+from webbot.words import counted
 
 LEVEL_COUNT = 15
 
@@ -70,7 +71,8 @@ def play_command(options: RunOptions, levels: list[int], solver: str, console: C
 def results_table(results: list, seconds: float, recoveries: list[str] = ()) -> Table:
     done = sum(r.completed for r in results)
     table = Table("level", "pieces", "perception ms", "solve ms", "level s", "result",
-                  title=f"Puzlogic: {done} of {len(results)} levels completed in {seconds:.1f} s"
+                  title=f"Puzlogic: {done} of {counted(len(results), 'level')} completed in "
+                        f"{seconds:.1f} s"
                         f"{recovered(len(recoveries))}")
     for r in results:
         table.add_row(f"{r.level:02d}" + (" (unlock)" if r.unlocking else ""), str(r.pieces),

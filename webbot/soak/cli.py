@@ -28,6 +28,7 @@ from webbot.soak.runner import (
     percentile,
 )
 from webbot.soak.runner import run_soak as run
+from webbot.words import counted
 
 
 def common_options() -> list[click.Option]:
@@ -119,13 +120,15 @@ def soak_command(plan: Plan, jsonl: Path | None, console: Console,
             out.write(json.dumps(record.as_json()) + "\n")
         out.flush()
     if before:
-        console.print(f"resuming: {len(before)} games recorded as passed are not played again")
+        console.print(f"resuming: {counted(len(before), 'game')} recorded as passed, not "
+                      "played again")
     try:
         with dask_client(plan) as client:
             link = dashboard(client)
             where = plan.scheduler or "a local Dask cluster"
             console.print(f"soak of {plan.game}: "
-                          + (f"{plan.count} games" if plan.count else f"{plan.minutes:g} minutes")
+                          + (counted(plan.count, "game") if plan.count
+                             else f"{plan.minutes:g} minutes")
                           + f" on {where}" + (f"; dashboard: {link}" if link else ""))
             result = _with_progress(plan, client, console, out)  # each record flushed
             # Said before the cluster is closed: closing workers stopped in the middle of
@@ -142,11 +145,11 @@ def _report(plan: Plan, result: SoakResult, console: Console) -> int:
     console.print(worker_table(result.records))
     if result.lost_workers:
         lost = result.lost_workers
-        console.print(f"{lost} worker{'s' * (lost != 1)} left the cluster during the soak "
+        console.print(f"{counted(lost, 'worker')} left the cluster during the soak "
                       "(killed or lost); Dask played the games under way there again on the "
                       "others")
     if result.interrupted:
-        console.print(f"interrupted: {len(result.records)} games had ended")
+        console.print(f"interrupted: {counted(len(result.records), 'game')} had ended")
         return 130
     if result.scheduler_lost:
         console.print(f"stopped: {result.scheduler_lost}")
@@ -189,7 +192,8 @@ def summary_table(game: str, result: SoakResult) -> Table:
     retried = sum(len(r.tries) > 1 for r in records)
     table = Table("games", "passed", "failed", "retried", "pages recovered", "s/game p50",
                   "s/game p95", "games/min", "workers", "workers lost",
-                  title=f"soak of {game}: {len(records)} games in {result.seconds:.0f} s")
+                  title=f"soak of {game}: {counted(len(records), 'game')} in "
+                        f"{result.seconds:.0f} s")
     table.add_row(str(len(records)), str(passed), str(len(records) - passed), str(retried),
                   str(sum(r.recoveries for r in records)),
                   f"{percentile(seconds, 0.5):.1f}", f"{percentile(seconds, 0.95):.1f}",

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from webbot.deadline import Deadline
 from webbot.errors import WebbotError, first_line
 from webbot.soak.games import Case, Played, make_case, play_case
+from webbot.words import counted
 
 TRIES = 2
 SCHEDULER_TIMEOUT_S = 10.0
@@ -306,7 +307,7 @@ def run_soak(plan: Plan, client, on_record: Callable[[GameRecord], None] = lambd
 
 def _scheduler_lost(address: str, under_way: int) -> str:
     return (f"lost the Dask scheduler at {address} (no answer for {SCHEDULER_TIMEOUT_S:g} s); "
-            f"{under_way} game{'s' * (under_way != 1)} under way not recorded: run the same "
+            f"{counted(under_way, 'game')} under way not recorded: run the same "
             "command with --resume to play what is left")
 
 
