@@ -9,7 +9,7 @@ import contextlib
 import math
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import soupsieve
@@ -27,6 +27,7 @@ from webbot.words import counted
 FRAME_SEPARATOR = ">>>"
 ENTER_FRAME = " >> internal:control=enter-frame >> "
 FIND_TIMEOUT_S = 45.0  # a preroll may run 15-30 s before the game shows
+SAY_WAITING_S = 2.0  # a game found sooner is found without a word
 
 
 class NoGameFound(WebbotError):
@@ -139,13 +140,20 @@ def _largest_first(page: Page, elements: str) -> Iterator[tuple[Frame, ElementHa
 
 
 def find_game(page: Page, spec: GameSpec, *, selector: str | None = None,
-              timeout_s: float = FIND_TIMEOUT_S) -> Found:
-    """The element of the page that holds the game, with the way to it cleared."""
+              timeout_s: float = FIND_TIMEOUT_S,
+              waiting: Callable[[str], None] = lambda line: None) -> Found:
+    """The element of the page that holds the game, with the way to it cleared. Not found
+    within SAY_WAITING_S, `waiting` hears what is waited for and for how long, once."""
     started = time.monotonic()
     deadline = Deadline(timeout_s)
     done: list[str] = []
     camera = Camera(page)
+    said = False
     while True:
+        if not said and time.monotonic() - started > SAY_WAITING_S:
+            said = True
+            waiting(f"looking for {spec.name} on the page (up to {timeout_s:g} s, "
+                    "--find-timeout)")
         done += answer_consent(page)
         looked: list[str] = []
         for candidate in candidates(page, spec, selector, camera):

@@ -94,11 +94,13 @@ class Session:
         """Let the page run for a while (its events still handled, unlike time.sleep)."""
         self.page.wait_for_timeout(seconds * 1000)
 
-    def find_game(self, spec: GameSpec) -> Found:
+    def find_game(self, spec: GameSpec, report: Callable[[str], None] = lambda line: None
+                  ) -> Found:
         """The game's element in whatever frame holds it, the way to it cleared; every press
-        of the mouse first checks that nothing has come over the game since."""
+        of the mouse first checks that nothing has come over the game since. A search that
+        takes a while says what it waits for, and for how long."""
         found = find_game(self.page, spec, selector=self.game_selector,
-                          timeout_s=self.find_timeout_s)
+                          timeout_s=self.find_timeout_s, waiting=report)
         self.found = found
         self.mouse.guard = found.way.guard
         return found
@@ -107,7 +109,7 @@ class Session:
                     report: Callable[[str], None] = lambda line: None) -> Screen:
         """A Screen on the game found on the page; what was done on the way (a consent
         dialog declined, an ad skipped) is reported, a line each."""
-        found = self.find_game(spec)
+        found = self.find_game(spec, report)
         for step in found.done:
             report(step)
         found.way.report = report  # and what is cleared later, in the middle of the game

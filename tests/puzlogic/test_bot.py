@@ -182,6 +182,9 @@ def test_a_page_without_the_game_is_a_clear_error(fixtures_url):
     assert result.returncode == 1
     assert f"no frame of {fixtures_url}index.html shows Puzlogic after 3 s" in result.stderr
     assert "no displayed canvas elements" in result.stderr and "Traceback" not in result.stderr
+    # Said while it waited, not only at the end.
+    assert result.stdout.splitlines()[0] == ("looking for Puzlogic on the page (up to 3 s, "
+                                             "--find-timeout)")
 
 
 def test_a_dead_url_is_a_clear_error():

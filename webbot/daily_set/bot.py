@@ -135,7 +135,7 @@ class DailySetBot:
             self.outcome.recoveries += 1
         else:
             self.started = time.perf_counter()
-        found = self.session.find_game(GAME)
+        found = self.session.find_game(GAME, self.report)
         frame = found.candidate.frame
         for step in found.done:
             self.report(step)
