@@ -30,7 +30,7 @@ def one_line_error(result) -> str:
 def test_help_lists_the_game_commands():
     result = run_webbot("--help")
     assert result.returncode == 0
-    for command in ("puzlogic", "daily-set", "burrito-bison", "serve"):
+    for command in ("puzlogic", "daily-set", "burrito-bison", "serve", "trace"):
         assert f"  {command} " in result.stdout
 
 
@@ -177,3 +177,35 @@ def test_serve_on_a_busy_port_is_a_clear_error():
         result = run_webbot("serve", "--port", str(port))
     assert result.returncode == 1
     assert f"cannot listen on 127.0.0.1:{port}" in one_line_error(result)
+
+
+def test_trace_serves_playwrights_viewer_that_opens_the_trace(browser, page, fixtures_url,
+                                                              tmp_path):
+    """`webbot trace DIR` serves the viewer for DIR/trace.zip; the real Chromium opens it and
+    shows the trace's actions, and Ctrl-C ends it with exit 0."""
+    context = browser.new_context()
+    context.tracing.start(screenshots=True, snapshots=True)
+    context.new_page().goto(fixtures_url + "index.html")
+    context.tracing.stop(path=tmp_path / "trace.zip")
+    context.close()
+    with processes.started([sys.executable, "-m", "webbot.cli", "trace", str(tmp_path),
+                            "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True,
+                           preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL)
+                           ) as process:
+        first = process.stdout.readline()
+        assert first.startswith(f"Playwright's trace viewer for {tmp_path / 'trace.zip'} at "
+                                "http://127.0.0.1:"), first
+        page.goto(first.split(" at ")[1].split()[0])
+        page.get_by_text("Navigate", exact=True).first.wait_for(timeout=30_000)
+        page.get_by_text(fixtures_url.split("//")[1] + "index.html").first.wait_for()
+        os.killpg(process.pid, signal.SIGINT)
+        out, err = process.communicate(timeout=30)
+    assert process.returncode == 0 and out.strip() == "stopped", err
+
+
+def test_trace_without_a_trace_is_a_usage_error(tmp_path):
+    done = run_webbot("trace", str(tmp_path))
+    assert done.returncode == 2
+    assert one_line_error(done) == (f"webbot: error: {tmp_path}: no trace here (a --debug-dir "
+                                    "folder holds trace.zip)")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import sys
+from pathlib import Path
 
 import click
 from rich.table import Table
@@ -62,6 +63,20 @@ def serve(host: str, port: int) -> None:
         click.echo("stopped")
     finally:
         server.stop()
+
+
+@cli.command()
+@click.argument("where", type=click.Path(path_type=Path), metavar="DIR")
+@click.option("--port", type=click.IntRange(0, 65535), default=9323, show_default=True,
+              help="Port to serve the viewer on (0: any free one).")
+def trace(where: Path, port: int) -> int:
+    """Open a run's Playwright trace: serves Playwright's trace viewer for DIR/trace.zip (a
+    --debug-dir folder, or a trace's .zip) on 127.0.0.1, for any browser, until Ctrl-C.
+
+    Example: webbot trace debug/  (then open the address it prints)"""
+    from webbot.trace_viewer import show_trace, trace_file
+
+    return show_trace(trace_file(where), port, click.echo)
 
 
 @cli.command()
