@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import socket
@@ -209,3 +210,34 @@ def test_trace_without_a_trace_is_a_usage_error(tmp_path):
     assert done.returncode == 2
     assert one_line_error(done) == (f"webbot: error: {tmp_path}: no trace here (a --debug-dir "
                                     "folder holds trace.zip)")
+
+
+def test_every_command_s_help_ends_with_an_example_of_itself():
+    import click
+
+    from webbot.cli import cli
+
+    def walk(command: click.Command, path: list[str]) -> Iterator[tuple[str, str]]:
+        yield " ".join(path), command.help or ""
+        if isinstance(command, click.Group):
+            context = click.Context(command, info_name=path[-1])
+            for name in command.list_commands(context):
+                yield from walk(command.get_command(context, name), [*path, name])
+
+    helps = dict(walk(cli, ["webbot"]))
+    assert {"webbot trace", "webbot soak puzlogic", "webbot burrito-bison pack cut"} <= set(helps)
+    for path, text in helps.items():
+        example = text.rsplit("\n\n", 1)[-1].strip()
+        # (a group's example may run its default command with options, or a subcommand)
+        assert example.startswith(f"Example: {path}" if path.count(" ") > 1 or path == "webbot"
+                                  else "Example: webbot"), (path, example)
+
+
+def test_burrito_help_lists_every_screen_and_screenshot_the_code_knows():
+    from webbot.burrito_bison.layout import SHOTS
+    from webbot.burrito_bison.model import SCREENS
+
+    classify = " ".join(run_webbot("burrito-bison", "classify", "--help").stdout.split())
+    assert all(re.search(rf"\b{screen}\b", classify) for screen in SCREENS)
+    cut = " ".join(run_webbot("burrito-bison", "pack", "cut", "--help").stdout.split())
+    assert all(f"{shot}.png" in cut for shot in SHOTS)

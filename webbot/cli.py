@@ -35,7 +35,9 @@ class WithGames(click.Group):
 @click.version_option(__version__, prog_name="webbot")
 def cli() -> None:
     """Plays web games through a real browser: it looks at the pixels, thinks, and moves the
-    mouse inside the page. Without --url each game runs against its bundled replica."""
+    mouse inside the page. Without --url each game runs against its bundled replica.
+
+    Example: webbot puzlogic --headed"""
 
 
 @cli.command()
@@ -82,7 +84,9 @@ def trace(where: Path, port: int) -> int:
 @cli.command()
 @run_options
 def check(options: RunOptions) -> None:
-    """Check that server, Chromium, screenshots and Tesseract all work here."""
+    """Check that server, Chromium, screenshots and Tesseract all work here.
+
+    Example: webbot check --debug-dir debug/"""
     from webbot.check import run_check
 
     table = Table("check", "result", title="webbot check: all good")
@@ -93,7 +97,9 @@ def check(options: RunOptions) -> None:
 
 @cli.command("games")
 def list_games() -> None:
-    """List the games webbot plays, one name a line (for scripts: `webbot NAME` plays it)."""
+    """List the games webbot plays, one name a line (for scripts: `webbot NAME` plays it).
+
+    Example: webbot games"""
     for name in games():
         click.echo(name)
 

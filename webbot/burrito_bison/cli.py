@@ -16,7 +16,7 @@ from rich.table import Table
 from webbot.burrito_bison import REGISTRATION
 from webbot.burrito_bison.layout import MANIFEST, SHOTS, Box
 from webbot.burrito_bison.matching import TemplatePack
-from webbot.burrito_bison.model import Round
+from webbot.burrito_bison.model import SCREENS, Round
 from webbot.burrito_bison.pack import cut_pack
 from webbot.burrito_bison.perceive import (
     classify,
@@ -196,7 +196,9 @@ def command(ctx: click.Context, options: RunOptions, templates: Path | None,
     `webbot burrito-bison classify IMAGE...` tells which screen screenshots show;
     `webbot burrito-bison read IMAGE...` reads a results or shop screenshot's numbers;
     `webbot burrito-bison pack cut SCREEN.png... --out DIR` makes a template pack from your
-    own screenshots of the game."""
+    own screenshots of the game.
+
+    Example: webbot burrito-bison --rounds 3 --headed"""
     if ctx.invoked_subcommand is not None:
         return
     if rounds is not None and minutes is not None:
@@ -205,8 +207,9 @@ def command(ctx: click.Context, options: RunOptions, templates: Path | None,
         play_command(options, templates, rounds, minutes, not no_shop, stuck_after, console))
 
 
-def screenshots_command(name: str, prints: str) -> Callable:
-    """A subcommand over screenshots: IMAGE..., --templates and --json (printing `prints`)."""
+def screenshots_command(name: str, prints: str, help_text: str) -> Callable:
+    """A subcommand over screenshots: IMAGE..., --templates and --json (printing `prints`),
+    its help ending with an example."""
 
     def decorate(function: Callable) -> Callable:
         function = click.option("--json", "as_json", is_flag=True,
@@ -214,29 +217,34 @@ def screenshots_command(name: str, prints: str) -> Callable:
         function = templates_option(function)
         function = click.argument("images", metavar="IMAGE...", nargs=-1, required=True,
                                   type=click.Path(dir_okay=False))(function)
-        return command.command(name)(function)
+        example = f"Example: webbot burrito-bison {name} results.png shop.png --json"
+        return command.command(name, help=f"{help_text}\n\n{example}")(function)
 
     return decorate
 
 
-@screenshots_command("classify", '{"file", "screen"}')
+# The lists in the help come from the code: every screen the bot tells apart.
+@screenshots_command("classify", '{"file", "screen"}',
+                     "Tell which screen each screenshot shows (a canvas grab, or a page grab "
+                     f"at 1:1): {', '.join(SCREENS[:-1])} or {SCREENS[-1]}.")
 def classify_screens(images: tuple[str, ...], templates: Path | None, as_json: bool) -> None:
-    """Tell which screen each screenshot shows (a canvas grab, or a page grab at 1:1): ring,
-    flight, rocket_ready, pinata, missions, results, unlocked, shop or unknown."""
     classify_command(images, templates, as_json)
 
 
-@screenshots_command("read", '{"file", "screen", ...numbers}')
+@screenshots_command("read", '{"file", "screen", ...numbers}',
+                     "Read the numbers a screenshot shows, in the game's own digits: the "
+                     "results' distance, round coins and total; the shop's coins and the "
+                     "selected upgrade's name, level and price (null when unreadable). Other "
+                     "screens have none.")
 def read(images: tuple[str, ...], templates: Path | None, as_json: bool) -> None:
-    """Read the numbers a screenshot shows, in the game's own digits: the results' distance,
-    round coins and total; the shop's coins and the selected upgrade's name, level and price
-    (null when unreadable). Other screens have none."""
     read_command(images, templates, as_json)
 
 
 @command.group("pack")
 def pack() -> None:
-    """Template packs: `pack cut` makes one from screenshots of the game you play."""
+    """Template packs: `pack cut` makes one from screenshots of the game you play.
+
+    Example: webbot burrito-bison pack cut shots/*.png --out my-pack"""
 
 
 @pack.command("cut")
@@ -249,10 +257,14 @@ def pack() -> None:
                    "pictures that changes from screen to screen).")
 def pack_cut(screens: tuple[Path, ...], out: Path,
                            box: tuple[int, int, int, int] | None) -> None:
-    """Cut a template pack from screenshots named after their screens (ring.png,
-    ring-pineapple.png, flight.png, rocket_ready.png, pinata.png, missions.png, unlocked.png,
-    results.png, shop.png): each crop is cut where the pack's manifest says, scaled to the
-    game's size, and the game's digits are taught from the shop's level pips and the numbers
-    on results.png and shop.png; then every screenshot is read back with the new pack, and the
-    screens still missing are listed. Exit 1 when two screens are not told apart."""
     raise click.exceptions.Exit(pack_cut_command(list(screens), out, box, console))
+
+
+pack_cut.help = (  # the file names from the code: every screenshot a pack is cut from
+    "Cut a template pack from screenshots named after their screens ("
+    + ", ".join(f"{shot}.png" for shot in SHOTS) + "): each crop is cut where the pack's "
+    "manifest says, scaled to the game's size, and the game's digits are taught from the "
+    "shop's level pips and the numbers on results.png and shop.png; then every screenshot is "
+    "read back with the new pack, and the screens still missing are listed. Exit 1 when two "
+    "screens are not told apart.\n\nExample: webbot burrito-bison pack cut shots/*.png --out "
+    "my-pack")

@@ -143,7 +143,9 @@ def command(ctx: click.Context, options: RunOptions) -> None:
     files' pixels, each set's three cards are clicked, and the page's answer is checked.
 
     `webbot daily-set classify IMAGE...` reads card pictures; `webbot daily-set read IMAGE|URL`
-    reads the cards and sets of a board in a picture, or of a page without a browser."""
+    reads the cards and sets of a board in a picture, or of a page without a browser.
+
+    Example: webbot daily-set --url https://www.setgame.com/set/puzzle"""
     if ctx.invoked_subcommand is not None:
         return
 
@@ -156,7 +158,9 @@ def command(ctx: click.Context, options: RunOptions) -> None:
 @click.option("--json", "as_json", is_flag=True,
               help='Print one JSON object per image: {"file", "count", "shape", "color", "fill"}.')
 def classify(images: tuple[str, ...], as_json: bool) -> None:
-    """Read the count, shape, colour and fill of card pictures (GIF, PNG, JPEG)."""
+    """Read the count, shape, colour and fill of card pictures (GIF, PNG, JPEG).
+
+    Example: webbot daily-set classify card.gif --json"""
     classify_command(images, as_json)
 
 
@@ -174,7 +178,9 @@ def read(targets: tuple[str, ...], as_json: bool, annotate_to: Path | None) -> N
     """Read the cards and list the sets of a board: in a picture (a screenshot or a photo; PNG,
     JPEG, WebP...), or on a Daily SET page fetched with requests (its scripts are not run).
     Nothing is clicked. A picture that does not show every card clearly is refused, naming
-    the positions."""
+    the positions.
+
+    Example: webbot daily-set read board.jpg --annotate board-sets.png"""
     urls = {t: _web_url(t) for t in targets if "://" in t}  # all checked before any is read
     if annotate_to is not None and urls:
         raise click.UsageError("--annotate draws on pictures, not pages")

@@ -178,7 +178,9 @@ def command(ctx: click.Context, options: RunOptions, level_spec: str, solver: st
     """Play Puzlogic levels through the screen and the mouse (from the title screen on).
 
     `webbot puzlogic read IMAGE` reads a screenshot; `webbot puzlogic solve FILE` solves a
-    puzzle file."""
+    puzzle file.
+
+    Example: webbot puzlogic --levels 3-5 --headed"""
     if ctx.invoked_subcommand is not None:
         return
 
@@ -196,7 +198,9 @@ def command(ctx: click.Context, options: RunOptions, level_spec: str, solver: st
 @click.option("--annotated", type=OUTPUT_FILE, metavar="OUT.png",
               help="Also save the picture with what was recognised drawn on it.")
 def read(image: str, as_json: bool, annotated: str | None) -> None:
-    """Read the puzzle in a screenshot (a canvas grab, or a page with the game inside black)."""
+    """Read the puzzle in a screenshot (a canvas grab, or a page with the game inside black).
+
+    Example: webbot puzlogic read level.png --json"""
     read_command(image, as_json, annotated)
 
 
@@ -215,5 +219,7 @@ def read(image: str, as_json: bool, annotated: str | None) -> None:
               help="Stop the search after S seconds, with a one-line error.")
 def solve(puzzle_file: str, solver: str, as_json: bool, all_solutions: bool,
                    limit: int, unique: bool, timeout: float) -> None:
-    """Solve a puzzle given as JSON (the schema of the reference levels file)."""
+    """Solve a puzzle given as JSON (the schema of the reference levels file).
+
+    Example: webbot puzlogic solve level.json --unique"""
     solve_command(puzzle_file, solver, as_json, all_solutions, unique, limit, timeout)

@@ -89,7 +89,8 @@ def game_command(game: Registration) -> click.Command:
         params=[*common_options(), *game.replica_module().SOAK_OPTIONS],
         help=f"Play many {game.title} games on its bundled replica, spread over Dask workers, "
              f"each checked against the replica's own record. One game: {game.soak}. A failed "
-             "game is tried once more on another worker. Exit 0 only when every game passed.")
+             "game is tried once more on another worker. Exit 0 only when every game passed."
+             f"\n\nExample: webbot soak {game.name} --count 200 --jsonl games.jsonl")
 
 
 class SoakGroup(click.Group):
@@ -107,7 +108,9 @@ class SoakGroup(click.Group):
 def soak() -> None:
     """Play many games of GAME on the bundled replicas, spread over Dask workers, each checked
     against the replica's own record (`webbot soak GAME --help` tells what one game is).
-    A failed game is tried once more on another worker. Exit 0 only when every game passed."""
+    A failed game is tried once more on another worker. Exit 0 only when every game passed.
+
+    Example: webbot soak daily-set --count 100 --workers 2"""
 
 
 def soak_command(plan: Plan, jsonl: Path | None, console: Console,
