@@ -37,7 +37,7 @@ def cli() -> None:
     """Plays web games through a real browser: it looks at the pixels, thinks, and moves the
     mouse inside the page. Without --url each game runs against its bundled replica.
 
-    Example: webbot puzlogic --headed"""
+    Example: webbot GAME --headed  (`webbot games` lists the games)"""
 
 
 @cli.command()

@@ -110,7 +110,7 @@ def soak() -> None:
     against the replica's own record (`webbot soak GAME --help` tells what one game is).
     A failed game is tried once more on another worker. Exit 0 only when every game passed.
 
-    Example: webbot soak daily-set --count 100 --workers 2"""
+    Example: webbot soak GAME --count 100 --workers 2  (`webbot games` lists the games)"""
 
 
 def soak_command(plan: Plan, jsonl: Path | None, console: Console,
