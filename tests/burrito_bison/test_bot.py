@@ -18,9 +18,9 @@ GAME = "burrito-bison/index.html"
 STATE = "window.__burritoTest.state()"
 
 
-def play(url: str, rounds: int, **bot_options) -> tuple[BurritoBot, dict]:
+def play(url: str, rounds: int, debug_dir=None, **bot_options) -> tuple[BurritoBot, dict]:
     def run():
-        with game_session(RunOptions(url=url), GAME) as session:
+        with game_session(RunOptions(url=url, debug_dir=debug_dir), GAME) as session:
             bot = BurritoBot(session, TemplatePack(), report=lambda line: None, **bot_options)
             bot.play(rounds=rounds)
             return bot, session.page.evaluate(STATE)
@@ -53,11 +53,15 @@ def test_two_rounds_through_the_title_the_comic_a_flash_sale_the_cards_and_the_s
     assert sum(r.rockets for r in bot.rounds) >= 1
 
 
-def test_no_shop_means_no_purchase(fixtures_url):
+def test_no_shop_means_no_purchase_and_the_frames_decided_on_are_kept(fixtures_url, tmp_path):
     url = f"{fixtures_url}{GAME}?seed=3&pinata=never&unlocked=never&coins=900&flight=0.25"
-    bot, state = play(url, 1, shop=False)
+    bot, state = play(url, 1, debug_dir=tmp_path, shop=False)
     assert state["purchases"] == [] and state["shopVisits"] == 0
     assert bot.rounds[0].total == state["coins"]
+    # Each frame an action was decided on, annotated and named after what was done there.
+    names = [path.name[5:] for path in sorted(tmp_path.glob("*-annotated.png"))]
+    assert "round-1-ring-launch-annotated.png" in names
+    assert names[-1] == "round-1-results-read-annotated.png"
 
 
 def test_a_hung_screen_is_recovered_then_reported(fixtures_url, tmp_path):

@@ -4,6 +4,7 @@ canvas's pixels and moving the mouse. Outcomes are checked through the replica's
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -163,11 +164,16 @@ def test_an_unreadable_board_is_reported_with_what_could_not_be_read(fixtures_ur
     assert "cannot read the level: the sum at grid 6,5: 3 digit shapes" in result.stderr
 
 
-def test_the_command_plays_and_prints_a_table():
-    result = run_webbot("puzlogic", "--levels", "1-2")
+def test_the_command_plays_prints_a_table_and_keeps_annotated_frames(tmp_path):
+    result = run_webbot("puzlogic", "--levels", "1-2", "--debug-dir", str(tmp_path))
     assert result.returncode == 0, result.stderr
     assert "level 01: 2 pieces" in result.stdout and "level 02: 4 pieces" in result.stdout
     assert "2 of 2 levels completed" in result.stdout
+    # What was read, the solution and each drop, named after them, in the order they happened.
+    names = [path.name[5:] for path in sorted(tmp_path.glob("*-level-02-*-annotated.png"))]
+    assert names[:2] == ["level-02-read-annotated.png", "level-02-solution-annotated.png"]
+    assert len(names) == 6 and all(re.fullmatch(r"level-02-drop-\d-\d[bw]-on-r\dc\d-annotated"
+                                                r"\.png", name) for name in names[2:]), names
 
 
 @pytest.mark.parametrize("spec", ["0-3", "16", "1-x", "5-2"])

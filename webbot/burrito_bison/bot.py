@@ -23,6 +23,7 @@ from webbot.burrito_bison.model import Observation, Round, Sighting
 from webbot.burrito_bison.perceive import classify, fitted
 from webbot.burrito_bison.readout import ResultsReading, read_results, results_numbers
 from webbot.burrito_bison.shopping import Visit
+from webbot.debug import Mark
 from webbot.game import Candidate, GameSpec
 from webbot.play import play
 from webbot.recovery import Recovery
@@ -161,6 +162,8 @@ class BurritoBot:
     # -- acting ----------------------------------------------------------------------------
     def act(self, seen: Observation, action: Action) -> None:
         screen = seen.sighting.screen
+        if action.kind not in ("wait", "read_results"):
+            self._annotated(seen, action)
         if action.kind == "launch":
             self.round_started = time.monotonic()
             if self._launched <= len(self.rounds):  # the round's first launch: say so
@@ -184,6 +187,23 @@ class BurritoBot:
                 self.finish_round(seen)
         elif action.kind == "shop":
             self.visit_shop(seen)
+
+    def _annotated(self, seen: Observation, action: Action) -> None:
+        """The frame an action was decided on, in the debug folder: the screen, the template
+        that told it (with its score), and where the click or the launch's drag goes."""
+        if not self.session.recorder.directory:
+            return
+        sighting, found = seen.sighting, []
+        if sighting.evidence is not None:
+            e = sighting.evidence
+            found.append(Mark(e.x, e.y, e.width, e.height,
+                              f"{sighting.screen}: {e.name} {e.score:.2f}", (0, 160, 0)))
+        what = action.role or action.kind
+        for point, text in ((action.at, what), (action.end, "release")):
+            if point is not None:
+                found.append(Mark(point[0] - 10, point[1] - 10, 20, 20, text, (0, 0, 255)))
+        self.session.recorder.annotated(
+            seen.grab, f"round-{len(self.rounds) + 1}-{sighting.screen}-{what}", found)
 
     def _numbers_still(self, seen: Observation) -> bool:
         """The results' numbers have not changed for NUMBERS_STILL_S."""
@@ -212,6 +232,12 @@ class BurritoBot:
         self.affordable = self.total is not None and (
             self.cheapest is None or self.total >= self.cheapest)
         self.session.recorder.keep(seen.grab, f"round-{number}-results")
+        e = seen.sighting.evidence
+        self.session.recorder.annotated(seen.grab, f"round-{number}-results-read", [
+            *([Mark(e.x, e.y, e.width, e.height, f"results: {e.name} {e.score:.2f}",
+                    (0, 160, 0))] if e else []),
+            Mark(8, 24, 0, 0, f"read: {reading.distance} m, {reading.coins} coins, total "
+                              f"{reading.total}", (0, 0, 255))])
         self.report(round_line(done))
 
     def visit_shop(self, seen: Observation) -> None:

@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
+from webbot.debug import Mark
 from webbot.errors import WaitTimeout, WebbotError
 from webbot.game import GameSpec
 from webbot.phases import Phases
@@ -34,10 +35,12 @@ from webbot.puzlogic.perceive import (
     classify,
     completed_buttons,
     hud_button,
+    marks,
     normalise,
     overlay_settled,
     recognises,
     slot_empty,
+    spot_mark,
 )
 from webbot.puzlogic.solvers import solutions
 from webbot.recovery import Recovery
@@ -90,6 +93,8 @@ class PuzlogicBot:
         self.results: list[LevelResult] = []
         self._current: LevelResult | None = None
         self._started = 0.0
+        self._drops = 0  # on the level under way
+        self._read: Observation | None = None  # the level as last read, for its solution
         self.phases = Phases()  # where the time goes (scripts/bench_puzlogic.py)
 
     def play(self, wanted: list[int]) -> list[LevelResult]:
@@ -148,6 +153,11 @@ class PuzlogicBot:
         if self._current is not None:
             self._current.solve_ms += (time.perf_counter() - started) * 1000
             self._current.pieces = len(puzzle.pieces)
+        seen = self._read
+        if found and seen is not None and seen.view is not None and seen.puzzle == puzzle:
+            self._annotated(seen, "solution", [
+                spot_mark(seen.picture, seen.view.spots[p.cell], f"{p.value}{p.color[0]}",
+                          (0, 140, 255)) for p in found[0]])
         return found
 
     # ---- looking ---------------------------------------------------------------------------
@@ -207,7 +217,9 @@ class PuzlogicBot:
                     doubts = [str(exc)]  # between two places, say): look again
                     continue
                 if puzzle == previous:
-                    return replace(seen, puzzle=puzzle)
+                    self._annotated(seen, "read", marks(seen.view, seen.picture))
+                    self._read = replace(seen, puzzle=puzzle)
+                    return self._read
                 previous = puzzle
         raise UnreadableScreen("cannot read the level: " + "; ".join(doubts or ["it kept "
                                                                                  "changing"]))
@@ -252,6 +264,7 @@ class PuzlogicBot:
         self.results.append(LevelResult(number, unlocking=unlocking))
         self._current = self.results[-1]
         self._started = time.perf_counter()
+        self._drops = 0
         return seen
 
     def _level_over(self) -> None:
@@ -342,19 +355,34 @@ class PuzlogicBot:
         with self.phases("dragging"):
             self.hands.drag(seen, piece.spot.centre, target.centre)
         with self.phases("checking drops"):
-            if self.tempo.check_boxes:
-                landed = self.check_boxes(seen, piece, placement)
-                if landed is not None:
-                    return landed
-            try:
-                return self.wait_for(
-                    lambda new: (last and new.screen in ("completed", "unknown")) or (
-                        new.view is not None and holds(new.view, placement)
-                        and not any(p.spot == piece.spot for p in new.view.tray)),
-                    f"the {placement.color} {placement.value} on cell {placement.cell}", 2,
-                    "drop")
-            except WaitTimeout:
-                return self.wait_for_screen("level", "completed")
+            landed = self.check_boxes(seen, piece, placement) if self.tempo.check_boxes \
+                else None
+            if landed is None:
+                try:
+                    landed = self.wait_for(
+                        lambda new: (last and new.screen in ("completed", "unknown")) or (
+                            new.view is not None and holds(new.view, placement)
+                            and not any(p.spot == piece.spot for p in new.view.tray)),
+                        f"the {placement.color} {placement.value} on cell {placement.cell}",
+                        2, "drop")
+                except WaitTimeout:
+                    landed = self.wait_for_screen("level", "completed")
+        self._drops += 1
+        held = landed.view is not None and holds(landed.view, placement)
+        row, col = placement.cell
+        self._annotated(landed, f"drop-{self._drops}-{placement.value}{placement.color[0]}-on-"
+                                f"r{row + 1}c{col + 1}",
+                        [spot_mark(landed.picture, target, "landed" if held else
+                                   f"not there ({landed.screen})",
+                                   (0, 160, 0) if held else (0, 0, 255))]
+                        if landed.screen == "level" else [])
+        return landed
+
+    def _annotated(self, seen: Observation, what: str, found: list[Mark]) -> None:
+        """The frame with what was read or done on it drawn, named after the level."""
+        level = self._current.level if self._current is not None else seen.view and \
+            seen.view.level
+        self.session.recorder.annotated(seen.grab, f"level-{level or 0:02d}-{what}", found)
 
     def check_boxes(self, seen: Observation, piece: SeenPiece,
                     placement: Placement) -> Observation | None:

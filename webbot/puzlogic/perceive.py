@@ -459,12 +459,10 @@ def hud_button(picture: Picture, line: int) -> tuple[float, float] | None:
 
 def marks(view: LevelView, picture: Picture) -> list[Mark]:
     """What was read, as boxes in the picture's pixels (for annotated debug pictures)."""
-    scale = picture.region.width / WIDTH
     found = []
 
     def box(spot: Spot, text: str, colour: tuple[int, int, int]) -> None:
-        x, y = picture.to_image(spot.x, spot.y)
-        found.append(Mark(x, y, BOX * scale, BOX * scale, text, colour))
+        found.append(spot_mark(picture, spot, text, colour))
 
     for cell, spot in view.spots.items():
         piece = view.placed.get(cell)
@@ -479,6 +477,13 @@ def marks(view: LevelView, picture: Picture) -> list[Mark]:
         spot = Spot(*sum_spot(view, s))
         box(spot, f"{s.target}{s.counts[0]}", (0, 0, 255))
     return found
+
+
+def spot_mark(picture: Picture, spot: Spot, text: str, colour: tuple[int, int, int]) -> Mark:
+    """A grid box of the game as a mark in the picture's pixels."""
+    scale = picture.region.width / WIDTH
+    x, y = picture.to_image(spot.x, spot.y)
+    return Mark(x, y, BOX * scale, BOX * scale, text, colour)
 
 
 def sum_spot(view: LevelView, s: Sum) -> tuple[int, int]:
