@@ -68,6 +68,45 @@ def test_a_failing_game_is_retried_on_another_worker_and_reported(short_tmp):
     assert all(Path(t["frames"], "last-frame.png").is_file() for t in game["tries"])
     out = " ".join(done.stdout.split())
     assert "failed: seed=" in out and "after 2 tries" in out
+    # Each try's folder named once, the first's too.
+    folders = [t["frames"] for t in game["tries"]]
+    assert f"(saved: try 1 in {folders[0]}, try 2 in {folders[1]})" in out
+    assert all(out.count(folder) == 1 for folder in folders)
+
+
+def test_a_failure_line_names_each_try_s_folder_once():
+    from webbot.soak.cli import failure_line
+    from webbot.soak.games import Case, Played
+    from webbot.soak.runner import GameRecord, Try
+
+    def played(folder: str) -> Played:
+        return Played(False, 1.0, f"stuck (last frame, page and reason saved in {folder})",
+                      folder)
+
+    record = GameRecord(Case("puzlogic", 0, "size=3", "p"),
+                        [Try("w1", played("/tmp/a")), Try("w2", played("/tmp/b"))])
+    assert failure_line(record) == ("failed: size=3 after 2 tries, last on worker w2: stuck "
+                                    "(saved: try 1 in /tmp/a, try 2 in /tmp/b)")
+    once = GameRecord(record.case, [Try("w1", Played(False, 1.0, "wrong answer"))])
+    assert failure_line(once) == "failed: size=3 after 1 try, last on worker w1: wrong answer"
+
+
+def test_a_temporary_failure_folder_of_a_run_that_passed_is_removed(tmp_path, monkeypatch):
+    import numpy as np
+
+    from webbot.debug import Recorder
+    from webbot.screen import Box, Grab
+
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    recorder = Recorder()
+    saved = recorder.save_grab(Grab(np.zeros((4, 4, 3), np.uint8), Box(0, 0, 4, 4)), "stuck")
+    assert saved.is_file() and recorder.temporary_folder() == saved.parent
+    recorder.discard_temporary()
+    assert not saved.parent.exists() and recorder.temporary_folder() is None
+    kept = Recorder(tmp_path / "debug")  # a debug folder given: kept
+    kept.save_grab(Grab(np.zeros((4, 4, 3), np.uint8), Box(0, 0, 4, 4)), "stuck")
+    kept.discard_temporary()
+    assert (tmp_path / "debug" / "failure" / "stuck.png").is_file()
 
 
 def wait_for(condition, timeout: float, what: str) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import shutil
 import tempfile
 from collections.abc import Iterable
 from contextlib import suppress
@@ -111,6 +112,18 @@ class Recorder:
             else:
                 self._failure_folder = Path(tempfile.mkdtemp(prefix="webbot-failure-"))
         return self._failure_folder
+
+    def temporary_folder(self) -> Path | None:
+        """The run's temporary failure folder (no debug folder given), if one was made."""
+        return None if self.directory else self._failure_folder
+
+    def discard_temporary(self) -> None:
+        """Remove the temporary failure folder: the run it was kept for passed after all (a
+        soak's game whose stuck screen was saved, then recovered)."""
+        folder = self.temporary_folder()
+        if folder is not None:
+            shutil.rmtree(folder, ignore_errors=True)
+            self._failure_folder = None
 
     def save_grab(self, grab: Grab, label: str) -> Path:
         """Keep a frame worth looking at after the run (a stuck screen) in the failure

@@ -4,6 +4,7 @@ own), the progress bar, a line per failure, the final tables, `--jsonl`."""
 from __future__ import annotations
 
 import json
+import re
 from collections import defaultdict
 from dataclasses import replace
 from pathlib import Path
@@ -175,17 +176,27 @@ def _with_progress(plan: Plan, client, console: Console, out: TextIO | None) -> 
                 out.write(json.dumps(record.as_json()) + "\n")
                 out.flush()
             if not record.passed:
-                last = record.tries[-1]
-                frames = f" (frames: {last.played.frames})" if last.played.frames else ""
-                progress.console.print(f"failed: {record.case.name} after {len(record.tries)} "
-                                       f"tries, last on worker {last.worker}: "
-                                       f"{last.played.reason}{frames}")
+                progress.console.print(failure_line(record))
             minutes = max(progress.tasks[0].elapsed or 0.0, 1e-9) / 60
             progress.update(task, advance=1, description=(
                 f"{counts['passed']} passed, {counts['failed']} failed, "
                 f"{sum(counts.values()) / minutes:.1f} games/min"))
 
         return run(plan, client, on_record)
+
+
+SAVED_IN = re.compile(r" \([^()]* saved in [^()]*\)$")  # the end of a run's failure line
+
+
+def failure_line(record: GameRecord) -> str:
+    """A failed game: its last try's reason, and each try's folder, named once."""
+    last = record.tries[-1]
+    reason = SAVED_IN.sub("", last.played.reason)  # the folder is named below, with the others
+    folders = [f"try {number} in {t.played.frames}"
+               for number, t in enumerate(record.tries, 1) if t.played.frames]
+    saved = f" (saved: {', '.join(folders)})" if folders else ""
+    return (f"failed: {record.case.name} after {counted(len(record.tries), 'try', 'tries')}, "
+            f"last on worker {last.worker}: {reason}{saved}")
 
 
 def summary_table(game: str, result: SoakResult) -> Table:

@@ -68,6 +68,7 @@ def play_case(case: Case, connect: str | None = None, options: dict | None = Non
     lost: list[str] = []
     try:
         with game_session(run, case.path) as session:
+            recorder = session.recorder
             lost = session.recoveries
             try:
                 problem = replica.play_and_judge(session, game_options(case.game, options))
@@ -82,4 +83,9 @@ def play_case(case: Case, connect: str | None = None, options: dict | None = Non
         line = first_line(exc)
         frames = line.rsplit(" saved in ", 1)[1].rstrip(")") if " saved in " in line else ""
         return Played(False, time.perf_counter() - started, line, frames, len(lost))
-    return Played(problem is None, time.perf_counter() - started, problem or "", "", len(lost))
+    seconds = time.perf_counter() - started
+    if problem is None:
+        recorder.discard_temporary()  # a game that passed leaves nothing behind
+        return Played(True, seconds, "", "", len(lost))
+    kept = recorder.temporary_folder()  # frames saved on the way (a stuck screen)
+    return Played(False, seconds, problem, str(kept) if kept else "", len(lost))
