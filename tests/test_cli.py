@@ -241,3 +241,31 @@ def test_burrito_help_lists_every_screen_and_screenshot_the_code_knows():
     assert all(re.search(rf"\b{screen}\b", classify) for screen in SCREENS)
     cut = " ".join(run_webbot("burrito-bison", "pack", "cut", "--help").stdout.split())
     assert all(f"{shot}.png" in cut for shot in SHOTS)
+
+
+def test_report_is_a_page_that_renders_with_the_run_s_figures(page, fixtures_url, tmp_path):
+    """--report writes one self-contained page: opened in the real Chromium, it shows what the
+    run printed (its table's figures), and its annotated frames load; a failed run's report
+    says why and shows the page it gave up on."""
+    report = tmp_path / "report.html"
+    done = run_webbot("puzlogic", "--levels", "1", "--report", str(report))
+    assert done.returncode == 0, done.stderr
+    table = next(line for line in done.stdout.splitlines() if "│ 01 " in line)
+    page.goto(report.as_uri())
+    text = " ".join(page.inner_text("body").replace("│", " ").split())
+    assert "Finished without an error" in text and "Puzlogic: 1 of 1 level completed" in text
+    assert " ".join(table.replace("│", " ").split()) in text  # the row as printed
+    widths = page.evaluate("[...document.images].map(image => image.naturalWidth)")
+    assert len(widths) >= 4 and all(width > 0 for width in widths)  # read, solution, drops
+    assert "level-01-drop-1-" in text
+
+    failed = tmp_path / "failed.html"
+    done = run_webbot("puzlogic", "--url", fixtures_url + "index.html", "--find-timeout", "3",
+                      "--report", str(failed))
+    assert done.returncode == 1
+    page.goto(failed.as_uri())
+    text = " ".join(page.inner_text("body").split())
+    assert f"Failed: no frame of {fixtures_url}index.html shows Puzlogic" in text
+    assert "looking for Puzlogic on the page" in text  # what it printed on the way
+    assert page.evaluate("[...document.images].every(image => image.naturalWidth > 0)")
+    assert page.get_by_text("the whole page").count() == 1

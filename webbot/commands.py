@@ -4,14 +4,25 @@ drives a browser (folded into one RunOptions)."""
 from __future__ import annotations
 
 import functools
+import sys
 from collections.abc import Callable
 
 import click
 from rich.console import Console
 
 from webbot.browser import BrowserOptions
+from webbot.errors import WebbotError, first_line
 from webbot.finder import FIND_TIMEOUT_S
-from webbot.params import BROWSER_ENDPOINT, GAME_SELECTOR, OUTPUT_DIR, PAGE_URL, VIEWPORT, Finite
+from webbot.params import (
+    BROWSER_ENDPOINT,
+    GAME_SELECTOR,
+    OUTPUT_DIR,
+    OUTPUT_FILE,
+    PAGE_URL,
+    VIEWPORT,
+    Finite,
+)
+from webbot.report import RunReport
 from webbot.session import MAX_RECOVERIES, RunOptions
 
 console = Console()
@@ -44,14 +55,44 @@ def run_options(command: Callable) -> Callable:
                   show_default=True, metavar="N",
                   help="Reopen a lost page (a crashed tab, a closed page or browser) and go on, "
                        "at most N times a run.")
+    @click.option("--report", type=OUTPUT_FILE, metavar="FILE.html",
+                  help="Write one self-contained HTML page of the run: what it printed, the "
+                       "annotated frames, and for a failure the reason, the last frame and the "
+                       "page.")
     @functools.wraps(command)
     def wrapper(url, headed, slow_mo, connect, debug_dir, game_selector, viewport,
-                find_timeout, max_recoveries, **kwargs):
+                find_timeout, max_recoveries, report, **kwargs):
         browser = BrowserOptions(headed=headed, slow_mo=slow_mo, connect=connect,
                                  viewport=viewport)
-        return command(RunOptions(url=url, browser=browser, debug_dir=debug_dir,
-                                  game_selector=game_selector, find_timeout_s=find_timeout,
-                                  max_recoveries=max_recoveries),
-                       **kwargs)
+        options = RunOptions(url=url, browser=browser, debug_dir=debug_dir,
+                             game_selector=game_selector, find_timeout_s=find_timeout,
+                             max_recoveries=max_recoveries,
+                             report=RunReport(report) if report else None)
+        if options.report is None:
+            return command(options, **kwargs)
+        return reported(options.report, lambda: command(options, **kwargs))
 
     return wrapper
+
+
+def reported(report: RunReport, run: Callable[[], object]) -> object:
+    """Run a command, then write its report, whatever the end (an error's line is in it)."""
+    console.record = True
+    failure = None
+    try:
+        return run()
+    except click.exceptions.Exit as exc:  # a command's own way to end with its code
+        failure = None if exc.exit_code == 0 else f"exit code {exc.exit_code}"
+        raise
+    except WebbotError as exc:
+        failure = first_line(exc)
+        raise
+    except BaseException as exc:
+        failure = f"{type(exc).__name__}: {first_line(exc)}" if str(exc) else \
+            type(exc).__name__
+        raise
+    finally:
+        report.write(" ".join(["webbot", *sys.argv[1:]]),
+                     console.export_html(inline_styles=True,
+                                         code_format="<pre>{code}</pre>"), failure)
+        console.print(f"report: {report.path}")

@@ -14,6 +14,7 @@ import cv2
 from playwright.sync_api import BrowserContext, Error
 
 from webbot.errors import WebbotError
+from webbot.report import RunReport
 from webbot.screen import Grab
 
 
@@ -51,8 +52,9 @@ def _slug(label: str) -> str:
 class Recorder:
     """Keeps the last frame seen; with a debug folder also saves frames and a trace there."""
 
-    def __init__(self, directory: Path | None = None) -> None:
+    def __init__(self, directory: Path | None = None, report: RunReport | None = None) -> None:
         self.directory = Path(directory) if directory else None
+        self.report = report  # annotated frames go to the run's report too
         if self.directory:
             try:
                 self.directory.mkdir(parents=True, exist_ok=True)
@@ -79,8 +81,15 @@ class Recorder:
             cv2.imwrite(str(self._path(label)), grab.image)
 
     def annotated(self, grab: Grab, label: str, marks: Iterable[Mark]) -> None:
+        if not self.directory and self.report is None:
+            return
+        image = annotate(grab, marks)
         if self.directory:
-            cv2.imwrite(str(self._path(label, "-annotated")), annotate(grab, marks))
+            path = self._path(label, "-annotated")
+            cv2.imwrite(str(path), image)
+            label = path.stem
+        if self.report is not None:
+            self.report.frame(label, image)
 
     def lost(self, cause: str, number: int) -> None:
         """A lost page, in the debug folder: the cause in recoveries.txt, and the last frame

@@ -23,6 +23,7 @@ from webbot.finder import FIND_TIMEOUT_S, Found, find_game
 from webbot.game import GameSpec
 from webbot.mouse import Mouse
 from webbot.recovery import Recovery
+from webbot.report import RunReport
 from webbot.screen import Screen
 from webbot.server import FixtureServer
 
@@ -39,6 +40,7 @@ class RunOptions:
     game_selector: str | None = None  # see webbot.finder.frame_selector
     find_timeout_s: float = FIND_TIMEOUT_S
     max_recoveries: int = MAX_RECOVERIES  # lost pages a run gets back (webbot.recovery)
+    report: RunReport | None = None  # --report: the run's page, gathered as it runs
 
 
 @dataclass
@@ -123,7 +125,7 @@ class Session:
 @contextmanager
 def game_session(options: RunOptions, fixture_path: str) -> Iterator[Session]:
     """Open `options.url`, or `fixture_path` on a freshly started fixture server."""
-    recorder = Recorder(options.debug_dir)
+    recorder = Recorder(options.debug_dir, options.report)
     try:
         with ExitStack() as stack:
             url = options.url
@@ -148,6 +150,9 @@ def game_session(options: RunOptions, fixture_path: str) -> Iterator[Session]:
                 recorder.page_shot = full_page(session.page)
                 raise
     except WebbotError as exc:
+        if options.report is not None:
+            options.report.failed(recorder.last_grab.image if recorder.last_grab else None,
+                                  recorder.page_shot)
         # Without a picture or a debug folder there is nothing worth a folder: the line says
         # it all.
         if recorder.last_grab is not None or recorder.page_shot or options.debug_dir:

@@ -1,0 +1,84 @@
+"""`--report FILE`: one self-contained HTML page of a run, to look at rather than read: what
+the run printed (its lines and its table, as the terminal showed them), a timeline of the
+annotated frames it kept, and for a failure the reason, the last frame and the page."""
+
+from __future__ import annotations
+
+import base64
+import html
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+MAX_FRAMES = 200  # the latest annotated frames; a long grind keeps its last ones
+
+
+@dataclass
+class RunReport:
+    """What a run's report is made of, gathered while it runs."""
+
+    path: Path
+    frames: deque[tuple[str, bytes]] = field(default_factory=lambda: deque(maxlen=MAX_FRAMES))
+    dropped: int = 0  # frames older than the MAX_FRAMES kept
+    last_frame: bytes | None = None  # PNG, on a failure
+    page_shot: bytes | None = None  # PNG of the whole page, on a failure
+    started: float = field(default_factory=time.time)
+
+    def frame(self, label: str, image: np.ndarray) -> None:
+        ok, png = cv2.imencode(".png", image)
+        if ok:
+            self.dropped += len(self.frames) == self.frames.maxlen
+            self.frames.append((label, png.tobytes()))
+
+    def failed(self, last_frame: np.ndarray | None, page_shot: bytes | None) -> None:
+        if last_frame is not None:
+            ok, png = cv2.imencode(".png", last_frame)
+            self.last_frame = png.tobytes() if ok else None
+        self.page_shot = page_shot
+
+    def write(self, command: str, output: str, failure: str | None) -> None:
+        """The page: `output` is the run's terminal output as HTML (rich's export)."""
+        when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(self.started))
+        seconds = time.time() - self.started
+        verdict = (f'<p class="failed">Failed: {html.escape(failure)}</p>' if failure
+                   else '<p class="passed">Finished without an error.</p>')
+        parts = [f"<h1>webbot report</h1><p><code>{html.escape(command)}</code>, started "
+                 f"{when}, {seconds:.1f} s.</p>", verdict,
+                 f"<h2>What it printed</h2>{output}"]
+        if failure:
+            parts.append("<h2>Where it stopped</h2>")
+            parts += [_figure(png, caption) for png, caption in
+                      ((self.last_frame, "the last frame the bot saw"),
+                       (self.page_shot, "the whole page")) if png]
+        parts.append(f"<h2>Frames ({len(self.frames)} annotated"
+                     + (f", the latest; {self.dropped} earlier not kept" if self.dropped else "")
+                     + ")</h2>")
+        parts += [_figure(png, label) for label, png in self.frames]
+        self.path.write_text(PAGE.format(title=html.escape(f"webbot: {command}"),
+                                         body="\n".join(parts)), encoding="utf-8")
+
+
+def _figure(png: bytes, caption: str) -> str:
+    data = base64.b64encode(png).decode("ascii")
+    return (f'<figure><img src="data:image/png;base64,{data}" alt="{html.escape(caption)}">'
+            f"<figcaption>{html.escape(caption)}</figcaption></figure>")
+
+
+PAGE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{title}</title>
+<style>
+body {{ font-family: sans-serif; margin: 2em; max-width: 1300px; }}
+.passed {{ color: #070; }} .failed {{ color: #b00; font-weight: bold; }}
+figure {{ display: inline-block; margin: 0 1em 1em 0; vertical-align: top; }}
+figure img {{ max-width: 620px; border: 1px solid #ccc; }}
+figcaption {{ font-family: monospace; font-size: 90%; }}
+pre {{ white-space: pre; overflow-x: auto; }}
+</style></head>
+<body>
+{body}
+</body></html>
+"""
