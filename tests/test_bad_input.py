@@ -203,6 +203,8 @@ ROWS = [
      "Invalid value for '--debug-dir': {d}/text.png: not a folder"),
     ("puzlogic read {d}/blank.png --annotated /proc/seen.png", 2,
      "Invalid value for '--annotated': /proc/seen.png: cannot be written"),
+    ("daily-set --report /proc/run.html", 2,
+     "Invalid value for '--report': /proc/run.html: cannot be written"),
     ("burrito-bison pack cut {d}/ring.png --out /proc/pack", 2,
      "Invalid value for '--out': /proc/pack: cannot be written"),
     ("puzlogic --game-selector canvas[[", 2,
