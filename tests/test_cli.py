@@ -269,3 +269,24 @@ def test_report_is_a_page_that_renders_with_the_run_s_figures(page, fixtures_url
     assert "looking for Puzlogic on the page" in text  # what it printed on the way
     assert page.evaluate("[...document.images].every(image => image.naturalWidth > 0)")
     assert page.get_by_text("the whole page").count() == 1
+
+
+def test_every_default_is_shown_the_same_way():
+    """Click's own "[default: ...]" for every option with a default, never a default in words
+    in the help text."""
+    import click
+
+    from webbot.cli import cli
+
+    def options(command: click.Command) -> Iterator[click.Option]:
+        yield from (p for p in command.params if isinstance(p, click.Option))
+        if isinstance(command, click.Group):
+            context = click.Context(command)
+            for name in command.list_commands(context):
+                yield from options(command.get_command(context, name))
+
+    for option in options(cli):
+        assert "(default" not in (option.help or ""), option.opts
+        valued = not option.is_flag and option.default not in (None, "", ()) and \
+            type(option.default).__name__ != "Sentinel"
+        assert not valued or option.show_default, option.opts

@@ -34,8 +34,8 @@ def run_options(command: Callable) -> Callable:
     @click.option("--url", type=PAGE_URL, metavar="URL",
                   help="Play at this URL instead of the bundled replica on 127.0.0.1.")
     @click.option("--headed", is_flag=True, help="Show the browser window (needs a display).")
-    @click.option("--slow-mo", type=Finite(0, 10_000), default=0, metavar="MS",
-                  help="Slow every browser action down by MS milliseconds.")
+    @click.option("--slow-mo", type=Finite(0, 10_000), default=0, show_default=True,
+                  metavar="MS", help="Slow every browser action down by MS milliseconds.")
     @click.option("--connect", type=BROWSER_ENDPOINT, metavar="WS_URL",
                   help="Use a remote browser: a `playwright run-server` endpoint (ws://...) or "
                        "a Chromium DevTools endpoint (http://host:port).")

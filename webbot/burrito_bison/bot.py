@@ -19,7 +19,7 @@ from webbot.burrito_bison.decide import (
     patience_s,
 )
 from webbot.burrito_bison.matching import TemplatePack
-from webbot.burrito_bison.model import Observation, Round, Sighting
+from webbot.burrito_bison.model import DEFAULT_ROUNDS, Observation, Round, Sighting
 from webbot.burrito_bison.perceive import classify, fitted
 from webbot.burrito_bison.readout import ResultsReading, read_results, results_numbers
 from webbot.burrito_bison.shopping import Visit
@@ -34,7 +34,6 @@ from webbot.wrappers import Watched, limited
 
 CANVAS = "canvas"
 NUMBERS_STILL_S = 0.3    # the results' numbers count up; they are read once they stop
-DEFAULT_ROUNDS = 3
 
 
 @dataclass

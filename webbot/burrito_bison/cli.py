@@ -16,7 +16,7 @@ from rich.table import Table
 from webbot.burrito_bison import REGISTRATION
 from webbot.burrito_bison.layout import MANIFEST, SHOTS, Box
 from webbot.burrito_bison.matching import TemplatePack
-from webbot.burrito_bison.model import SCREENS, Round
+from webbot.burrito_bison.model import DEFAULT_ROUNDS, SCREENS, Round
 from webbot.burrito_bison.pack import cut_pack
 from webbot.burrito_bison.perceive import (
     classify,
@@ -180,7 +180,7 @@ def templates_option(command: Callable) -> Callable:
 @run_options
 @templates_option
 @click.option("--rounds", type=click.IntRange(1, 100_000), metavar="N",
-              help="Play N rounds (default 3).")
+              show_default=str(DEFAULT_ROUNDS), help="Play N rounds.")
 @click.option("--minutes", type=Finite(0, 10_080, min_open=True), metavar="M",
               help="Play rounds for M minutes instead (the round under way is finished).")
 @click.option("--no-shop", is_flag=True, help="Never go to the shop.")
@@ -253,8 +253,8 @@ def pack() -> None:
 @click.option("--out", type=OUTPUT_DIR, required=True,
               metavar="DIR", help="Write the pack's PNG crops into this folder.")
 @click.option("--box", type=Rect(), metavar="X,Y,W,H",
-              help="Where the game is in every screenshot (default: found as the part of the "
-                   "pictures that changes from screen to screen).")
+              show_default="the part of the pictures that changes from screen to screen",
+              help="Where the game is in every screenshot.")
 def pack_cut(screens: tuple[Path, ...], out: Path,
                            box: tuple[int, int, int, int] | None) -> None:
     raise click.exceptions.Exit(pack_cut_command(list(screens), out, box, console))

@@ -10,6 +10,7 @@ import numpy as np
 from webbot.screen import Grab
 
 # The screens the classifier tells apart, in the names of the command-line contract.
+DEFAULT_ROUNDS = 3  # a run without --rounds or --minutes
 SCREENS = ("title", "comic", "ring", "flight", "rocket_ready", "flash_sale", "pinata", "cards",
            "missions", "results", "unlocked", "shop", "unknown")
 

@@ -40,8 +40,8 @@ def common_options() -> list[click.Option]:
         click.Option(["--minutes"], type=Finite(0, 10_080, min_open=True), metavar="M",
                      help="Start new games for M minutes (the games under way are finished)."),
         click.Option(["--workers"], type=click.IntRange(1, 256), metavar="K",
-                     help="Local Dask worker processes, one game at a time each (default: one "
-                          "per core)."),
+                     show_default="one per core",
+                     help="Local Dask worker processes, one game at a time each."),
         click.Option(["--seed"], type=click.IntRange(0, 2**31 - 1), default=0,
                      show_default=True, metavar="S",
                      help="The seed the games are drawn from: the same seed, the same games."),
