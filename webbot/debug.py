@@ -80,8 +80,12 @@ class Recorder:
         if self.directory:
             cv2.imwrite(str(self._path(label)), grab.image)
 
+    def wants_frames(self) -> bool:
+        """Whether annotated frames are kept (a debug folder, or a report)."""
+        return bool(self.directory) or self.report is not None
+
     def annotated(self, grab: Grab, label: str, marks: Iterable[Mark]) -> None:
-        if not self.directory and self.report is None:
+        if not self.wants_frames():
             return
         image = annotate(grab, marks)
         if self.directory:

@@ -10,7 +10,7 @@ import math
 import re
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import soupsieve
 from playwright.sync_api import ElementHandle, Error, Frame, Page
@@ -39,6 +39,8 @@ class Found:
     candidate: Candidate
     way: Way
     done: list[str]  # what was answered, skipped or pressed on the way
+    # The other elements looked at on the last look, with what was wrong with each.
+    passed_over: list[tuple[Box, str]] = field(default_factory=list)
 
 
 def frame_selector(text: str) -> str:
@@ -156,6 +158,7 @@ def find_game(page: Page, spec: GameSpec, *, selector: str | None = None,
                     "--find-timeout)")
         done += answer_consent(page)
         looked: list[str] = []
+        passed_over: list[tuple[Box, str]] = []
         for candidate in candidates(page, spec, selector, camera):
             verdict = _look_at(candidate, spec, done)
             if verdict is None:
@@ -164,8 +167,9 @@ def find_game(page: Page, spec: GameSpec, *, selector: str | None = None,
                 way.done = done
                 if spec.needs_focus:
                     _focus(way)
-                return Found(candidate, way, done)
+                return Found(candidate, way, done, passed_over)
             looked.append(f"{candidate.where}: {verdict}")
+            passed_over.append((candidate.box, verdict))
         waited = time.monotonic() - started
         if deadline.passed() or (not looked and waited > spec.appears_within_s):
             raise NoGameFound(_not_found(page, spec, selector, looked, min(waited, timeout_s)))

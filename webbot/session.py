@@ -14,17 +14,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urljoin
 
+import cv2
+import numpy as np
 from playwright.sync_api import Error, Page
 
 from webbot.browser import BrowserOptions, Tab, full_page, open_tab, open_url, open_url_again
-from webbot.debug import Recorder
+from webbot.debug import Mark, Recorder
 from webbot.errors import WebbotError, first_line
 from webbot.finder import FIND_TIMEOUT_S, Found, find_game
 from webbot.game import GameSpec
 from webbot.mouse import Mouse
 from webbot.recovery import Recovery
 from webbot.report import RunReport
-from webbot.screen import Screen
+from webbot.screen import Box, Grab, Screen
 from webbot.server import FixtureServer
 
 MAX_RECOVERIES = 3
@@ -103,9 +105,36 @@ class Session:
         takes a while says what it waits for, and for how long."""
         found = find_game(self.page, spec, selector=self.game_selector,
                           timeout_s=self.find_timeout_s, waiting=report)
+        self._show_found(spec, found)
         self.found = found
         self.mouse.guard = found.way.guard
         return found
+
+    def _show_found(self, spec: GameSpec, found: Found) -> None:
+        """The page as the game was found on it, annotated for --debug-dir and --report: the
+        game's element, every other element looked at and why it was not the game, and what
+        was answered or pressed on the way."""
+        if not self.recorder.wants_frames():
+            return
+        try:
+            picture = cv2.imdecode(np.frombuffer(self.page.screenshot(), np.uint8),
+                                   cv2.IMREAD_COLOR)
+        except Error:
+            return  # a page that went while it was found: the run says so next
+        size = self.page.viewport_size or {"width": picture.shape[1]}
+        grab = Grab(picture, Box(0, 0, size["width"], picture.shape[0] * size["width"]
+                                 / picture.shape[1]))
+        scale = grab.scale
+
+        def mark(box: Box, text: str, colour: tuple[int, int, int]) -> Mark:
+            return Mark(box.x * scale, box.y * scale, box.width * scale, box.height * scale,
+                        text, colour)
+
+        marks = [mark(box, verdict, (0, 0, 255)) for box, verdict in found.passed_over]
+        marks.append(mark(found.candidate.box, f"the game: {spec.name}", (0, 160, 0)))
+        marks += [Mark(8, 20 + 18 * i, 0, 0, step, (160, 0, 160))
+                  for i, step in enumerate(found.done)]
+        self.recorder.annotated(grab, "found-the-game", marks)
 
     def game_screen(self, spec: GameSpec, timeout_s: float = 10, *, fast: bool = False,
                     report: Callable[[str], None] = lambda line: None) -> Screen:

@@ -169,7 +169,9 @@ def test_the_command_plays_prints_a_table_and_keeps_annotated_frames(tmp_path):
     assert result.returncode == 0, result.stderr
     assert "level 01: 2 pieces" in result.stdout and "level 02: 4 pieces" in result.stdout
     assert "2 of 2 levels completed" in result.stdout
-    # What was read, the solution and each drop, named after them, in the order they happened.
+    # The page as the game was found on it, then what was read, the solution and each drop,
+    # named after them, in the order they happened.
+    assert sorted(tmp_path.glob("*-annotated.png"))[0].name == "0001-found-the-game-annotated.png"
     names = [path.name[5:] for path in sorted(tmp_path.glob("*-level-02-*-annotated.png"))]
     assert names[:2] == ["level-02-read-annotated.png", "level-02-solution-annotated.png"]
     assert len(names) == 6 and all(re.fullmatch(r"level-02-drop-\d-\d[bw]-on-r\dc\d-annotated"
