@@ -290,3 +290,11 @@ def test_every_default_is_shown_the_same_way():
         valued = not option.is_flag and option.default not in (None, "", ()) and \
             type(option.default).__name__ != "Sentinel"
         assert not valued or option.show_default, option.opts
+
+
+def test_keep_bounds_the_debug_folder_to_the_latest_frames(tmp_path):
+    done = run_webbot("puzlogic", "--levels", "1", "--debug-dir", str(tmp_path), "--keep", "3")
+    assert done.returncode == 0, done.stderr
+    frames = sorted(path.name for path in tmp_path.glob("*.png"))
+    assert len(frames) == 3 and frames[-1].endswith("-completed.png")  # the latest three
+    assert int(frames[0][:4]) > 3 and (tmp_path / "trace.zip").is_file()

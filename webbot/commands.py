@@ -55,18 +55,22 @@ def run_options(command: Callable) -> Callable:
                   show_default=True, metavar="N",
                   help="Reopen a lost page (a crashed tab, a closed page or browser) and go on, "
                        "at most N times a run.")
+    @click.option("--keep", type=click.IntRange(1, 1_000_000), metavar="N",
+                  show_default="all",
+                  help="With --debug-dir: keep only the latest N frames there (a long run's "
+                       "folder stays bounded).")
     @click.option("--report", type=OUTPUT_FILE, metavar="FILE.html",
                   help="Write one self-contained HTML page of the run: what it printed, the "
                        "annotated frames, and for a failure the reason, the last frame and the "
                        "page.")
     @functools.wraps(command)
     def wrapper(url, headed, slow_mo, connect, debug_dir, game_selector, viewport,
-                find_timeout, max_recoveries, report, **kwargs):
+                find_timeout, max_recoveries, keep, report, **kwargs):
         browser = BrowserOptions(headed=headed, slow_mo=slow_mo, connect=connect,
                                  viewport=viewport)
         options = RunOptions(url=url, browser=browser, debug_dir=debug_dir,
                              game_selector=game_selector, find_timeout_s=find_timeout,
-                             max_recoveries=max_recoveries,
+                             max_recoveries=max_recoveries, keep_frames=keep,
                              report=RunReport(report) if report else None)
         if options.report is None:
             return command(options, **kwargs)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import shutil
 import tempfile
+from collections import deque
 from collections.abc import Iterable
 from contextlib import suppress
 from dataclasses import dataclass
@@ -52,9 +53,12 @@ def _slug(label: str) -> str:
 class Recorder:
     """Keeps the last frame seen; with a debug folder also saves frames and a trace there."""
 
-    def __init__(self, directory: Path | None = None, report: RunReport | None = None) -> None:
+    def __init__(self, directory: Path | None = None, report: RunReport | None = None,
+                 keep: int | None = None) -> None:
         self.directory = Path(directory) if directory else None
         self.report = report  # annotated frames go to the run's report too
+        self._written: deque[Path] = deque()  # the frames in the folder, oldest first
+        self._keep = keep  # at most this many frames in the folder, the latest
         if self.directory:
             try:
                 self.directory.mkdir(parents=True, exist_ok=True)
@@ -70,7 +74,11 @@ class Recorder:
     def _path(self, label: str, suffix: str = "") -> Path:
         assert self.directory is not None
         self._count += 1
-        return self.directory / f"{self._count:04d}-{_slug(label)}{suffix}.png"
+        path = self.directory / f"{self._count:04d}-{_slug(label)}{suffix}.png"
+        self._written.append(path)
+        while self._keep is not None and len(self._written) > self._keep:
+            self._written.popleft().unlink(missing_ok=True)
+        return path
 
     def saw(self, grab: Grab) -> None:
         self.last_grab = grab

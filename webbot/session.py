@@ -43,6 +43,7 @@ class RunOptions:
     find_timeout_s: float = FIND_TIMEOUT_S
     max_recoveries: int = MAX_RECOVERIES  # lost pages a run gets back (webbot.recovery)
     report: RunReport | None = None  # --report: the run's page, gathered as it runs
+    keep_frames: int | None = None  # --keep: the latest frames kept in debug_dir
 
 
 @dataclass
@@ -154,7 +155,7 @@ class Session:
 @contextmanager
 def game_session(options: RunOptions, fixture_path: str) -> Iterator[Session]:
     """Open `options.url`, or `fixture_path` on a freshly started fixture server."""
-    recorder = Recorder(options.debug_dir, options.report)
+    recorder = Recorder(options.debug_dir, options.report, options.keep_frames)
     try:
         with ExitStack() as stack:
             url = options.url
