@@ -258,7 +258,8 @@ def test_what_the_bot_saw_is_kept(tmp_path):
     done = run_webbot("daily-set", "--debug-dir", str(tmp_path))
     assert done.returncode == 0, done.stderr
     saved = sorted(p.name for p in tmp_path.iterdir())
-    assert "0001-cards.png" in saved and "0002-cards-annotated.png" in saved
+    assert saved == ["0001-found-the-game-annotated.png", "0002-cards.png",
+                     "0003-cards-annotated.png", "trace.zip"]
 
 
 def test_a_misread_leaves_the_cards_it_saw(tmp_path, short_tmp):
