@@ -189,3 +189,20 @@ def test_a_page_lost_again_while_it_is_reopened_is_another_recovery():
     session = LosingSession(["the page crashed"] * 3, max_recoveries=1)
     with pytest.raises(PageLost, match=r"the page crashed, after 1 recovery in this run"):
         Recovery(session, said.append)(RuntimeError("Page crashed"))
+
+
+def test_a_page_reopened_keeps_its_context_or_gets_a_fresh_one_when_that_went():
+    """Reopened in the same context, the page keeps the site's storage (as a reloaded tab
+    does); when the context went with its page, a fresh one is made instead."""
+    from webbot.browser import BrowserOptions, open_tab
+
+    with FixtureServer() as server, open_tab(BrowserOptions()) as tab:
+        tab.page.goto(server.url + "index.html")
+        tab.page.evaluate("localStorage.setItem('kept', 'yes')")
+        page = tab.reopen()
+        page.goto(server.url + "index.html")
+        assert page.evaluate("localStorage.getItem('kept')") == "yes"
+        page.context.close()
+        page = tab.reopen()
+        page.goto(server.url + "index.html")
+        assert page.evaluate("localStorage.getItem('kept')") is None and tab.lost() is None

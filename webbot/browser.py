@@ -171,7 +171,11 @@ class Tab:
             self.page = self._watched(_new_page(self.browser, self.options))
         else:
             old = self.page
-            self.page = self._watched(_page_in(old.context))
+            try:
+                page = _page_in(old.context)
+            except WebbotError:  # the context went with its page: a fresh one, empty
+                page = _new_page(self.browser, self.options)
+            self.page = self._watched(page)
             with suppress(Error):  # already gone, as a crashed page is
                 old.close()
         self.reopened += 1
