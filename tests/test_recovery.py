@@ -16,7 +16,7 @@ from collections.abc import Callable
 import pytest
 
 from tests import processes
-from tests.conftest import PAGES
+from tests.conftest import PAGES, in_own_thread
 from tests.test_remote import free_port
 from webbot.browser import open_url_again
 from webbot.debug import Recorder
@@ -196,13 +196,17 @@ def test_a_page_reopened_keeps_its_context_or_gets_a_fresh_one_when_that_went():
     does); when the context went with its page, a fresh one is made instead."""
     from webbot.browser import BrowserOptions, open_tab
 
-    with FixtureServer() as server, open_tab(BrowserOptions()) as tab:
-        tab.page.goto(server.url + "index.html")
-        tab.page.evaluate("localStorage.setItem('kept', 'yes')")
-        page = tab.reopen()
-        page.goto(server.url + "index.html")
-        assert page.evaluate("localStorage.getItem('kept')") == "yes"
-        page.context.close()
-        page = tab.reopen()
-        page.goto(server.url + "index.html")
-        assert page.evaluate("localStorage.getItem('kept')") is None and tab.lost() is None
+    def run() -> tuple[str | None, str | None, str | None]:
+        with FixtureServer() as server, open_tab(BrowserOptions()) as tab:
+            tab.page.goto(server.url + "index.html")
+            tab.page.evaluate("localStorage.setItem('kept', 'yes')")
+            page = tab.reopen()
+            page.goto(server.url + "index.html")
+            kept = page.evaluate("localStorage.getItem('kept')")
+            page.context.close()
+            page = tab.reopen()
+            page.goto(server.url + "index.html")
+            return kept, page.evaluate("localStorage.getItem('kept')"), tab.lost()
+
+    # (Playwright's sync API in a thread of its own: pytest-playwright's runs in this one.)
+    assert in_own_thread(run) == ("yes", None, None)
