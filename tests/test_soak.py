@@ -76,17 +76,18 @@ def test_a_failing_game_is_retried_on_another_worker_and_reported(short_tmp):
 
 def test_a_failure_line_names_each_try_s_folder_once():
     from webbot.soak.cli import failure_line
-    from webbot.soak.games import Case, Played
+    from webbot.soak.games import SAVED_IN, Case, Played
     from webbot.soak.runner import GameRecord, Try
 
     def played(folder: str) -> Played:
-        return Played(False, 1.0, f"stuck (last frame, page and reason saved in {folder})",
-                      folder)
+        return Played(False, 1.0, "stuck", folder)
 
     record = GameRecord(Case("puzlogic", 0, "size=3", "p"),
                         [Try("w1", played("/tmp/a")), Try("w2", played("/tmp/b"))])
     assert failure_line(record) == ("failed: size=3 after 2 tries, last on worker w2: stuck "
                                     "(saved: try 1 in /tmp/a, try 2 in /tmp/b)")
+    line = "stuck (last frame, page and reason saved in /tmp/webbot-failure-x)"
+    assert SAVED_IN.search(line)["folder"] == "/tmp/webbot-failure-x"
     once = GameRecord(record.case, [Try("w1", Played(False, 1.0, "wrong answer"))])
     assert failure_line(once) == "failed: size=3 after 1 try, last on worker w1: wrong answer"
 

@@ -4,7 +4,6 @@ own), the progress bar, a line per failure, the final tables, `--jsonl`."""
 from __future__ import annotations
 
 import json
-import re
 from collections import defaultdict
 from dataclasses import replace
 from pathlib import Path
@@ -185,18 +184,14 @@ def _with_progress(plan: Plan, client, console: Console, out: TextIO | None) -> 
         return run(plan, client, on_record)
 
 
-SAVED_IN = re.compile(r" \([^()]* saved in [^()]*\)$")  # the end of a run's failure line
-
-
 def failure_line(record: GameRecord) -> str:
     """A failed game: its last try's reason, and each try's folder, named once."""
     last = record.tries[-1]
-    reason = SAVED_IN.sub("", last.played.reason)  # the folder is named below, with the others
     folders = [f"try {number} in {t.played.frames}"
                for number, t in enumerate(record.tries, 1) if t.played.frames]
     saved = f" (saved: {', '.join(folders)})" if folders else ""
     return (f"failed: {record.case.name} after {counted(len(record.tries), 'try', 'tries')}, "
-            f"last on worker {last.worker}: {reason}{saved}")
+            f"last on worker {last.worker}: {last.played.reason}{saved}")
 
 
 def summary_table(game: str, result: SoakResult) -> Table:

@@ -9,6 +9,7 @@ A game passes only when the bot finished without an error and the hook confirms 
 from __future__ import annotations
 
 import random
+import re
 import time
 from dataclasses import dataclass
 
@@ -49,6 +50,9 @@ def game_options(game: str, given: dict | None = None) -> dict:
     return {**defaults, **(given or {})}
 
 
+SAVED_IN = re.compile(r" \([^()]* saved in (?P<folder>[^()]*)\)$")  # a failed run's line ends
+
+
 def make_case(game: str, seed: int, number: int, extra_query: str = "",
               options: dict | None = None) -> Case:
     """The `number`th case of a soak seeded `seed`: the same seed gives the same cases."""
@@ -80,9 +84,12 @@ def play_case(case: Case, connect: str | None = None, options: dict | None = Non
                     raise
                 problem = f"the game's own record could not be read: {cause}"
     except WebbotError as exc:
-        line = first_line(exc)
-        frames = line.rsplit(" saved in ", 1)[1].rstrip(")") if " saved in " in line else ""
-        return Played(False, time.perf_counter() - started, line, frames, len(lost))
+        # The folder the run's line ends with ("... (last frame ... saved in DIR)") is kept
+        # apart from the reason: the soak's line names each try's folder once.
+        found = SAVED_IN.search(first_line(exc))
+        reason, frames = (first_line(exc)[:found.start()], found["folder"]) if found else \
+            (first_line(exc), "")
+        return Played(False, time.perf_counter() - started, reason, frames, len(lost))
     seconds = time.perf_counter() - started
     if problem is None:
         recorder.discard_temporary()  # a game that passed leaves nothing behind
