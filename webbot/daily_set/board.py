@@ -5,8 +5,9 @@ white page with no outline at all (the 2022 page), where an edge finder sees no 
 is a blob of coloured ink lying on light, greyish paper (a dark or coloured table is not paper,
 so its colour is not taken for ink); the shapes of one card are copies side by side, the same
 size, hue, fill and outline, closer to each other than to the next card's. Each card is then
-cut out around its shapes, inside the card, and read by the card classifier (perceive.py),
-its fill and shape looked at a second time with the whole board's (second_look.py).
+cut out around its shapes, inside the card, and read by the card classifier (perceive.py);
+its fill and shape are read a second time with the whole board's (second_look.py), from the
+shapes' lightness, which JPEG keeps sharp where it blurs their colour, and that reading stands.
 
 A board tilted by a photo is turned straight first, by the slope its rows of shapes show; a
 board of cards standing on end (a photo of the card game's table, shapes lying down) is read
@@ -52,11 +53,13 @@ MAX_CARDS, DAILY_CARDS = 21, 12
 # from this doubt up (an empty diamond of the 156 drawn boards of scripts/bench_daily_set.py
 # read as striped with a doubt of 0.555).
 PICTURE_DOUBT_LIMIT = 0.5
-# Under JPEG, smaller shapes are misread with little doubt (fills, shapes; measured on those
-# boards: every such misread had shapes 39 px high or less, none at 44 or more).
-MIN_LOSSY_SHAPE_H = 42
-SURE = 0.5  # a fill read with less doubt than this is not overruled by the other way
-AGREE = 0.3  # the outline's doubt under which it vouches for the card reader's shape
+# Through JPEG, the smallest shapes measured (scripts/bench_daily_set.py's random boards): a
+# card about 50 px wide draws them about 22 px high. Smaller ones are refused, untried.
+MIN_LOSSY_SHAPE_H = 20
+# A card whose shapes lie off its column by about half their pitch has lost a shape at its
+# edge (where a card meets the table, a shape can be taken for the table).
+OFF_COLUMN = 0.25  # of the shapes' pitch
+OVERRULE = 0.3  # the doubt under which the board's second look overrules the card reader
 
 
 class BoardError(WebbotError):
@@ -124,8 +127,7 @@ def read_board(image: np.ndarray, lossy: bool = False) -> Board:
     height = float(np.median([s.h for g in groups for s in g]))
     if lossy and height < MIN_LOSSY_SHAPE_H:
         raise BoardError(f"the cards are too small to read through JPEG compression: their "
-                         f"shapes are {height:.0f} px high, {MIN_LOSSY_SHAPE_H} needed (in a "
-                         "lossless picture, a PNG screenshot, about 24 px will do)")
+                         f"shapes are {height:.0f} px high, {MIN_LOSSY_SHAPE_H} needed")
     crowded = [g for g in groups if len(g) > 3]
     if crowded:
         x, y = crowded[0][0].centre
@@ -139,10 +141,14 @@ def read_board(image: np.ndarray, lossy: bool = False) -> Board:
     fills = read_fills([float(np.mean([s.fill_level for s in g])) for g in placed])
     outlines = read_outlines([outline_features([s.silhouette for s in g]) for g in placed])
     cards, unclear = [], []
+    shifted = _off_column(placed)
     for position, (group, fill, outline) in enumerate(zip(placed, fills, outlines,
                                                           strict=True), 1):
         try:
-            reading = _read(upright, group, fill, outline)
+            if position - 1 in shifted:
+                raise CardError("its shapes lie off the middle of its column: one at the "
+                                "card's edge may be unseen")
+            reading = _read(upright, group, fill, outline, lossy)
         except CardError as exc:
             unclear.append(f"{position} ({exc})")
             continue
@@ -201,17 +207,53 @@ def _shapes(image: np.ndarray) -> list[Shape]:
         hue = float(np.degrees(np.arctan2(np.sin(hues).mean(), np.cos(hues).mean())) / 2) % 180
         # The fill, away from the outline, as a share of the ink's full colour (stripes
         # average out whatever their phase): solid ~1, striped ~0.5, empty ~0.1.
-        depth = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
+        depth = _depth(mask)
         middle = depth > 0.3 * depth.max()
         colour = chroma[y:y + h, x:x + w]
         full = max(1.0, float(np.percentile(colour[inked], 95)))
         share = float(np.clip(colour[middle] / full, 0, 1).mean())
-        silhouette = cv2.resize(mask.astype(np.float32), (16, 32), interpolation=cv2.INTER_AREA)
         if grey is None:
             grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-        level = fill_level(grey, (x, y, w, h), mask, depth)
+        drawn, origin = _drawn_outline(grey, (x, y, w, h), mask)
+        silhouette = cv2.resize(drawn.astype(np.float32), (16, 32), interpolation=cv2.INTER_AREA)
+        level = fill_level(grey, origin, drawn, _depth(drawn))
         shapes.append(Shape(x, y, w, h, hue, share, level, silhouette))
     return shapes
+
+
+def _depth(mask: np.ndarray) -> np.ndarray:
+    """Each pixel's distance to the shape's edge. Padded: the box's own edge, which the shape
+    touches, is no edge of it."""
+    padded = cv2.copyMakeBorder(mask, 1, 1, 1, 1, cv2.BORDER_CONSTANT)
+    return cv2.distanceTransform(padded, cv2.DIST_L2, 3)[1:-1, 1:-1]
+
+
+def _drawn_outline(grey: np.ndarray, box: tuple[int, int, int, int],
+                   mask: np.ndarray) -> tuple[np.ndarray, tuple[int, int, int, int]]:
+    """The shape's filled outline cut from lightness, which JPEG keeps sharp where it blurs
+    colour (the mask, which fattens a small diamond into a squiggle): what is darker than
+    halfway from the paper around to the ink and joins the colour. Returned cropped to its own
+    box, with that box in the picture."""
+    x, y, w, h = box
+    pad = max(2, h // 6)
+    x0, y0 = max(0, x - pad), max(0, y - pad)
+    patch = grey[y0:y + h + pad, x0:x + w + pad]
+    colour = np.zeros(patch.shape, bool)
+    colour[y - y0:y - y0 + h, x - x0:x - x0 + w] = mask > 0
+    paper = float(np.percentile(patch, 90))
+    ink = float(np.percentile(patch[colour], 3))
+    dark = (patch < (paper + ink) / 2).astype(np.uint8)
+    _, labels = cv2.connectedComponents(dark, connectivity=8)
+    joined = np.isin(labels, np.unique(labels[colour & (dark > 0)])) & (labels > 0)
+    contours, _ = cv2.findContours(joined.astype(np.uint8), cv2.RETR_EXTERNAL,
+                                   cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        return mask, box
+    outline = max(contours, key=cv2.contourArea)
+    filled = np.zeros(patch.shape, np.uint8)
+    cv2.drawContours(filled, [outline], -1, 1, cv2.FILLED)
+    bx, by, bw, bh = cv2.boundingRect(outline)
+    return filled[by:by + bh, bx:bx + bw], (x0 + bx, y0 + by, bw, bh)
 
 
 def _touching(faint: np.ndarray, strong: np.ndarray) -> np.ndarray:
@@ -339,6 +381,28 @@ def _numbered(groups: list[list[Shape]], on_end: bool = False) -> list[list[Shap
     return [g for row in rows for g in sorted(row, key=lambda g: _grid_point(g, on_end)[0])]
 
 
+def _off_column(placed: list[list[Shape]]) -> set[int]:
+    """The cards (indices) of one or two shapes whose middle lies off their column's by about
+    half the shapes' pitch: a card that lost a shape at its edge (the cards of a column are
+    centred alike; a table laid by hand may not be, and is then refused, not misread)."""
+    pitches = [b.x - a.x for g in placed for a, b in zip(g, g[1:], strict=False)]
+    if not pitches:
+        return set()
+    pitch = float(np.median(pitches))
+    height = float(np.median([s.h for g in placed for s in g]))
+    middles = [_centre(g)[0] for g in placed]
+    columns = _clusters(middles, 0.5 * CARD_W * height)
+    shifted = set()
+    for i, (group, middle) in enumerate(zip(placed, middles, strict=True)):
+        column = _nearest(columns, middle)
+        others = [m for j, m in enumerate(middles)
+                  if j != i and _nearest(columns, m) == column]
+        if len(group) < 3 and len(others) >= 2 and (
+                abs(middle - float(np.median(others))) > OFF_COLUMN * pitch):
+            shifted.add(i)
+    return shifted
+
+
 def _missing(placed: list[list[Shape]], on_end: bool = False) -> str:
     """Where cards seem to be missing: grid places with no card, when the cards found stand
     on a grid."""
@@ -373,8 +437,10 @@ def _nearest(means: list[float], value: float) -> int:
 
 
 def _read(upright: np.ndarray, group: list[Shape], fill: tuple[str, float] | None,
-          outline: tuple[str, float] | None) -> Reading:
-    """The card's reading from a crop around its shapes, inside the card."""
+          outline: tuple[str, float] | None, lossy: bool = False) -> Reading:
+    """The card's reading from a crop around its shapes, inside the card, and the board's
+    second look at its fill and shape; a `lossy` picture's shape is not taken from the card
+    reader alone."""
     height = float(np.median([s.h for s in group]))
     left = min(s.x for s in group)
     right = max(s.x + s.w for s in group)
@@ -387,21 +453,22 @@ def _read(upright: np.ndarray, group: list[Shape], fill: tuple[str, float] | Non
     card, doubts = read_attributes(upright[top:bottom, x0:x1])
     if card.count != len(group):
         raise CardError(f"{len(group)} shapes found, {card.count} read")
-    # The fill read two ways: by the card reader, from colour (exact on the real cards; a
-    # JPEG smears colour), and from the shapes' lightness against the other cards' (JPEG keeps
-    # lightness sharp, but it is measured on drawn boards only: the real cards' finer stripes
-    # read nearly as empty). The card reader's stands when it is sure; else the other, if sure.
-    chosen, doubt = card.fill, doubts["fill"]
-    if doubt >= SURE and fill is not None and fill[1] < SURE:
-        chosen, doubt = fill
-    card = replace(card, fill=chosen)
-    doubts["fill"] = doubt
-    # The shape read a second way, from the outlines of the board's cards taken together: it
-    # errs too (a JPEG'd squiggle can look like an oval), so it only vouches for the card
-    # reader's shape when the two agree, never overrules it.
-    if (doubts["shape"] >= SURE and outline is not None and outline[0] == card.shape
-            and outline[1] < AGREE):
-        doubts["shape"] = outline[1]
+    # The fill and the shape are read a second way, from the board's cards taken together
+    # (second_look.py), and that way is measured the steadier through JPEG and scaling: the card
+    # reader reads colour, which JPEG smears (an empty shape's middle tinted by its outline),
+    # where the fill's second way reads lightness, which JPEG keeps.
+    if fill is not None:
+        card = replace(card, fill=fill[0])
+        doubts["fill"] = fill[1]
+    # The shape likewise, from the outlines' bunches, which are cut from lightness: where the
+    # card reader disagrees, the outline stands only when surer still (measured: the card
+    # reader right against it only where the outline's doubt was 0.48 or more).
+    if outline is not None:
+        surer = outline[1] < OVERRULE
+        doubts["shape"] = outline[1] if outline[0] == card.shape or surer else 1.0
+        card = replace(card, shape=outline[0])
+    elif lossy:
+        doubts["shape"] = 1.0
     doubtful = max(doubts, key=doubts.__getitem__)
     if doubts[doubtful] >= PICTURE_DOUBT_LIMIT:
         raise CardError(f"read as {card} only with doubt {doubts[doubtful]:.2f} on its "

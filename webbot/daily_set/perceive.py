@@ -160,6 +160,8 @@ def _color(picture: np.ndarray, coverage: np.ndarray,
            shapes: list[np.ndarray]) -> tuple[str, float]:
     hsv = cv2.cvtColor(picture, cv2.COLOR_BGR2HSV)
     inked = (coverage >= 0.7) & (np.maximum.reduce(shapes) > 0)
+    if not inked.any():
+        raise CardError("no clear colour in its shapes")
     hues = hsv[..., 0][inked].astype(np.float32) * (np.pi / 90)  # to radians
     mean = float(np.degrees(np.arctan2(np.sin(hues).mean(), np.cos(hues).mean())) / 2) % 180
     distances = {name: min(abs(mean - hue), 180 - abs(mean - hue)) for name, hue in HUES.items()}

@@ -12,11 +12,13 @@ from webbot.daily_set.perceive import boundary_doubt
 
 MIN_FILL_GAP = 0.08  # between the bunches of fill levels (measured apart by 0.15 or more)
 # Where the bunches lie whatever the scale and JPEG: a solid middle is all ink, an empty one
-# at most tinted (measured: solid cards 0.9-1, empty 0.2-0.6).
+# paper (measured along the spine on small JPEG'd cards, drawn and real: solid 0.85-1, empty
+# 0-0.3, striped between).
 MIN_SOLID_MEAN, MAX_EMPTY_MEAN = 0.85, 0.62
-# The shapes' outlines, measured on 1,700 cards of drawn boards (3 pages' card art, cards 52 to
-# 380 px wide, JPEG 50 to lossless): a diamond bunch fills 0.52-0.70 of its box, the rounded
-# shapes 0.74 or more; mirror-likeness plus convexity ~1.74 for squiggles, ~1.95 for ovals.
+# The shapes' outlines, cut from lightness, measured on small JPEG'd cards of drawn boards
+# (3 pages' card art, cards 52 to 130 px wide, JPEG 50 to 90): a diamond fills 0.52-0.63 of
+# its box, a squiggle 0.75-0.85, an oval 0.85-0.94; mirror-likeness plus convexity 1.64-1.76
+# for squiggles, 1.84-1.99 for ovals (the real cards' fall in the same places).
 MAX_DIAMOND_EXTENT, MIN_ROUND_EXTENT = 0.68, 0.74  # where the bunches' means lie
 MIN_ROUND_APART, MIN_OUTLINE_GAP = 0.06, 0.01
 
@@ -24,17 +26,21 @@ MIN_ROUND_APART, MIN_OUTLINE_GAP = 0.06, 0.01
 def fill_level(grey: np.ndarray, box: tuple[int, int, int, int], mask: np.ndarray,
                depth: np.ndarray) -> float:
     """How dark the shape's middle is, from 0 (the paper around it) to 1 (its darkest ink): a
-    solid shape ~0.95, a striped one ~0.78, an empty one ~0.48. Read in lightness, which JPEG
-    keeps sharp (it halves the colour's resolution: thin stripes and outlines lose their
-    chroma, not their darkness)."""
+    solid shape ~0.95, a striped one ~0.3-0.7 (finer stripes read lighter), an empty one ~0.05.
+    Read in lightness, which JPEG keeps sharp (it halves the colour's resolution: thin stripes
+    and outlines lose their chroma, not their darkness), along the shape's spine: in each row of
+    its widest part, the pixel furthest from its edge. A band at some depth would touch the
+    inner edge of a narrow shape's thick outline (the real cards' ovals), the spine does not."""
     x, y, w, h = box
     pad = max(2, h // 6)
     around = grey[max(0, y - pad):y + h + pad, max(0, x - pad):x + w + pad]
     paper = float(np.percentile(around, 90))
     inside = grey[y:y + h, x:x + w].astype(np.float32)
     ink = float(np.percentile(inside[mask > 0], 3))
-    middle = inside[depth > 0.5 * depth.max()]
-    return float(np.clip((paper - middle) / max(1.0, paper - ink), 0, 1).mean())
+    widest = depth.max(axis=1)
+    rows = np.flatnonzero(widest >= 0.8 * widest.max())
+    spine = inside[rows, np.argmax(depth[rows], axis=1)]
+    return float(np.clip((paper - spine) / max(1.0, paper - ink), 0, 1).mean())
 
 
 def read_fills(levels: list[float]) -> list[tuple[str, float] | None]:
