@@ -27,18 +27,20 @@ from __future__ import annotations
 
 import argparse
 import colorsys
+import random
 import statistics
 import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 # scripts/ is on the path when this file is run as a script
 from docs_table import cores, put_in_docs
 from playwright.sync_api import sync_playwright
-from render_set_board import Look, daily_board, daily_puzzle
+from render_set_board import Look, board, daily_board, daily_puzzle
 from render_set_cards import card_for_number
 
 from webbot.browser import BrowserOptions, open_browser, open_url
@@ -61,7 +63,7 @@ OLD_CARDS = [32, 33, 18, 29, 34, 64, 41, 24, 26, 59, 31, 68]  # the bundled page
 NEW_CARDS = [60, 15, 38, 78, 51, 1, 73, 44, 75, 58, 53, 71]
 REAL_NUMBERS = [16, 5, 10, 9, 57, 79, 7, 77, 37, 39, 43, 70]
 TARGET_12_MS, TARGET_PLAY_S, TARGET_PHOTO_MS = 50, 1.5, 300
-DARK, WARM = (30, 30, 30), (200, 220, 235)
+DARK, WARM, GREEN = (30, 30, 30), (200, 220, 235), (90, 140, 60)
 # The matrix of drawn boards: cards from 52 px wide (2022 and old pages at 0.55) to 380 px.
 MATRIX_SCALES = {"current": (0.3, 0.45, 0.7, 1.0, 2.0), "2022": (0.55, 0.8, 1.0, 2.0),
                  "old": (0.55, 0.8, 1.0, 2.0)}
@@ -216,6 +218,57 @@ def matrix_rows() -> list[str]:
                     "(tilted 3 degrees, shadows) and a warm one (tilted -2, outlines)."]
 
 
+def random_look(rng: random.Random, layout: str) -> Look:
+    """A picture as people take and share them: any size from cards about 50 px wide, a
+    light, dark or green table, a slight tilt, shadows, outlines, lossless or JPEG 40-95."""
+    width = 190 if layout == "current" else 95
+    return Look(layout, rng.choice([None, DARK, WARM, GREEN]), rng.uniform(50, 125) / width,
+                rng.uniform(-3, 3) if rng.random() < 0.7 else 0.0, rng.random() < 0.4,
+                rng.random() < 0.3, rng.choice([None, 40, 50, 60, 70, 80, 90, 95]))
+
+
+def random_rows(count: int) -> list[str]:
+    """Random boards (drawn ones of the three pages, and the real cards in new orders when
+    ../shared is there) read: exactly, refused, or wrong, by card width and compression."""
+    real = ({n: cv2.cvtColor(load(REAL / f"{n:02d}.gif"), cv2.COLOR_BGR2BGRA)
+             for n in REAL_NUMBERS} if REAL.is_dir() else {})
+    kinds = ["current", "2022", "old"] + ["real"] * (2 if real else 0)
+    counts: dict[tuple[str, str, str], list[int]] = {}
+    for number in range(count):
+        rng = random.Random(number)
+        kind = rng.choice(kinds)
+        look = random_look(rng, "old" if kind == "real" else kind)
+        if kind == "real":
+            numbers = rng.sample(REAL_NUMBERS, 12)
+            picture = board([real[n] for n in numbers], look)
+        else:
+            numbers = daily_puzzle(1000 + number)
+            picture = daily_board(numbers, look)
+        truth = [Card(**card_for_number(n)) for n in numbers]
+        width = look.scale * (190 if look.layout == "current" else 95)
+        key = ("real cards" if kind == "real" else "drawn cards",
+               "JPEG" if look.jpeg else "lossless",
+               "50-80 px" if width < 80 else "80-125 px")
+        tally = counts.setdefault(key, [0, 0, 0])
+        try:
+            found = read_board(picture, lossy=look.jpeg is not None)
+        except BoardError:
+            tally[1] += 1
+            continue
+        exact = ([c.reading.card for c in found.cards] == truth and found.sets == [
+            tuple(p + 1 for p in t) for t in find_sets(truth)])
+        tally[0 if exact else 2] += 1
+    lines = ["| random boards | picture | cards wide | boards | read exactly | refused | wrong |",
+             "|---|---|---|---|---|---|---|"]
+    for (cards, picture, wide), (exact, refused, wrong) in sorted(counts.items()):
+        lines.append(f"| {cards} | {picture} | {wide} | {exact + refused + wrong} | {exact} "
+                     f"({exact / (exact + refused + wrong):.0%}) | {refused} | {wrong} |")
+    return lines + ["", f"{count} boards, each a different puzzle (or the real cards in a new "
+                    "order): cards 50 to 125 px wide, on the page's colour, a dark, a warm or a "
+                    "green table, tilted up to 3 degrees, with or without shadows and outlines, "
+                    "lossless or JPEG 40 to 95."]
+
+
 @dataclass
 class Run:
     """One page played: seconds in each phase, from page.goto to the 6th set confirmed."""
@@ -272,6 +325,7 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true",
                         help="a smoke test: fewer of everything, the bundled page played once, "
                         "no baseline")
+    parser.add_argument("--boards", type=int, default=1000, help="random board pictures read")
     parser.add_argument("--docs", action="store_true", help="write into its docs page")
     args = parser.parse_args()
     repeat, runs = (3, 1) if args.quick else (args.repeat, args.runs)
@@ -290,7 +344,7 @@ def main() -> int:
 
     lines += [""] + photo_rows(repeat)
     if not args.quick:
-        lines += [""] + matrix_rows()
+        lines += [""] + matrix_rows() + [""] + random_rows(args.boards)
 
     stride = act.CLICK_STEP_PX
     with FixtureServer() as server:

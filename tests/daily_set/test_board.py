@@ -202,7 +202,7 @@ def _small_lossy_look(rng: np.random.Generator, layout: str) -> Look:
 
 def test_small_cards_through_jpeg_are_read_exactly_or_refused_never_misread():
     """Where JPEG blurs small cards, a card is refused by position rather than guessed: every
-    board is read to exactly its cards and sets, or refused in words; and many are read (12
+    board is read to exactly its cards and sets, or refused in words; and many are read (15
     of these 24 today)."""
     rng = np.random.default_rng(31)
     read = 0
@@ -225,7 +225,7 @@ def test_small_cards_through_jpeg_are_read_exactly_or_refused_never_misread():
 def test_the_real_cards_small_and_through_jpeg_are_read_exactly_or_refused():
     """The old site's own card art, shrunk to 52-76 px wide and JPEG'd: its thick outlines
     and fine stripes blur otherwise than our drawn cards'. Never misread; mostly read from
-    cards about 65 px wide at JPEG 70."""
+    cards about 65 px wide at JPEG 70 (12 of these 18 today)."""
     cards = [cv2.cvtColor(cv2.resize(load(REAL / "cards" / f"{number:02d}.gif"),
                                      LAYOUTS["old"].size), cv2.COLOR_BGR2BGRA)
              for number in REAL_CARDS]

@@ -453,6 +453,9 @@ def _read(upright: np.ndarray, group: list[Shape], fill: tuple[str, float] | Non
     card, doubts = read_attributes(upright[top:bottom, x0:x1])
     if card.count != len(group):
         raise CardError(f"{len(group)} shapes found, {card.count} read")
+    # The count is the board's: shapes alike, chained and in the middle of the card's column;
+    # the card reader's doubt about it (JPEG specks beside the shapes) is not the count's.
+    doubts["count"] = 0.0
     # The fill and the shape are read a second way, from the board's cards taken together
     # (second_look.py), and that way is measured the steadier through JPEG and scaling: the card
     # reader reads colour, which JPEG smears (an empty shape's middle tinted by its outline),
