@@ -245,8 +245,8 @@ def test_burrito_help_lists_every_screen_and_screenshot_the_code_knows():
 
 def test_report_is_a_page_that_renders_with_the_run_s_figures(page, fixtures_url, tmp_path):
     """--report writes one self-contained page: opened in the real Chromium, it shows what the
-    run printed (its table's figures), and its annotated frames load; a failed run's report
-    says why and shows the page it gave up on."""
+    run printed (its table's figures), where the time went, and its annotated frames load; a
+    failed run's report says why and shows the page it gave up on."""
     report = tmp_path / "report.html"
     done = run_webbot("puzlogic", "--levels", "1", "--report", str(report))
     assert done.returncode == 0, done.stderr
@@ -258,6 +258,10 @@ def test_report_is_a_page_that_renders_with_the_run_s_figures(page, fixtures_url
     widths = page.evaluate("[...document.images].map(image => image.naturalWidth)")
     assert len(widths) >= 4 and all(width > 0 for width in widths)  # read, solution, drops
     assert "level-01-drop-1-" in text
+    rows = {row.split("\t")[0]: row for row in page.locator(".phases tr").all_inner_texts()}
+    assert {"finding the game", "deciding", "acting"} <= set(rows)  # where the time went
+    assert re.search(r"\d+\.\d s \(\d+%\)", rows["acting"])
+    assert page.locator(".phases .bar div").first.bounding_box()["width"] > 0
 
     failed = tmp_path / "failed.html"
     done = run_webbot("puzlogic", "--url", fixtures_url + "index.html", "--find-timeout", "3",

@@ -15,6 +15,7 @@ import cv2
 from playwright.sync_api import BrowserContext, Error
 
 from webbot.errors import WebbotError
+from webbot.phases import Phases
 from webbot.report import RunReport
 from webbot.screen import Grab
 
@@ -57,6 +58,7 @@ class Recorder:
                  keep: int | None = None) -> None:
         self.directory = Path(directory) if directory else None
         self.report = report  # annotated frames go to the run's report too
+        self.phases = report.phases if report is not None else Phases()  # the play loop's
         self._written: deque[Path] = deque()  # the frames in the folder, oldest first
         self._keep = keep  # at most this many frames in the folder, the latest
         if self.directory:

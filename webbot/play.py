@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Generic, Protocol, TypeVar
 
+from webbot.phases import Phases
+
 Observation = TypeVar("Observation")
 Action = TypeVar("Action")
 Result = TypeVar("Result", covariant=True)
@@ -26,30 +28,45 @@ class Game(Protocol, Generic[Observation, Action, Result]):
 
 def play(game: Game[Observation, Action, Result],
          policy: Callable[[Observation], Action | None],
-         recover: Callable[[BaseException], bool] | None = None) -> Result:
+         recover: Callable[[BaseException], bool] | None = None,
+         phases: Phases | None = None) -> Result:
     """Observe, decide, act, until the policy has nothing more to do.
 
     `recover` (webbot.recovery) is told of a failed step; when it has got the page back, the
     game is reset (it finds itself again and reads where it is) and a policy with a `resume`
-    method hears of it; else the failure ends the run."""
-    observation = _reset(game, recover)
-    while (action := policy(observation)) is not None:
+    method hears of it; else the failure ends the run. `phases` is charged with the time spent
+    finding the game, deciding, acting (and looking after) and recovering."""
+    phases = phases or Phases()
+    observation = _reset(game, recover, phases)
+    while True:
+        with phases("deciding"):
+            action = policy(observation)
+        if action is None:
+            break
         try:
-            observation = game.step(action)
+            with phases("acting"):
+                observation = game.step(action)
         except Exception as error:
-            if recover is None or not recover(error):
+            if recover is None or not _recovered(recover, error, phases):
                 raise
-            observation = _reset(game, recover)
+            observation = _reset(game, recover, phases)
             if hasattr(policy, "resume"):
                 policy.resume()
     return game.result()
 
 
 def _reset(game: Game[Observation, Action, Result],
-           recover: Callable[[BaseException], bool] | None) -> Observation:
+           recover: Callable[[BaseException], bool] | None, phases: Phases) -> Observation:
     while True:
         try:
-            return game.reset()
+            with phases("finding the game"):
+                return game.reset()
         except Exception as error:
-            if recover is None or not recover(error):
+            if recover is None or not _recovered(recover, error, phases):
                 raise
+
+
+def _recovered(recover: Callable[[BaseException], bool], error: BaseException,
+               phases: Phases) -> bool:
+    with phases("recovering"):
+        return recover(error)

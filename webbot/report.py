@@ -14,6 +14,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from webbot.phases import Phases
+
 MAX_FRAMES = 200  # the latest annotated frames; a long grind keeps its last ones
 
 
@@ -27,6 +29,7 @@ class RunReport:
     last_frame: bytes | None = None  # PNG, on a failure
     page_shot: bytes | None = None  # PNG of the whole page, on a failure
     started: float = field(default_factory=time.time)
+    phases: Phases = field(default_factory=Phases)  # charged by the play loop (webbot.play)
 
     def frame(self, label: str, image: np.ndarray) -> None:
         ok, png = cv2.imencode(".png", image)
@@ -48,7 +51,7 @@ class RunReport:
                    else '<p class="passed">Finished without an error.</p>')
         parts = [f"<h1>webbot report</h1><p><code>{html.escape(command)}</code>, started "
                  f"{when}, {seconds:.1f} s.</p>", verdict,
-                 f"<h2>What it printed</h2>{output}"]
+                 f"<h2>What it printed</h2>{output}", _chart(self.phases, seconds)]
         if failure:
             parts.append("<h2>Where it stopped</h2>")
             parts += [_figure(png, caption) for png, caption in
@@ -60,6 +63,19 @@ class RunReport:
         parts += [_figure(png, label) for label, png in self.frames]
         self.path.write_text(PAGE.format(title=html.escape(f"webbot: {command}"),
                                          body="\n".join(parts)), encoding="utf-8")
+
+
+def _chart(phases: Phases, seconds: float) -> str:
+    """Where the run's time went, as bars: the play loop's phases (a game's own nest in them),
+    and the rest (starting the browser, opening the page)."""
+    spent = dict(phases.seconds)
+    spent["other (starting the browser, opening the page)"] = max(0.0, seconds - phases.total())
+    rows = []
+    for name, spent_s in sorted(spent.items(), key=lambda item: -item[1]):
+        share = spent_s / seconds if seconds > 0 else 0.0
+        rows.append(f'<tr><td>{html.escape(name)}</td><td class="bar"><div style="width:'
+                    f'{100 * share:.1f}%"></div></td><td>{spent_s:.1f} s ({share:.0%})</td></tr>')
+    return f'<h2>Where the time went</h2><table class="phases">{"".join(rows)}</table>'
 
 
 def _figure(png: bytes, caption: str) -> str:
@@ -77,6 +93,8 @@ figure {{ display: inline-block; margin: 0 1em 1em 0; vertical-align: top; }}
 figure img {{ max-width: 620px; border: 1px solid #ccc; }}
 figcaption {{ font-family: monospace; font-size: 90%; }}
 pre {{ white-space: pre; overflow-x: auto; }}
+.phases td {{ padding: 0.1em 0.6em; }}
+.phases .bar {{ width: 400px; }} .phases .bar div {{ background: #4a7; height: 1em; }}
 </style></head>
 <body>
 {body}

@@ -107,7 +107,7 @@ class BurritoBot:
                                            (seen.rounds, seen.bought)),
                        lambda seen: patience_s(seen.sighting.screen, self.stuck_after),
                        self.unstick, RECOVERY_LIMIT)
-        return play(game, policy, self.recovery)
+        return play(game, policy, self.recovery, self.session.recorder.phases)
 
     # -- the game of the play loop ---------------------------------------------------------
     def reset(self) -> Observation:

@@ -127,7 +127,8 @@ class DailySetBot:
         self.outcome = Outcome()
 
     def play(self) -> Outcome:
-        return play(self, next_set, Recovery(self.session, self.report))
+        return play(self, next_set, Recovery(self.session, self.report),
+                    self.session.recorder.phases)
 
     def reset(self) -> Observation:
         if self.outcome.readings:  # again, on a page reopened after a lost one: each set is

@@ -101,7 +101,8 @@ class PuzlogicBot:
         """Play the wanted levels in order; stops at the first level that fails."""
         with self.phases("menus"):
             try:
-                return play(self, Player(list(wanted), self.solve), self.recovery)
+                return play(self, Player(list(wanted), self.solve), self.recovery,
+                            self.session.recorder.phases)
             except WebbotError as exc:
                 if self._current is None:
                     raise
