@@ -6,6 +6,7 @@ from the portal's test hook, which the bot never reads."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -48,14 +49,14 @@ def game_for(kind: str) -> str:
 FAST_BURRITO = "scene=results"
 
 
-def play(url: str, game: str, reader, viewport=(1280, 900), levels: tuple[int, ...] = (1,)
-         ) -> tuple[list[str], dict, bool]:
+def play(url: str, game: str, reader, viewport=(1280, 900), levels: tuple[int, ...] = (1,),
+         debug_dir: Path | None = None) -> tuple[list[str], dict, bool]:
     """A short game behind the portal at `url`: what the bot said, the portal's hook, and
     whether the game saw the bot's move. What the portal holds back (`consent_delay=held`,
     `cover_at=held`) opens as the first level ends: in the middle of the game."""
     said: list[str] = []
     options = RunOptions(url=url, browser=BrowserOptions(viewport=viewport),
-                         find_timeout_s=40)
+                         find_timeout_s=40, debug_dir=debug_dir)
 
     def go():
         with game_session(options, PORTAL) as session:
@@ -131,15 +132,22 @@ def test_the_three_games_each_stand_behind_at_least_two_variants():
     ("words-nl", "'Alles weigeren'"),
 ])
 def test_without_the_library_the_bot_s_own_links_decline_and_say_so(fixtures_url, reader,
-                                                                   monkeypatch, kind, pressed):
+                                                                   monkeypatch, kind, pressed,
+                                                                   tmp_path):
+    """... and with --debug-dir, the button pressed is boxed and named on a frame of the page
+    as it was about to be pressed, before the game was found behind it."""
     monkeypatch.setenv("WEBBOT_AUTOCONSENT", "off")
     said, hook, played = play(url_for(fixtures_url, "puzlogic", f"consent={kind}"), "puzlogic",
-                              reader)
+                              reader, debug_dir=tmp_path)
     assert played and hook["consent"] == "declined" and hook["consentVendor"] == kind
     lines = [line for line in said if line.startswith("consent: ")]
     assert len(lines) == 1, said
     [line] = lines
     assert ", declined (" in line and pressed in line and "autoconsent not installed" in line
+    frames = sorted(path.name for path in tmp_path.glob("*-annotated.png"))
+    pressing = [name for name in frames if "-consent-pressing-" in name]
+    assert pressing and frames.index(pressing[-1]) < frames.index(next(
+        name for name in frames if "found-the-game" in name)), frames
 
 
 @needs_library

@@ -19,6 +19,8 @@ import numpy as np
 from playwright.sync_api import Error, Page
 
 from webbot.browser import BrowserOptions, Tab, full_page, open_tab, open_url, open_url_again
+from webbot.consent import chain_of
+from webbot.consent.buttons import Button
 from webbot.debug import Mark, Recorder
 from webbot.errors import WebbotError, first_line
 from webbot.finder import FIND_TIMEOUT_S, Found, find_game
@@ -104,6 +106,8 @@ class Session:
         """The game's element in whatever frame holds it, the way to it cleared; every press
         of the mouse first checks that nothing has come over the game since. A search that
         takes a while says what it waits for, and for how long."""
+        if self.recorder.wants_frames():
+            chain_of(self.page).before_press = self._show_press
         found = find_game(self.page, spec, selector=self.game_selector,
                           timeout_s=self.find_timeout_s, waiting=report)
         self._show_found(spec, found)
@@ -115,27 +119,36 @@ class Session:
         """The page as the game was found on it, annotated for --debug-dir and --report: the
         game's element, every other element looked at and why it was not the game, and what
         was answered or pressed on the way."""
-        if not self.recorder.wants_frames():
+        if not self.recorder.wants_frames() or (grab := self._page_grab()) is None:
             return
+        marks = [_mark(grab, box, verdict, (0, 0, 255)) for box, verdict in found.passed_over]
+        marks.append(_mark(grab, found.candidate.box, f"the game: {spec.name}", (0, 160, 0)))
+        marks += [Mark(8, 20 + 18 * i, 0, 0, step, (160, 0, 160))
+                  for i, step in enumerate(found.done)]
+        self.recorder.annotated(grab, "found-the-game", marks)
+
+    def _show_press(self, page: Page, button: Button) -> None:
+        """A consent button the bot is about to press, boxed on the page (in whatever frame)."""
+        try:
+            box = button.element.bounding_box()
+        except Error:
+            return
+        if box is None or (grab := self._page_grab()) is None:
+            return
+        self.recorder.annotated(grab, f"consent-pressing-{button.label}", [_mark(
+            grab, Box.of(box), f"pressing '{button.label}' ({button.vendor}, {button.answer})",
+            (160, 0, 160))])
+
+    def _page_grab(self) -> Grab | None:
+        """The whole viewport as a Grab (page coordinates); None when the page went."""
         try:
             picture = cv2.imdecode(np.frombuffer(self.page.screenshot(), np.uint8),
                                    cv2.IMREAD_COLOR)
         except Error:
-            return  # a page that went while it was found: the run says so next
+            return None  # a page that went meanwhile: the run says so next
         size = self.page.viewport_size or {"width": picture.shape[1]}
-        grab = Grab(picture, Box(0, 0, size["width"], picture.shape[0] * size["width"]
+        return Grab(picture, Box(0, 0, size["width"], picture.shape[0] * size["width"]
                                  / picture.shape[1]))
-        scale = grab.scale
-
-        def mark(box: Box, text: str, colour: tuple[int, int, int]) -> Mark:
-            return Mark(box.x * scale, box.y * scale, box.width * scale, box.height * scale,
-                        text, colour)
-
-        marks = [mark(box, verdict, (0, 0, 255)) for box, verdict in found.passed_over]
-        marks.append(mark(found.candidate.box, f"the game: {spec.name}", (0, 160, 0)))
-        marks += [Mark(8, 20 + 18 * i, 0, 0, step, (160, 0, 160))
-                  for i, step in enumerate(found.done)]
-        self.recorder.annotated(grab, "found-the-game", marks)
 
     def game_screen(self, spec: GameSpec, timeout_s: float = 10, *, fast: bool = False,
                     report: Callable[[str], None] = lambda line: None) -> Screen:
@@ -195,3 +208,10 @@ def game_session(options: RunOptions, fixture_path: str) -> Iterator[Session]:
         reason = f"unexpected {type(exc).__name__}: {first_line(exc)}"
         where = recorder.save_failure(reason, traceback.format_exc())
         raise WebbotError(f"{reason} (details saved in {where})") from exc
+
+
+def _mark(grab: Grab, box: Box, text: str, colour: tuple[int, int, int]) -> Mark:
+    """A box in page coordinates marked on a grab of the viewport."""
+    scale = grab.scale
+    return Mark(box.x * scale, box.y * scale, box.width * scale, box.height * scale, text,
+                colour)

@@ -39,6 +39,8 @@ class Consent:
     seen_at: dict[Frame, float] = field(default_factory=dict)
     steps: dict[Frame, list[str]] = field(default_factory=dict)
     failed: dict[tuple[str, str, str], str] = field(default_factory=dict)
+    # Shown each button the bot's own links are about to press (the run's annotated frames).
+    before_press: Callable[[Page, Button], None] | None = None
 
     @property
     def library(self) -> Library | None:
@@ -105,6 +107,8 @@ class Consent:
     def _press(self, page: Page, frame: Frame, button: Button) -> str | None:
         """Press one button; the line to report when the dialog closed, else None."""
         steps = self.steps.setdefault(frame, [])
+        if self.before_press is not None:
+            self.before_press(page, button)
         try:
             button.element.click(timeout=CLOSE_S * 1000)
         except Error as exc:
