@@ -41,8 +41,12 @@ def soak(*args: str, tmp: Path, timeout: float = 300) -> tuple[subprocess.Comple
     ("burrito-bison", ("--count", "1", "--rounds", "1",
                        "--query", "flight=0.3&intro=0&pinata=never&sale=never&unlocked=never")),
 ])
-def test_a_small_soak_of_each_game_on_a_local_cluster(short_tmp, game, args):
-    done, games = soak(game, *args, "--workers", "2", "--seed", "5", tmp=short_tmp)
+def test_a_small_soak_of_each_game_on_a_local_cluster(short_tmp, game, args, page):
+    """... with --report: the soak's page, opened in Chromium, links each game to its own
+    report page (made on the worker that played it), which renders with its frames."""
+    report = short_tmp / "soak.html"
+    done, games = soak(game, *args, "--workers", "2", "--seed", "5", "--report", str(report),
+                       tmp=short_tmp)
     assert done.returncode == 0, done.stdout + done.stderr
     count = int(args[1])
     assert [g["outcome"] for g in games] == ["passed"] * count
@@ -52,13 +56,25 @@ def test_a_small_soak_of_each_game_on_a_local_cluster(short_tmp, game, args):
     out = " ".join(done.stdout.split())
     assert f"soak of {game}: {counted(count, 'game')} in" in out and "per worker" in out
     assert "dashboard: http://127.0.0.1:" in out
+    assert f"report: {report}" in out
+    page.goto(report.as_uri())
+    assert f"soak of {game}" in " ".join(page.inner_text("body").split())
+    links = page.locator("table.games a")
+    assert links.count() == count
+    for href in links.evaluate_all("links => links.map(link => link.href)"):
+        page.goto(href)
+        text = " ".join(page.inner_text("body").split())
+        assert "Finished without an error" in text and "Where the time went" in text
+        assert page.evaluate("[...document.images].length > 0 && "
+                             "[...document.images].every(image => image.naturalWidth > 0)")
 
 
 def test_a_failing_game_is_retried_on_another_worker_and_reported(short_tmp):
     # The replica told to misbehave: its results screen ignores every click.
+    report = short_tmp / "soak.html"
     done, games = soak("burrito-bison", "--count", "1", "--workers", "2",
                        "--query", "scene=results&stall=results", "--stuck-after", "0.5",
-                       tmp=short_tmp)
+                       "--report", str(report), tmp=short_tmp)
     assert done.returncode == 1
     [game] = games
     assert game["outcome"] == "failed" and game["attempts"] == 2
@@ -72,6 +88,10 @@ def test_a_failing_game_is_retried_on_another_worker_and_reported(short_tmp):
     folders = [t["frames"] for t in game["tries"]]
     assert f"(saved: try 1 in {folders[0]}, try 2 in {folders[1]})" in out
     assert all(out.count(folder) == 1 for folder in folders)
+    tries = sorted((short_tmp / "soak-games").glob("*-try-*.html"))  # each try's own page
+    assert len(tries) == 2 and report.read_text().count("-try-") == 2
+    assert all("Failed: " in t.read_text() and "stuck on the results screen" in t.read_text()
+               for t in tries)
 
 
 def test_a_failure_line_names_each_try_s_folder_once():

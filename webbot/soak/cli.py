@@ -3,7 +3,9 @@ own), the progress bar, a line per failure, the final tables, `--jsonl`."""
 
 from __future__ import annotations
 
+import io
 import json
+import sys
 from collections import defaultdict
 from dataclasses import replace
 from pathlib import Path
@@ -17,6 +19,7 @@ from rich.table import Table
 from webbot.commands import console as terminal
 from webbot.params import BROWSER_ENDPOINT, OUTPUT_FILE, SCHEDULER, Finite
 from webbot.registry import Registration, games
+from webbot.soak.pages import SoakPages
 from webbot.soak.resume import recorded
 from webbot.soak.runner import (
     GameRecord,
@@ -55,6 +58,10 @@ def common_options() -> list[click.Option]:
                      metavar="FILE",
                      help="Write one JSON object per game: game, case, number, outcome, "
                           "attempts, seconds, reason, worker, recoveries (and each try)."),
+        click.Option(["--report"], type=OUTPUT_FILE, metavar="FILE.html",
+                     help="Write the soak's page: its tables and a row per game, linked to "
+                          "each try's own report page (its annotated frames, where the time "
+                          "went, a failure's reason and page), kept in FILE-games/."),
         click.Option(["--resume"], is_flag=True,
                      help="With --jsonl: play only the games of this seed and count that the "
                           "file does not record as passed (a soak killed or stopped goes on "
@@ -70,7 +77,7 @@ def game_command(game: Registration) -> click.Command:
 
     def play(count: int | None, minutes: float | None, workers: int | None, seed: int,
              scheduler: str | None, connect: tuple[str, ...], jsonl: Path | None,
-             resume: bool, query: str, **options: object) -> None:
+             report: Path | None, resume: bool, query: str, **options: object) -> None:
         if (count is None) == (minutes is None):
             raise click.UsageError("give --count N or --minutes M")
         if scheduler and workers:
@@ -79,10 +86,11 @@ def game_command(game: Registration) -> click.Command:
         if resume and jsonl is None:
             raise click.UsageError("--resume goes on from the records of --jsonl FILE")
         plan = Plan(game.name, count, minutes, workers, seed, scheduler, connect,
-                    query.lstrip("?&"), options)
+                    query.lstrip("?&"), options, report=report is not None)
         before = recorded(jsonl, plan) if resume and jsonl else []
         plan = replace(plan, done=frozenset(r.case.number for r in before))
-        raise click.exceptions.Exit(soak_command(plan, jsonl, terminal, before))
+        pages = SoakPages(report, " ".join(["webbot", *sys.argv[1:]])) if report else None
+        raise click.exceptions.Exit(soak_command(plan, jsonl, terminal, before, pages))
 
     return click.Command(
         game.name, callback=play,
@@ -114,9 +122,9 @@ def soak() -> None:
 
 
 def soak_command(plan: Plan, jsonl: Path | None, console: Console,
-                 before: list[GameRecord] = ()) -> int:
+                 before: list[GameRecord] = (), pages: SoakPages | None = None) -> int:
     """`before`: the games recorded as passed by the run resumed; the file keeps them, once
-    each, and the tables count them."""
+    each, and the tables count them. `pages`: the soak's report, written as games end."""
     out: TextIO | None = jsonl.open("w", encoding="utf-8") if jsonl else None
     if out:
         for record in before:
@@ -133,19 +141,31 @@ def soak_command(plan: Plan, jsonl: Path | None, console: Console,
                           + (counted(plan.count, "game") if plan.count
                              else f"{plan.minutes:g} minutes")
                           + f" on {where}" + (f"; dashboard: {link}" if link else ""))
-            result = _with_progress(plan, client, console, out)  # each record flushed
+            if pages:
+                for record in before:
+                    pages.add(record)
+            result = _with_progress(plan, client, console, out, pages)  # each record flushed
             # Said before the cluster is closed: closing workers stopped in the middle of
             # their games can take a while.
-            return _report(plan, replace(result, records=[*before, *result.records]), console)
+            return _report(plan, replace(result, records=[*before, *result.records]), console,
+                           pages)
     finally:
         if out:
             out.close()
 
 
-def _report(plan: Plan, result: SoakResult, console: Console) -> int:
-    """The soak's tables and closing lines; its exit code."""
-    console.print(summary_table(plan.game, result))
-    console.print(worker_table(result.records))
+def _report(plan: Plan, result: SoakResult, console: Console,
+            pages: SoakPages | None = None) -> int:
+    """The soak's tables and closing lines (and its report page); its exit code."""
+    tables = [summary_table(plan.game, result), worker_table(result.records)]
+    for table in tables:
+        console.print(table)
+    if pages:
+        page = Console(record=True, file=io.StringIO(), width=console.width)
+        for table in tables:
+            page.print(table)
+        pages.write(page.export_html(inline_styles=True, code_format="<pre>{code}</pre>"))
+        console.print(f"report: {pages.path}")
     if result.lost_workers:
         lost = result.lost_workers
         console.print(f"{counted(lost, 'worker')} left the cluster during the soak "
@@ -161,7 +181,8 @@ def _report(plan: Plan, result: SoakResult, console: Console) -> int:
     return 1 if failed or not result.records else 0
 
 
-def _with_progress(plan: Plan, client, console: Console, out: TextIO | None) -> SoakResult:
+def _with_progress(plan: Plan, client, console: Console, out: TextIO | None,
+                   pages: SoakPages | None = None) -> SoakResult:
     counts = {"passed": 0, "failed": 0}
     progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                         TimeElapsedColumn(), console=console, transient=True)
@@ -174,6 +195,8 @@ def _with_progress(plan: Plan, client, console: Console, out: TextIO | None) -> 
             if out:
                 out.write(json.dumps(record.as_json()) + "\n")
                 out.flush()
+            if pages:
+                pages.add(record)
             if not record.passed:
                 progress.console.print(failure_line(record))
             minutes = max(progress.tasks[0].elapsed or 0.0, 1e-9) / 60

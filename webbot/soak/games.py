@@ -8,17 +8,24 @@ A game passes only when the bot finished without an error and the hook confirms 
 
 from __future__ import annotations
 
+import html
 import random
 import re
+import tempfile
 import time
-from dataclasses import dataclass
+from collections import deque
+from dataclasses import dataclass, replace
+from pathlib import Path
 
 from playwright.sync_api import Error as PlaywrightError
 
 from webbot.browser import BrowserOptions
 from webbot.errors import WebbotError, first_line
 from webbot.registry import game as registered
+from webbot.report import RunReport
 from webbot.session import RunOptions, game_session
+
+REPORT_FRAMES = 12  # the latest annotated frames in a soak's page of one game (a bounded result)
 
 
 @dataclass(frozen=True)
@@ -41,6 +48,7 @@ class Played:
     reason: str = ""
     frames: str = ""  # the failure folder, when the bot saved one
     recoveries: int = 0  # lost pages the bot got back during the game
+    report: str = ""  # the try's own report page (HTML), when the soak writes one
 
 
 def game_options(game: str, given: dict | None = None) -> dict:
@@ -63,12 +71,28 @@ def make_case(game: str, seed: int, number: int, extra_query: str = "",
     return Case(game, number, name, path)
 
 
-def play_case(case: Case, connect: str | None = None, options: dict | None = None) -> Played:
+def play_case(case: Case, connect: str | None = None, options: dict | None = None,
+              report: bool = False) -> Played:
     """Play one case in a browser of its own (launched here, or the one at `connect`) on a
-    fixture server of its own, and judge it by the replica's hook."""
+    fixture server of its own, and judge it by the replica's hook; with `report`, the try's
+    report page comes back with it (the worker may be another machine)."""
+    if not report:
+        return _play_case(case, connect, options, None)
+    with tempfile.TemporaryDirectory(prefix="webbot-soak-report-") as folder:
+        page = RunReport(Path(folder) / "game.html", deque(maxlen=REPORT_FRAMES))
+        played = _play_case(case, connect, options, page)
+        verdict = "passed" if played.passed else f"failed: {played.reason}"
+        page.write(f"webbot soak {case.game}: game {case.number}, {case.name}",
+                   f"<pre>{html.escape(verdict)}</pre>",
+                   None if played.passed else played.reason)
+        return replace(played, report=page.path.read_text(encoding="utf-8"))
+
+
+def _play_case(case: Case, connect: str | None, options: dict | None,
+               report: RunReport | None) -> Played:
     started = time.perf_counter()
     replica = registered(case.game).replica_module()
-    run = RunOptions(browser=BrowserOptions(connect=connect))
+    run = RunOptions(browser=BrowserOptions(connect=connect), report=report)
     lost: list[str] = []
     try:
         with game_session(run, case.path) as session:

@@ -45,6 +45,7 @@ class Plan:
     query: str = ""               # extra replica parameters for every game
     options: dict = field(default_factory=dict)  # the game's own soak options (its replica's)
     done: frozenset[int] = frozenset()  # case numbers recorded as passed before (--resume)
+    report: bool = False  # each try's report page comes back with it (--report)
 
 
 @dataclass(frozen=True)
@@ -102,7 +103,8 @@ class SoakResult:
     scheduler_lost: str | None = None  # why the soak stopped short, its scheduler gone
 
 
-def attempt(case: Case, connect: str | None, options: dict) -> tuple[Played, str]:
+def attempt(case: Case, connect: str | None, options: dict, report: bool = False
+            ) -> tuple[Played, str]:
     """One try of a case, run on a Dask worker: how it went, and which worker played it."""
     from distributed import get_worker
 
@@ -114,7 +116,7 @@ def attempt(case: Case, connect: str | None, options: dict) -> tuple[Played, str
         name = str(get_worker().name)
     except ValueError:  # not on a worker (called directly)
         name = f"pid {os.getpid()}"
-    return play_case(case, connect, options), name
+    return play_case(case, connect, options, report), name
 
 
 @contextmanager
@@ -224,7 +226,7 @@ def run_soak(plan: Plan, client, on_record: Callable[[GameRecord], None] = lambd
                   if str(info.get("name")) != avoid] if avoid else None
         # Another worker is a wish, not a must: a task held to workers that all die before it
         # starts (a restarted worker comes back at a new address) would wait for ever.
-        future = client.submit(attempt, case, connect, plan.options, pure=False,
+        future = client.submit(attempt, case, connect, plan.options, plan.report, pure=False,
                                key=f"{case.game}-{case.number}-{uuid.uuid4().hex[:8]}",
                                workers=others or None, allow_other_workers=bool(others))
         running[future] = record
