@@ -203,6 +203,8 @@ ROWS = [
      "Invalid value for '--debug-dir': {d}/text.png: not a folder"),
     ("puzlogic read {d}/blank.png --annotated /proc/seen.png", 2,
      "Invalid value for '--annotated': /proc/seen.png: cannot be written"),
+    ("puzlogic --keep 5", 2, "--keep N keeps the latest frames of --debug-dir DIR; give the "
+                             "folder too"),
     ("daily-set --report /proc/run.html", 2,
      "Invalid value for '--report': /proc/run.html: cannot be written"),
     ("burrito-bison pack cut {d}/ring.png --out /proc/pack", 2,

@@ -66,6 +66,9 @@ def run_options(command: Callable) -> Callable:
     @functools.wraps(command)
     def wrapper(url, headed, slow_mo, connect, debug_dir, game_selector, viewport,
                 find_timeout, max_recoveries, keep, report, **kwargs):
+        if keep is not None and debug_dir is None:
+            raise click.UsageError("--keep N keeps the latest frames of --debug-dir DIR; "
+                                   "give the folder too")
         browser = BrowserOptions(headed=headed, slow_mo=slow_mo, connect=connect,
                                  viewport=viewport)
         options = RunOptions(url=url, browser=browser, debug_dir=debug_dir,
