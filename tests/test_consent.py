@@ -145,7 +145,7 @@ def test_without_the_library_the_bot_s_own_links_decline_and_say_so(fixtures_url
     [line] = lines
     assert ", declined (" in line and pressed in line and "autoconsent not installed" in line
     frames = sorted(path.name for path in tmp_path.glob("*-annotated.png"))
-    pressing = [name for name in frames if "-consent-pressing-" in name]
+    pressing = [name for name in frames if re.search(r"-pressing-.*-declined-annotated", name)]
     assert pressing and frames.index(pressing[-1]) < frames.index(next(
         name for name in frames if "found-the-game" in name)), frames
 
@@ -160,17 +160,21 @@ def test_a_dialog_that_opens_mid_game_is_declined(fixtures_url, reader):
 
 
 def test_other_covers_are_closed_at_the_start_and_in_the_middle_of_a_game(fixtures_url,
-                                                                          reader):
+                                                                          reader, tmp_path):
     # A click-to-play splash from the start; an ad-blocker notice and a newsletter popup as
     # the first level ends, in the middle of the game.
     url = url_for(fixtures_url, "puzlogic",
                   "consent=none&cover=splash,adblock,newsletter&cover_at=held")
-    said, hook, played = play(url, "puzlogic", reader, levels=(1, 2))
+    said, hook, played = play(url, "puzlogic", reader, levels=(1, 2), debug_dir=tmp_path)
     assert played, said
     assert hook["covers"] == {"splash": "played", "adblock": "continued",
                               "newsletter": "closed"}
     assert any(re.match(r"pressed '▶ Play now' on div\.cover-splash", line) for line in said)
     assert any("on div.cover-newsletter" in line for line in said)
+    # Each press boxed on a frame first (--debug-dir), mid-game ones too.
+    frames = [path.name for path in tmp_path.glob("*-pressing-*-annotated.png")]
+    assert any("-on-div.cover-splash" in name for name in frames), frames
+    assert any("-on-div.cover-newsletter" in name for name in frames), frames
 
 
 def test_a_consent_dialog_back_after_a_reload_is_answered_again(fixtures_url, reader,

@@ -200,9 +200,7 @@ def _look_at(candidate: Candidate, spec: GameSpec, done: list[str]) -> str | Non
             cover = way.cover()
         if cover is not None:
             if cover.button is not None:
-                label = " ".join(cover.button.inner_text().split())
-                cover.button.click(timeout=3000)
-                done.append(f"pressed '{label}' on {cover.what}")
+                done.append(way.press(cover))
             return f"covered by {cover.what}"
         return None if spec.recognises(candidate) else f"not {spec.name}"
     except (Error, WebbotError) as exc:

@@ -16,11 +16,10 @@ from urllib.parse import urljoin
 
 import cv2
 import numpy as np
-from playwright.sync_api import Error, Page
+from playwright.sync_api import ElementHandle, Error, Page
 
 from webbot.browser import BrowserOptions, Tab, full_page, open_tab, open_url, open_url_again
 from webbot.consent import chain_of
-from webbot.consent.buttons import Button
 from webbot.debug import Mark, Recorder
 from webbot.errors import WebbotError, first_line
 from webbot.finder import FIND_TIMEOUT_S, Found, find_game
@@ -127,17 +126,16 @@ class Session:
                   for i, step in enumerate(found.done)]
         self.recorder.annotated(grab, "found-the-game", marks)
 
-    def _show_press(self, page: Page, button: Button) -> None:
-        """A consent button the bot is about to press, boxed on the page (in whatever frame)."""
+    def _show_press(self, button: ElementHandle, what: str) -> None:
+        """A button the bot is about to press outside the game (a consent dialog's, a
+        cover's), boxed on the page (in whatever frame) and named."""
         try:
-            box = button.element.bounding_box()
+            box = button.bounding_box()
         except Error:
             return
         if box is None or (grab := self._page_grab()) is None:
             return
-        self.recorder.annotated(grab, f"consent-pressing-{button.label}", [_mark(
-            grab, Box.of(box), f"pressing '{button.label}' ({button.vendor}, {button.answer})",
-            (160, 0, 160))])
+        self.recorder.annotated(grab, what, [_mark(grab, Box.of(box), what, (160, 0, 160))])
 
     def _page_grab(self) -> Grab | None:
         """The whole viewport as a Grab (page coordinates); None when the page went."""

@@ -196,10 +196,8 @@ class Way:
                 if self.cover() is None:
                     continue
             elif cover.button is not None:
-                label = _label(cover.button)
                 try:
-                    cover.button.click(timeout=3000)
-                    self._did([f"pressed '{label}' on {cover.what}"])
+                    self._did([self.press(cover)])
                     continue
                 except Error:
                     pass  # not clickable yet: wait on
@@ -207,6 +205,15 @@ class Way:
                 raise WebbotError(f"the game is covered by {cover.what} and nothing closed it "
                                   f"within {patience_s:g} s; tried {chain_of(self.page).tried()}")
             self.page.wait_for_timeout(250)
+
+    def press(self, cover: Cover) -> str:
+        """Press the cover's close button, shown on a frame first (--debug-dir, --report);
+        the line that says so."""
+        label = _label(cover.button)
+        if (show := chain_of(self.page).before_press) is not None:
+            show(cover.button, f"pressing '{label}' on {cover.what}")
+        cover.button.click(timeout=3000)
+        return f"pressed '{label}' on {cover.what}"
 
     def guard(self, x: float, y: float, element: ElementHandle | None = None,
               box: Box | None = None, every_s: float = GUARD_EVERY_S) -> None:

@@ -19,7 +19,7 @@ import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from playwright.sync_api import BrowserContext, Error, Frame, Page
+from playwright.sync_api import BrowserContext, ElementHandle, Error, Frame, Page
 
 from webbot.consent.buttons import Button, consent_buttons
 from webbot.consent.engine import Engine, Library, find_library
@@ -39,8 +39,9 @@ class Consent:
     seen_at: dict[Frame, float] = field(default_factory=dict)
     steps: dict[Frame, list[str]] = field(default_factory=dict)
     failed: dict[tuple[str, str, str], str] = field(default_factory=dict)
-    # Shown each button the bot's own links are about to press (the run's annotated frames).
-    before_press: Callable[[Page, Button], None] | None = None
+    # Shown each button the bot is about to press outside the game (a consent dialog's here, a
+    # cover's in webbot.way) and what pressing it means: the run's annotated frames.
+    before_press: Callable[[ElementHandle, str], None] | None = None
 
     @property
     def library(self) -> Library | None:
@@ -108,7 +109,8 @@ class Consent:
         """Press one button; the line to report when the dialog closed, else None."""
         steps = self.steps.setdefault(frame, [])
         if self.before_press is not None:
-            self.before_press(page, button)
+            self.before_press(button.element, f"pressing '{button.label}' ({button.vendor}, "
+                                              f"{button.answer})")
         try:
             button.element.click(timeout=CLOSE_S * 1000)
         except Error as exc:
