@@ -6,7 +6,6 @@ from the portal's test hook, which the bot never reads."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
@@ -20,6 +19,7 @@ from webbot.consent.engine import find_library, knows_the_page, rules_for
 from webbot.daily_set.bot import DailySetBot
 from webbot.puzlogic.bot import GAME as PUZLOGIC
 from webbot.puzlogic.bot import PuzlogicBot
+from webbot.report import RunReport
 from webbot.session import RunOptions, game_session
 
 LIBRARY = find_library()
@@ -50,13 +50,13 @@ FAST_BURRITO = "scene=results"
 
 
 def play(url: str, game: str, reader, viewport=(1280, 900), levels: tuple[int, ...] = (1,),
-         debug_dir: Path | None = None) -> tuple[list[str], dict, bool]:
+         report: RunReport | None = None) -> tuple[list[str], dict, bool]:
     """A short game behind the portal at `url`: what the bot said, the portal's hook, and
     whether the game saw the bot's move. What the portal holds back (`consent_delay=held`,
     `cover_at=held`) opens as the first level ends: in the middle of the game."""
     said: list[str] = []
     options = RunOptions(url=url, browser=BrowserOptions(viewport=viewport),
-                         find_timeout_s=40, debug_dir=debug_dir)
+                         find_timeout_s=40, report=report)
 
     def go():
         with game_session(options, PORTAL) as session:
@@ -134,20 +134,21 @@ def test_the_three_games_each_stand_behind_at_least_two_variants():
 def test_without_the_library_the_bot_s_own_links_decline_and_say_so(fixtures_url, reader,
                                                                    monkeypatch, kind, pressed,
                                                                    tmp_path):
-    """... and with --debug-dir, the button pressed is boxed and named on a frame of the page
-    as it was about to be pressed, before the game was found behind it."""
+    """... and the button pressed is boxed and named on a frame of the page as it was about
+    to be pressed, before the game was found behind it (--debug-dir, --report)."""
     monkeypatch.setenv("WEBBOT_AUTOCONSENT", "off")
+    report = RunReport(tmp_path / "report.html")
     said, hook, played = play(url_for(fixtures_url, "puzlogic", f"consent={kind}"), "puzlogic",
-                              reader, debug_dir=tmp_path)
+                              reader, report=report)
     assert played and hook["consent"] == "declined" and hook["consentVendor"] == kind
     lines = [line for line in said if line.startswith("consent: ")]
     assert len(lines) == 1, said
     [line] = lines
     assert ", declined (" in line and pressed in line and "autoconsent not installed" in line
-    frames = sorted(path.name for path in tmp_path.glob("*-annotated.png"))
-    pressing = [name for name in frames if re.search(r"-pressing-.*-declined-annotated", name)]
-    assert pressing and frames.index(pressing[-1]) < frames.index(next(
-        name for name in frames if "found-the-game" in name)), frames
+    frames = [label for label, _ in report.frames]
+    pressing = [i for i, label in enumerate(frames)
+                if label.startswith(f"pressing {pressed} (") and label.endswith(", declined)")]
+    assert pressing and pressing[-1] < frames.index("found-the-game"), frames
 
 
 @needs_library
@@ -165,16 +166,17 @@ def test_other_covers_are_closed_at_the_start_and_in_the_middle_of_a_game(fixtur
     # the first level ends, in the middle of the game.
     url = url_for(fixtures_url, "puzlogic",
                   "consent=none&cover=splash,adblock,newsletter&cover_at=held")
-    said, hook, played = play(url, "puzlogic", reader, levels=(1, 2), debug_dir=tmp_path)
+    report = RunReport(tmp_path / "report.html")
+    said, hook, played = play(url, "puzlogic", reader, levels=(1, 2), report=report)
     assert played, said
     assert hook["covers"] == {"splash": "played", "adblock": "continued",
                               "newsletter": "closed"}
     assert any(re.match(r"pressed '▶ Play now' on div\.cover-splash", line) for line in said)
     assert any("on div.cover-newsletter" in line for line in said)
-    # Each press boxed on a frame first (--debug-dir), mid-game ones too.
-    frames = [path.name for path in tmp_path.glob("*-pressing-*-annotated.png")]
-    assert any("-on-div.cover-splash" in name for name in frames), frames
-    assert any("-on-div.cover-newsletter" in name for name in frames), frames
+    # Each press boxed on a frame first (--debug-dir, --report), mid-game ones too.
+    frames = [label for label, _ in report.frames if label.startswith("pressing '")]
+    assert any(" on div.cover-splash" in label for label in frames), frames
+    assert any(" on div.cover-newsletter" in label for label in frames), frames
 
 
 def test_a_consent_dialog_back_after_a_reload_is_answered_again(fixtures_url, reader,
