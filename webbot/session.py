@@ -27,7 +27,7 @@ from webbot.game import GameSpec
 from webbot.mouse import Mouse
 from webbot.recovery import Recovery
 from webbot.report import RunReport
-from webbot.screen import Box, Grab, Screen
+from webbot.screen import Box, Camera, Grab, Screen
 from webbot.server import FixtureServer
 
 MAX_RECOVERIES = 3
@@ -138,15 +138,19 @@ class Session:
         self.recorder.annotated(grab, what, [_mark(grab, Box.of(box), what, (160, 0, 160))])
 
     def _page_grab(self) -> Grab | None:
-        """The whole viewport as a Grab (page coordinates); None when the page went."""
+        """The whole viewport as a Grab (page coordinates), through the Camera (a capture at
+        device resolution would misroute later clicks into cross-site frames); None when the
+        page went."""
+        size = self.page.viewport_size
+        if size is None:
+            return None
+        box = {"x": 0, "y": 0, "width": size["width"], "height": size["height"]}
         try:
-            picture = cv2.imdecode(np.frombuffer(self.page.screenshot(), np.uint8),
-                                   cv2.IMREAD_COLOR)
+            png = Camera(self.page).shoot(box)
         except Error:
             return None  # a page that went meanwhile: the run says so next
-        size = self.page.viewport_size or {"width": picture.shape[1]}
-        return Grab(picture, Box(0, 0, size["width"], picture.shape[0] * size["width"]
-                                 / picture.shape[1]))
+        picture = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR)
+        return None if picture is None else Grab(picture, Box.of(box))
 
     def game_screen(self, spec: GameSpec, timeout_s: float = 10, *, fast: bool = False,
                     report: Callable[[str], None] = lambda line: None) -> Screen:

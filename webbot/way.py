@@ -123,6 +123,7 @@ class Way:
         self.chain = self._chain(element)
         self._checked = 0.0
         self.done: list[str] = []
+        self._shown: set[str] = set()  # the presses drawn on a frame, each once
         # Told of what is cleared after the game was found (a popup in the middle of a game).
         self.report: Callable[[str], None] = lambda line: None
 
@@ -210,8 +211,10 @@ class Way:
         """Press the cover's close button, shown on a frame first (--debug-dir, --report);
         the line that says so."""
         label = _label(cover.button)
-        if (show := chain_of(self.page).before_press) is not None:
-            show(cover.button, f"pressing '{label}' on {cover.what}")
+        what = f"pressing '{label}' on {cover.what}"
+        if (show := chain_of(self.page).before_press) is not None and what not in self._shown:
+            self._shown.add(what)  # (a button not clickable yet is tried again and again)
+            show(cover.button, what)
         cover.button.click(timeout=3000)
         return f"pressed '{label}' on {cover.what}"
 

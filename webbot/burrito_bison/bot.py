@@ -190,7 +190,7 @@ class BurritoBot:
     def _annotated(self, seen: Observation, action: Action) -> None:
         """The frame an action was decided on, in the debug folder: the screen, the template
         that told it (with its score), and where the click or the launch's drag goes."""
-        if not self.session.recorder.directory:
+        if not self.session.recorder.wants_frames():
             return
         sighting, found = seen.sighting, []
         if sighting.evidence is not None:

@@ -242,9 +242,7 @@ def _drawn_outline(grey: np.ndarray, box: tuple[int, int, int, int],
     colour[y - y0:y - y0 + h, x - x0:x - x0 + w] = mask > 0
     paper = float(np.percentile(patch, 90))
     ink = float(np.percentile(patch[colour], 3))
-    dark = (patch < (paper + ink) / 2).astype(np.uint8)
-    _, labels = cv2.connectedComponents(dark, connectivity=8)
-    joined = np.isin(labels, np.unique(labels[colour & (dark > 0)])) & (labels > 0)
+    joined = _touching(patch < (paper + ink) / 2, colour)
     contours, _ = cv2.findContours(joined.astype(np.uint8), cv2.RETR_EXTERNAL,
                                    cv2.CHAIN_APPROX_SIMPLE)
     if not contours:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import html
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from webbot.report import PAGE
@@ -23,6 +24,8 @@ class SoakPages:
         self.rows: list[tuple[int, str]] = []  # by case number
 
     def add(self, record: GameRecord) -> None:
+        """The game's row, and its tries' pages written out and dropped from the record (a
+        long soak keeps none of them in memory)."""
         self.folder.mkdir(parents=True, exist_ok=True)
         links = []
         for number, attempt in enumerate(record.tries, 1):
@@ -34,6 +37,7 @@ class SoakPages:
                              f"</a> ({outcome}, worker {html.escape(attempt.worker)})")
             else:
                 links.append(f"try {number} ({outcome}, worker {html.escape(attempt.worker)})")
+        record.tries[:] = [replace(t, played=replace(t.played, report="")) for t in record.tries]
         verdict = "passed" if record.passed else "failed"
         reason = html.escape(record.tries[-1].played.reason)
         number = record.case.number
