@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import os
 import re
+import select
 import shutil
 import signal
 import socket
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -18,6 +20,7 @@ import requests
 from tests import processes
 from tests.conftest import run_webbot
 from webbot import __version__
+from webbot.cli import STACKS_END
 from webbot.registry import games
 
 
@@ -168,6 +171,24 @@ def test_serve_serves_the_bundled_games_until_ctrl_c():
         out, err = process.communicate(timeout=30)
     assert process.returncode == 0 and err == "", err
     assert out.strip().endswith("stopped")
+
+
+def test_sigusr1_prints_where_the_run_is_and_it_goes_on():
+    """`kill -USR1 PID` on a run that seems stuck: each thread's stack on stderr, the run
+    unharmed."""
+    with processes.started([sys.executable, "-m", "webbot.cli", "serve", "--port", "0"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as process:
+        url = process.stdout.readline().split(" at ")[1].split()[0]
+        process.send_signal(signal.SIGUSR1)
+        said: list[str] = []
+        deadline = time.monotonic() + 30
+        while STACKS_END not in "".join(said) and time.monotonic() < deadline:
+            if select.select([process.stderr], [], [], 1)[0]:
+                said.append(process.stderr.readline())
+        dump = "".join(said)
+        assert dump.startswith("webbot: where the run is (SIGUSR1)") and STACKS_END in dump
+        assert re.search(r'-- thread \d+ \(main\):\n(.|\n)*cli.py", line \d+, in serve\n', dump)
+        assert requests.get(url + "index.html", timeout=5).status_code == 200
 
 
 def test_serve_on_a_busy_port_is_a_clear_error():

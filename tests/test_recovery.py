@@ -7,11 +7,13 @@ from __future__ import annotations
 import os
 import queue
 import re
+import signal
 import subprocess
 import sys
 import threading
 import time
 from collections.abc import Callable
+from contextlib import suppress
 
 import pytest
 
@@ -19,6 +21,7 @@ from tests import processes
 from tests.conftest import PAGES, in_own_thread
 from tests.test_remote import free_port
 from webbot.browser import open_url_again
+from webbot.cli import STACKS_END
 from webbot.debug import Recorder
 from webbot.errors import WebbotError
 from webbot.recovery import PageLost, Recovery
@@ -29,22 +32,26 @@ def webbot_until(args: list[str], actions: dict[str, Callable[[subprocess.Popen]
                  timeout_s: float = 240) -> tuple[subprocess.CompletedProcess, dict]:
     """Run `webbot ARGS`; the first time a line holding one of `actions`' keys shows in its
     output, that action is done on the child (kill its renderers, stop a server, ...). The
-    finished run, and what each action done returned. Past `timeout_s` the child and all it
-    started are stopped, whatever it is doing."""
+    finished run, and what each action done returned. Past `timeout_s` the child is asked
+    where it is (SIGUSR1: its stacks on stderr, for the failure's message), then it and all
+    it started are stopped, whatever it is doing."""
     env = {**os.environ, "PYTHONUNBUFFERED": "1", "COLUMNS": "200"}
     process = processes.start([sys.executable, "-m", "webbot.cli", *args],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                               env=env)
     lines: queue.Queue[str | None] = queue.Queue()
+    errors: queue.Queue[str | None] = queue.Queue()
 
-    def read(stream) -> None:  # the child's lines as they come, then None at its end
+    def read(stream, into: queue.Queue) -> None:  # the child's lines as they come, then None
         for line in stream:
-            lines.put(line)
-        lines.put(None)
+            into.put(line)
+        into.put(None)
 
-    threading.Thread(target=read, args=(process.stdout,), daemon=True).start()
+    threading.Thread(target=read, args=(process.stdout, lines), daemon=True).start()
+    threading.Thread(target=read, args=(process.stderr, errors), daemon=True).start()
     done: dict = {}
     out: list[str] = []
+    err: list[str] = []
     deadline = time.monotonic() + timeout_s
     try:
         while (line := lines.get(timeout=max(0.1, deadline - time.monotonic()))) is not None:
@@ -55,10 +62,24 @@ def webbot_until(args: list[str], actions: dict[str, Callable[[subprocess.Popen]
         process.wait(timeout=max(1.0, deadline - time.monotonic()))
     except (queue.Empty, subprocess.TimeoutExpired):
         out.append(f"\n(no end within {timeout_s:g} s)")
+        with suppress(ProcessLookupError):
+            process.send_signal(signal.SIGUSR1)
+        err += _lines_until(errors, STACKS_END, time.monotonic() + 10)
     finally:
         code = processes.stop(process, grace_s=2)
-        err = process.stderr.read() if process.stderr else ""
-    return subprocess.CompletedProcess(args, code, "".join(out), err), done
+        err += _lines_until(errors, None, time.monotonic() + 5)
+    return subprocess.CompletedProcess(args, code, "".join(out), "".join(err)), done
+
+
+def _lines_until(lines: queue.Queue, end: str | None, deadline: float) -> list[str]:
+    """The lines read up to one holding `end` (None: the stream's end), or to the deadline."""
+    got: list[str] = []
+    with suppress(queue.Empty):
+        while (line := lines.get(timeout=max(0.1, deadline - time.monotonic()))) is not None:
+            got.append(line)
+            if end is not None and end in line:
+                break
+    return got
 
 
 @pytest.mark.parametrize(("args", "page", "when", "finished"), [

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import gc
 import logging
+import signal
 import sys
+import threading
+import traceback
 from pathlib import Path
+from types import FrameType
 
 import click
 from rich.table import Table
@@ -112,7 +117,30 @@ def _fail(message: str, code: int) -> int:
     return code
 
 
+STACKS_END = "webbot: end of the stacks"
+
+
+def show_stacks(signum: int = 0, frame: FrameType | None = None) -> None:
+    """Where the run is, on stderr: `kill -USR1 PID` on a run that seems stuck. The bot
+    waits on the browser inside greenlets (Playwright's sync API), which a plain dump of the
+    threads (faulthandler) does not show: each one waiting is printed too."""
+    from greenlet import greenlet
+
+    print("webbot: where the run is (SIGUSR1)", file=sys.stderr)
+    for ident, top in sys._current_frames().items():
+        print(f"-- thread {ident}{' (main)' * (ident == threading.main_thread().ident)}:",
+              file=sys.stderr)
+        traceback.print_stack(top, file=sys.stderr)
+    for waiting in (g for g in gc.get_objects() if isinstance(g, greenlet)):
+        if waiting.gr_frame is not None:
+            print("-- a greenlet waiting:", file=sys.stderr)
+            traceback.print_stack(waiting.gr_frame, file=sys.stderr)
+    print(STACKS_END, file=sys.stderr, flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
+    if hasattr(signal, "SIGUSR1") and threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGUSR1, show_stacks)
     # Libraries' log records (urllib3's retries, say) are not for the user: without a handler
     # of ours Python would print their warnings on stderr beside our one line.
     root = logging.getLogger()
