@@ -68,6 +68,29 @@ def test_a_drawn_board_reads_to_exactly_its_cards_and_sets(look):
     assert abs(found.tilt - look.rotate) < 0.5 or abs(look.rotate) < 0.3
 
 
+# Boards of scripts/bench_daily_set.py's matrix (its puzzle numbers) that were refused before
+# their cause was mended: ovals with a sliver of shade along one side (their box's mirror is
+# not theirs), a thin outline whose colour JPEG washed under the ink's (its darkness kept), a
+# card too faint for the card reader (read from the board: its shapes' hue, count and looks).
+ONCE_REFUSED = [
+    (91, Look("2022", None, 1.0, 0.0, jpeg=70)),
+    (30, Look("current", WARM, 0.7, -2.0, outline=True, jpeg=50)),
+    (19, Look("current", None, 0.45, 0.0, jpeg=70)),
+    (67, Look("2022", None, 0.55, 0.0, jpeg=70)),
+    (66, Look("2022", WARM, 0.55, -2.0, outline=True, jpeg=50)),
+]
+
+
+@pytest.mark.parametrize(("number", "look"), ONCE_REFUSED, ids=[
+    "oval-sliver-2022", "oval-sliver-current", "oval-sliver-small", "faint-outline",
+    "too-faint-for-the-card-reader"])
+def test_boards_once_refused_are_read_exactly(number, look):
+    numbers = daily_puzzle(number)
+    found = read_board(daily_board(numbers, look), lossy=True)
+    assert [c.reading.card for c in found.cards] == [site_card(n) for n in numbers]
+    assert found.sets == truth_sets(numbers)
+
+
 def test_every_card_is_boxed_where_it_lies():
     look = Look("current", DARK, 1.0, 0.0)
     found = read_board(daily_board(daily_puzzle(3), look))
@@ -202,7 +225,7 @@ def _small_lossy_look(rng: np.random.Generator, layout: str) -> Look:
 
 def test_small_cards_through_jpeg_are_read_exactly_or_refused_never_misread():
     """Where JPEG blurs small cards, a card is refused by position rather than guessed: every
-    board is read to exactly its cards and sets, or refused in words; and many are read (15
+    board is read to exactly its cards and sets, or refused in words; and many are read (19
     of these 24 today)."""
     rng = np.random.default_rng(31)
     read = 0
@@ -218,14 +241,14 @@ def test_small_cards_through_jpeg_are_read_exactly_or_refused_never_misread():
         assert [c.reading.card for c in found.cards] == [site_card(n) for n in numbers], look
         assert found.sets == truth_sets(numbers)
         read += 1
-    assert read >= 8, f"only {read} of 24 boards read"
+    assert read >= 14, f"only {read} of 24 boards read"
 
 
 @needs_reference
 def test_the_real_cards_small_and_through_jpeg_are_read_exactly_or_refused():
     """The old site's own card art, shrunk to 52-76 px wide and JPEG'd: its thick outlines
     and fine stripes blur otherwise than our drawn cards'. Never misread; mostly read from
-    cards about 65 px wide at JPEG 70 (12 of these 18 today)."""
+    cards about 65 px wide at JPEG 70 (14 of these 18 today)."""
     cards = [cv2.cvtColor(cv2.resize(load(REAL / "cards" / f"{number:02d}.gif"),
                                      LAYOUTS["old"].size), cv2.COLOR_BGR2BGRA)
              for number in REAL_CARDS]
@@ -242,7 +265,7 @@ def test_the_real_cards_small_and_through_jpeg_are_read_exactly_or_refused():
                 assert [c.reading.card for c in found.cards] == [
                     site_card(n) for n in REAL_CARDS]
                 read += 1
-    assert read >= 6, f"only {read} of 18 pictures read"
+    assert read >= 10, f"only {read} of 18 pictures read"
 
 
 def test_a_card_that_lost_a_shape_at_its_edge_is_refused_not_read_as_fewer():
@@ -280,3 +303,22 @@ def test_the_command_refuses_in_one_line(tmp_path):
     text.write_text("not a picture")
     done = run_webbot("daily-set", "read", str(text))
     assert done.returncode == 2 and "not an image" in done.stderr
+
+
+def test_a_card_of_three_seen_as_one_is_refused_not_read_as_one():
+    """Its outer shapes washed to grey (faded, or too faint for colour through JPEG): only the
+    middle one is seen by colour, centred on its card as a lone shape would be, and the card
+    reader counts one too. The lightness a pitch either side tells of the two unseen (before,
+    only the Daily SET's six sets caught it, naming other cards; a table of the classic game
+    has no such check)."""
+    numbers = daily_puzzle(5)
+    cards = _cards(numbers)
+    three = next(i for i, n in enumerate(numbers) if site_card(n).count == 3)
+    card = cards[three]
+    width = card.shape[1]
+    for outer in (slice(0, width * 4 // 10), slice(width * 6 // 10, width)):
+        grey = cv2.cvtColor(np.ascontiguousarray(card[:, outer, :3]), cv2.COLOR_BGR2GRAY)
+        card[:, outer, :3] = grey[..., None]
+    with pytest.raises(BoardError, match=rf"position {three + 1} \(ink lies where shapes "
+                                         r"beside its one would be"):
+        read_board(board(cards, Look("current", DARK)))

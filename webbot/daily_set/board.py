@@ -23,8 +23,8 @@ import cv2
 import numpy as np
 
 from webbot.daily_set.decide import DAILY_SETS, find_sets, least_certain
-from webbot.daily_set.model import Reading
-from webbot.daily_set.perceive import CardError, read_attributes
+from webbot.daily_set.model import Card, Reading
+from webbot.daily_set.perceive import CardError, NoInk, ink_named, mean_hue, read_attributes
 from webbot.daily_set.second_look import fill_level, outline_features, read_fills, read_outlines
 from webbot.errors import WebbotError
 from webbot.words import counted
@@ -34,6 +34,9 @@ from webbot.words import counted
 # whatever fainter colour touches it.
 PAPER_VALUE, PAPER_CHROMA = 140, 25
 INK_CHROMA, FAINT_INK_CHROMA = 60, 25
+# A thin outline through JPEG keeps its darkness where its chroma drops under INK_CHROMA (a
+# green empty oval at 55-59): as dark as ink and fairly coloured counts as ink too.
+DARK_INK_CHROMA, DARK_INK_GREY = 40, 170
 SHAPE_ASPECT = (0.25, 0.9)  # width / height of an upright shape (the real 19x42: 0.45)
 MIN_SHAPE_H = 12  # px: a card about 50 px wide draws its shapes ~22 px high
 MIN_EXTENT = 0.4  # of its box a shape fills (a diamond: 0.5)
@@ -59,6 +62,7 @@ MIN_LOSSY_SHAPE_H = 20
 # A card whose shapes lie off its column by about half their pitch has lost a shape at its
 # edge (where a card meets the table, a shape can be taken for the table).
 OFF_COLUMN = 0.25  # of the shapes' pitch
+LONE_PITCH = 0.76  # of the shape height: the real cards' pitch (32 px for 42 px high shapes)
 OVERRULE = 0.3  # the doubt under which the board's second look overrules the card reader
 
 
@@ -142,13 +146,14 @@ def read_board(image: np.ndarray, lossy: bool = False) -> Board:
     outlines = read_outlines([outline_features([s.silhouette for s in g]) for g in placed])
     cards, unclear = [], []
     shifted = _off_column(placed)
+    pitch = _pitch(placed)
     for position, (group, fill, outline) in enumerate(zip(placed, fills, outlines,
                                                           strict=True), 1):
         try:
             if position - 1 in shifted:
                 raise CardError("its shapes lie off the middle of its column: one at the "
                                 "card's edge may be unseen")
-            reading = _read(upright, group, fill, outline, lossy)
+            reading = _read(upright, group, fill, outline, lossy, pitch)
         except CardError as exc:
             unclear.append(f"{position} ({exc})")
             continue
@@ -182,12 +187,14 @@ def _shapes(image: np.ndarray) -> list[Shape]:
     value = cv2.max(cv2.max(blue, green), red)
     chroma = cv2.subtract(value, cv2.min(cv2.min(blue, green), red))
     paper = (value >= PAPER_VALUE) & (chroma < PAPER_CHROMA)
-    ink = _touching(chroma >= FAINT_INK_CHROMA, chroma >= INK_CHROMA) & _enclosed(~paper)
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    strong = (chroma >= INK_CHROMA) | ((chroma >= DARK_INK_CHROMA) & (grey <= DARK_INK_GREY))
+    ink = _touching(chroma >= FAINT_INK_CHROMA, strong) & _enclosed(~paper)
     contours, hierarchy = cv2.findContours(ink.astype(np.uint8), cv2.RETR_CCOMP,
                                            cv2.CHAIN_APPROX_SIMPLE)
     if hierarchy is None:
         return []
-    hsv = grey = None
+    hsv = None
     shapes = []
     for contour, (_, _, _, parent) in zip(contours, hierarchy[0], strict=True):
         if parent != -1:
@@ -203,8 +210,7 @@ def _shapes(image: np.ndarray) -> list[Shape]:
         inked = ink[y:y + h, x:x + w] & (mask > 0)
         if hsv is None:
             hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
-        hues = hsv[y:y + h, x:x + w, 0][inked].astype(np.float32) * (np.pi / 90)
-        hue = float(np.degrees(np.arctan2(np.sin(hues).mean(), np.cos(hues).mean())) / 2) % 180
+        hue = mean_hue(hsv[y:y + h, x:x + w, 0][inked])
         # The fill, away from the outline, as a share of the ink's full colour (stripes
         # average out whatever their phase): solid ~1, striped ~0.5, empty ~0.1.
         depth = _depth(mask)
@@ -212,8 +218,6 @@ def _shapes(image: np.ndarray) -> list[Shape]:
         colour = chroma[y:y + h, x:x + w]
         full = max(1.0, float(np.percentile(colour[inked], 95)))
         share = float(np.clip(colour[middle] / full, 0, 1).mean())
-        if grey is None:
-            grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
         drawn, origin = _drawn_outline(grey, (x, y, w, h), mask)
         silhouette = cv2.resize(drawn.astype(np.float32), (16, 32), interpolation=cv2.INTER_AREA)
         level = fill_level(grey, origin, drawn, _depth(drawn))
@@ -379,6 +383,12 @@ def _numbered(groups: list[list[Shape]], on_end: bool = False) -> list[list[Shap
     return [g for row in rows for g in sorted(row, key=lambda g: _grid_point(g, on_end)[0])]
 
 
+def _pitch(placed: list[list[Shape]]) -> float:
+    """The median distance between neighbouring shapes of a card (0 with no card of two)."""
+    pitches = [b.x - a.x for g in placed for a, b in zip(g, g[1:], strict=False)]
+    return float(np.median(pitches)) if pitches else 0.0
+
+
 def _off_column(placed: list[list[Shape]]) -> set[int]:
     """The cards (indices) of one or two shapes whose middle lies off their column's by about
     half the shapes' pitch: a card that lost a shape at its edge (the cards of a column are
@@ -435,10 +445,13 @@ def _nearest(means: list[float], value: float) -> int:
 
 
 def _read(upright: np.ndarray, group: list[Shape], fill: tuple[str, float] | None,
-          outline: tuple[str, float] | None, lossy: bool = False) -> Reading:
+          outline: tuple[str, float] | None, lossy: bool = False, pitch: float = 0.0
+          ) -> Reading:
     """The card's reading from a crop around its shapes, inside the card, and the board's
     second look at its fill and shape; a `lossy` picture's shape is not taken from the card
     reader alone."""
+    if len(group) == 1 and _ink_beside(upright, group[0], pitch):
+        raise CardError("ink lies where shapes beside its one would be: they may be unseen")
     height = float(np.median([s.h for s in group]))
     left = min(s.x for s in group)
     right = max(s.x + s.w for s in group)
@@ -448,7 +461,12 @@ def _read(upright: np.ndarray, group: list[Shape], fill: tuple[str, float] | Non
     x0, x1 = round(cx - width / 2), round(cx + width / 2)
     if top < 0 or x0 < 0 or bottom > upright.shape[0] or x1 > upright.shape[1]:
         raise CardError("the card runs off the picture")
-    card, doubts = read_attributes(upright[top:bottom, x0:x1])
+    try:
+        card, doubts = read_attributes(upright[top:bottom, x0:x1])
+    except NoInk:
+        if fill is None or outline is None:
+            raise
+        return _read_from_board(group, fill, outline)
     if card.count != len(group):
         raise CardError(f"{len(group)} shapes found, {card.count} read")
     # The count is the board's: shapes alike, chained and in the middle of the card's column;
@@ -470,6 +488,40 @@ def _read(upright: np.ndarray, group: list[Shape], fill: tuple[str, float] | Non
         card = replace(card, shape=outline[0])
     elif lossy:
         doubts["shape"] = 1.0
+    doubtful = max(doubts, key=doubts.__getitem__)
+    if doubts[doubtful] >= PICTURE_DOUBT_LIMIT:
+        raise CardError(f"read as {card} only with doubt {doubts[doubtful]:.2f} on its "
+                        f"{doubtful}")
+    return Reading(card, round(doubts[doubtful], 3), doubtful)
+
+
+def _ink_beside(picture: np.ndarray, shape: Shape, pitch: float) -> bool:
+    """Whether a pitch either side of a card's lone shape lies ink by lightness: shapes too
+    faint for colour, beside the one seen (a card of three read as one, measured)."""
+    x, y, w, h = shape.x, shape.y, shape.w, shape.h
+    step = round(pitch if pitch > 0 else LONE_PITCH * h)
+    x0, x1 = max(0, x - step), min(picture.shape[1], x + w + step)
+    y0, y1 = max(0, y - h // 4), min(picture.shape[0], y + h + h // 4)
+    grey = cv2.cvtColor(picture[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
+    row = slice(y - y0, y - y0 + h)
+    paper = float(np.percentile(grey, 90))
+    ink = float(np.percentile(grey[row, x - x0:x - x0 + w], 3))
+    for left in (x - step - x0, x + step - x0):
+        beside = grey[row, left:left + w]
+        if left >= 0 and beside.shape[1] == w and np.mean(beside < (paper + ink) / 2) > 0.15:
+            return True
+    return False
+
+
+def _read_from_board(group: list[Shape], fill: tuple[str, float],
+                     outline: tuple[str, float]) -> Reading:
+    """A card the card reader could not read (its shapes too faint or too small for it) read
+    from the board alone: the count of its shapes, their hue, the second look's fill, and its
+    outline only where that is sure enough to overrule a reader."""
+    color, color_doubt = ink_named(mean_hue(np.array([s.hue for s in group])))
+    doubts = {"count": 0.0, "color": color_doubt, "fill": fill[1],
+              "shape": outline[1] if outline[1] < OVERRULE else 1.0}
+    card = Card(len(group), outline[0], color, fill[0])
     doubtful = max(doubts, key=doubts.__getitem__)
     if doubts[doubtful] >= PICTURE_DOUBT_LIMIT:
         raise CardError(f"read as {card} only with doubt {doubts[doubtful]:.2f} on its "

@@ -40,6 +40,11 @@ class CardError(WebbotError):
     """A picture that cannot be read as a SET card."""
 
 
+class NoInk(CardError):
+    """A card picture in which no shape is coloured clearly enough to read (a faint one, or
+    one JPEG has washed out)."""
+
+
 class NotAPicture(CardError, InputError):
     """Bytes that are no picture at all: bad input, so exit code 2."""
 
@@ -81,7 +86,7 @@ def read_attributes(image: np.ndarray) -> tuple[Card, dict[str, float]]:
     chroma = picture.max(axis=2).astype(np.float32) - picture.min(axis=2)
     ink_chroma = float(np.percentile(chroma, 99.5))
     if ink_chroma < MIN_INK_CHROMA:
-        raise CardError("no coloured shape on the card")
+        raise NoInk("no coloured shape on the card")
     coverage = np.clip(chroma / ink_chroma, 0, 1)  # how much of each pixel is ink
     shapes, fragments = _silhouettes(coverage >= 0.5)
     if not 1 <= len(shapes) <= 3:
@@ -161,13 +166,22 @@ def _color(picture: np.ndarray, coverage: np.ndarray,
     hsv = cv2.cvtColor(picture, cv2.COLOR_BGR2HSV)
     inked = (coverage >= 0.7) & (np.maximum.reduce(shapes) > 0)
     if not inked.any():
-        raise CardError("no clear colour in its shapes")
-    hues = hsv[..., 0][inked].astype(np.float32) * (np.pi / 90)  # to radians
-    mean = float(np.degrees(np.arctan2(np.sin(hues).mean(), np.cos(hues).mean())) / 2) % 180
-    distances = {name: min(abs(mean - hue), 180 - abs(mean - hue)) for name, hue in HUES.items()}
+        raise NoInk("no clear colour in its shapes")
+    return ink_named(mean_hue(hsv[..., 0][inked]))
+
+
+def mean_hue(hues: np.ndarray) -> float:
+    """The mean of OpenCV hues (0-180), taken round the circle (red lies at both ends)."""
+    angles = hues.astype(np.float32) * (np.pi / 90)  # to radians
+    return float(np.degrees(np.arctan2(np.sin(angles).mean(), np.cos(angles).mean())) / 2) % 180
+
+
+def ink_named(hue: float) -> tuple[str, float]:
+    """The ink nearest an OpenCV hue, and the doubt: 0.5 when halfway between two inks."""
+    distances = {name: min(abs(hue - at), 180 - abs(hue - at)) for name, at in HUES.items()}
     ranked = sorted(distances, key=distances.__getitem__)
     best, second = distances[ranked[0]], distances[ranked[1]]
-    return ranked[0], best / (best + second)  # 0.5 when halfway between two inks
+    return ranked[0], best / (best + second)
 
 
 def _fill(coverage: np.ndarray, shapes: list[np.ndarray]) -> tuple[str, float]:

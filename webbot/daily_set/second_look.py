@@ -85,7 +85,7 @@ def outline_features(silhouettes: list[np.ndarray]) -> tuple[float, float, float
     oval ~0.88), how alike it is to its mirror image (a squiggle ~0.83, the others ~0.95),
     and how convex (a squiggle ~0.91, an oval ~0.99)."""
     silhouette = np.mean(silhouettes, axis=0) >= 0.5
-    mirrored = silhouette[:, ::-1]
+    mirrored = _mirrored(silhouette)
     mirror = (silhouette & mirrored).sum() / max(1, (silhouette | mirrored).sum())
     contours, _ = cv2.findContours(silhouette.astype(np.uint8), cv2.RETR_EXTERNAL,
                                    cv2.CHAIN_APPROX_NONE)
@@ -140,3 +140,19 @@ def _two_bunches(values: list[float]) -> tuple[set[int], tuple[list[float], list
     cut = min(range(1, len(ranked)), key=lambda i: float(np.var(ranked[:i])) * i
               + float(np.var(ranked[i:])) * (len(ranked) - i))
     return set(order[:cut]), (ranked[:cut], ranked[cut:])
+
+
+def _mirrored(silhouette: np.ndarray) -> np.ndarray:
+    """The silhouette mirrored about its own middle (where its mass is), not its box's: a
+    sliver of shadow along one side widens the box and would set a symmetric shape off."""
+    width = silhouette.shape[1]
+    columns = silhouette.sum(axis=0)
+    middle = float((columns * np.arange(width)).sum() / max(1, columns.sum()))
+    shift = round(2 * middle - (width - 1))
+    flipped = silhouette[:, ::-1]
+    moved = np.zeros_like(flipped)
+    if shift >= 0:
+        moved[:, shift:] = flipped[:, :width - shift]
+    else:
+        moved[:, :width + shift] = flipped[:, -shift:]
+    return moved
