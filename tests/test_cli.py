@@ -180,12 +180,12 @@ def test_sigusr1_prints_where_the_run_is_and_it_goes_on():
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as process:
         url = process.stdout.readline().split(" at ")[1].split()[0]
         process.send_signal(signal.SIGUSR1)
-        said: list[str] = []
+        said = b""  # read from the pipe itself: the dump comes as one write
         deadline = time.monotonic() + 30
-        while STACKS_END not in "".join(said) and time.monotonic() < deadline:
+        while STACKS_END.encode() not in said and time.monotonic() < deadline:
             if select.select([process.stderr], [], [], 1)[0]:
-                said.append(process.stderr.readline())
-        dump = "".join(said)
+                said += os.read(process.stderr.fileno(), 65536)
+        dump = said.decode()
         assert dump.startswith("webbot: where the run is (SIGUSR1)") and STACKS_END in dump
         assert re.search(r'-- thread \d+ \(main\):\n(.|\n)*cli.py", line \d+, in serve\n', dump)
         assert requests.get(url + "index.html", timeout=5).status_code == 200

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import logging
+import os
 import signal
 import sys
 import threading
@@ -123,19 +124,20 @@ STACKS_END = "webbot: end of the stacks"
 def show_stacks(signum: int = 0, frame: FrameType | None = None) -> None:
     """Where the run is, on stderr: `kill -USR1 PID` on a run that seems stuck. The bot
     waits on the browser inside greenlets (Playwright's sync API), which a plain dump of the
-    threads (faulthandler) does not show: each one waiting is printed too."""
+    threads (faulthandler) does not show: each one waiting is printed too. Written straight
+    to the file descriptor: the signal may come while the run itself writes to stderr."""
     from greenlet import greenlet
 
-    print("webbot: where the run is (SIGUSR1)", file=sys.stderr)
+    lines = ["webbot: where the run is (SIGUSR1)\n"]
     for ident, top in sys._current_frames().items():
-        print(f"-- thread {ident}{' (main)' * (ident == threading.main_thread().ident)}:",
-              file=sys.stderr)
-        traceback.print_stack(top, file=sys.stderr)
+        lines.append(f"-- thread {ident}{' (main)' * (ident == threading.main_thread().ident)}:\n")
+        lines += traceback.format_stack(top)
     for waiting in (g for g in gc.get_objects() if isinstance(g, greenlet)):
         if waiting.gr_frame is not None:
-            print("-- a greenlet waiting:", file=sys.stderr)
-            traceback.print_stack(waiting.gr_frame, file=sys.stderr)
-    print(STACKS_END, file=sys.stderr, flush=True)
+            lines.append("-- a greenlet waiting:\n")
+            lines += traceback.format_stack(waiting.gr_frame)
+    lines.append(STACKS_END + "\n")
+    os.write(sys.stderr.fileno(), "".join(lines).encode(errors="replace"))
 
 
 def main(argv: list[str] | None = None) -> int:
