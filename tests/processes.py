@@ -96,6 +96,14 @@ def descendants(pid: int) -> list[int]:
     return found
 
 
+def running(pid: int) -> bool:
+    """Whether `pid` is a live process (not gone, nor a zombie waiting for its parent)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] not in "ZX"
+    except (OSError, IndexError):
+        return False
+
+
 def kill_renderers(process: subprocess.Popen) -> list[int]:
     """SIGKILL the renderer processes of the tabs of the Chromium started under `process`
     (what an out-of-memory kill does to a tab; not the browser's own UI, which is a renderer

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
@@ -27,6 +29,11 @@ CHROMIUM_ARGS = [
 
 # Where a remote `playwright run-server` finds its browser; empty to let the server choose.
 REMOTE_EXECUTABLE = os.environ.get("WEBBOT_REMOTE_CHROMIUM", "/usr/bin/chromium")
+
+# How long a reopening may wait on the browser it already has. After its renderers were
+# killed, Chromium was seen (once in ~50 runs) never to answer a new page in the old context,
+# and Playwright's new_page has no timeout of its own.
+REOPEN_PATIENCE_S = 15.0
 
 
 @dataclass(frozen=True)
@@ -113,6 +120,17 @@ def _page_in(context: BrowserContext) -> Page:
                                   ) from None
 
 
+def _browser_pid(browser: Browser) -> int | None:
+    """The process id of a browser this process launched, from Chromium itself."""
+    try:
+        session = browser.new_browser_cdp_session()
+        processes = session.send("SystemInfo.getProcessInfo")["processInfo"]
+        session.detach()
+    except (Error, KeyError):
+        return None
+    return next((each["id"] for each in processes if each.get("type") == "browser"), None)
+
+
 @contextmanager
 def open_page(options: BrowserOptions) -> Iterator[Page]:
     """A fresh page in a fresh browser context; everything is closed on exit."""
@@ -127,9 +145,13 @@ class Tab:
 
     def __init__(self, playwright: Playwright, options: BrowserOptions) -> None:
         self.playwright, self.options = playwright, options
-        self.browser = open_browser(playwright, options)
-        self.page = self._watched(_new_page(self.browser, options))
         self.reopened = 0
+        self._start_browser()
+
+    def _start_browser(self) -> None:
+        self.browser = open_browser(self.playwright, self.options)
+        self.pid = None if self.options.connect else _browser_pid(self.browser)
+        self.page = self._watched(_new_page(self.browser, self.options))
 
     def _watched(self, page: Page) -> Page:
         self.crashed = False
@@ -161,25 +183,60 @@ class Tab:
                 return "the page was closed"
         return None
 
-    def reopen(self) -> Page:
+    def reopen(self, report: Callable[[str], None] = lambda line: None) -> Page:
         """A fresh page, in the same browser context when the browser is still there: its
         cookies and storage stay, as they do when a person reloads a crashed tab (a game may
-        keep its progress there, a site its consent)."""
-        if not self.browser.is_connected():
+        keep its progress there, a site its consent). A local browser that does not give the
+        page within REOPEN_PATIENCE_S is ended, and a fresh one started (said in one line)."""
+        page = None
+        if self.browser.is_connected():
+            with self._ended_if_stuck() as ended:
+                page = self._page_beside(self.page)
+            if ended:
+                report(f"the browser gave no new page within {REOPEN_PATIENCE_S:g} s: it was "
+                       "ended, and a fresh one started")
+        if page is None or ended or not self.browser.is_connected():
             self.close()
-            self.browser = open_browser(self.playwright, self.options)
-            self.page = self._watched(_new_page(self.browser, self.options))
+            self._start_browser()
         else:
-            old = self.page
-            try:
-                page = _page_in(old.context)
-            except WebbotError:  # the context went with its page: a fresh one, empty
-                page = _new_page(self.browser, self.options)
             self.page = self._watched(page)
-            with suppress(Error):  # already gone, as a crashed page is
-                old.close()
         self.reopened += 1
         return self.page
+
+    def _page_beside(self, old: Page) -> Page | None:
+        """A page in `old`'s context, else in a fresh context (the old one went with its
+        page); None when the browser gave neither."""
+        try:
+            page = _page_in(old.context)
+        except WebbotError:
+            try:
+                page = _new_page(self.browser, self.options)
+            except (Error, WebbotError):
+                return None
+        with suppress(Error):  # already gone, as a crashed page is
+            old.close()
+        return page
+
+    @contextmanager
+    def _ended_if_stuck(self) -> Iterator[list[bool]]:
+        """Within the block, the local browser is killed (by its pid) after REOPEN_PATIENCE_S:
+        a Playwright call waiting on it then fails, as for any browser gone. The list yielded
+        is true once that was done."""
+        ended: list[bool] = []
+
+        def end() -> None:
+            with suppress(OSError):
+                os.kill(self.pid, signal.SIGKILL)
+                ended.append(True)
+
+        timer = threading.Timer(REOPEN_PATIENCE_S, end)
+        timer.daemon = True
+        if self.pid is not None:
+            timer.start()
+        try:
+            yield ended
+        finally:
+            timer.cancel()
 
     def close(self) -> None:
         with suppress(Error):  # already gone

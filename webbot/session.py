@@ -87,7 +87,7 @@ class Session:
         assert self.tab is not None
         # The trace so far as trace-N.zip, while the old page's context is still there.
         self.recorder.stop_trace(f"trace-{self.tab.reopened + 1}.zip")
-        self.page = self.tab.reopen()
+        self.page = self.tab.reopen(report)
         self.found = None
         self.mouse.page, self.mouse.guard = self.page, None
         self.recorder.start_trace(self.page.context)
