@@ -78,12 +78,18 @@ ONCE_REFUSED = [
     (19, Look("current", None, 0.45, 0.0, jpeg=70)),
     (67, Look("2022", None, 0.55, 0.0, jpeg=70)),
     (66, Look("2022", WARM, 0.55, -2.0, outline=True, jpeg=50)),
+    # Two empty squiggles of a card split into two cards by a share of ink JPEG tinted (0.54
+    # and 0.87), each off its column's middle, together on it.
+    (125, Look("old", DARK, 0.8, 3.0, shadow=True, jpeg=50)),
+    # A card of three seen as two, off its column's middle: the third, too faint for colour,
+    # shows by lightness where the middle says it is (a random board of the bench, 80298).
+    (81298, Look("current", (90, 140, 60), 0.5688, 0.0, jpeg=60)),
 ]
 
 
 @pytest.mark.parametrize(("number", "look"), ONCE_REFUSED, ids=[
     "oval-sliver-2022", "oval-sliver-current", "oval-sliver-small", "faint-outline",
-    "too-faint-for-the-card-reader"])
+    "too-faint-for-the-card-reader", "split-by-tint", "faint-shape-at-the-edge"])
 def test_boards_once_refused_are_read_exactly(number, look):
     numbers = daily_puzzle(number)
     found = read_board(daily_board(numbers, look), lossy=True)
@@ -321,4 +327,20 @@ def test_a_card_of_three_seen_as_one_is_refused_not_read_as_one():
         card[:, outer, :3] = grey[..., None]
     with pytest.raises(BoardError, match=rf"position {three + 1} \(ink lies where shapes "
                                          r"beside its one would be"):
+        read_board(board(cards, Look("current", DARK)))
+
+
+def test_a_shape_placed_where_ink_shows_must_be_counted_by_the_card_reader_too():
+    """A card of three whose right-hand shape is washed to grey: its two coloured shapes lie
+    off their column's middle, and ink by lightness lies where the third would be, so the
+    board places a third shape there; the card reader, reading colour, counts two, and the
+    card is refused by position (not read as two, nor taken as three on the board's word)."""
+    numbers = daily_puzzle(5)
+    cards = _cards(numbers)
+    three = next(i for i, n in enumerate(numbers) if site_card(n).count == 3)
+    card = cards[three]
+    right = slice(card.shape[1] * 6 // 10, card.shape[1])
+    grey = cv2.cvtColor(np.ascontiguousarray(card[:, right, :3]), cv2.COLOR_BGR2GRAY)
+    card[:, right, :3] = grey[..., None]
+    with pytest.raises(BoardError, match=rf"position {three + 1} \(3 shapes found, 2 read\)"):
         read_board(board(cards, Look("current", DARK)))

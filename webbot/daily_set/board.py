@@ -80,6 +80,7 @@ class Shape:
     share: float  # of the silhouette inked: solid ~1, striped ~0.5, empty ~0.2
     fill_level: float  # how dark its middle is against its ink and paper (second_look.py)
     silhouette: np.ndarray  # the filled outline, scaled to 16x32
+    seen: bool = True  # False: a shape placed where ink shows, too faint to be seen by colour
 
     @property
     def centre(self) -> tuple[float, float]:
@@ -138,7 +139,8 @@ def read_board(image: np.ndarray, lossy: bool = False) -> Board:
         raise BoardError(f"{len(crowded[0])} alike shapes in a row near ({x:.0f}, {y:.0f}): "
                          "cannot tell the cards apart")
     back = cv2.invertAffineTransform(turn)
-    placed = _numbered(groups, on_end)
+    placed = _rejoined(_numbered(groups, on_end))
+    placed = _completed(upright, placed)
     if len(placed) > MAX_CARDS:
         raise BoardError(f"{counted(len(placed), 'card')} found; a SET table has at most "
                          f"{MAX_CARDS}")
@@ -278,8 +280,9 @@ def _enclosed(outside_paper: np.ndarray) -> np.ndarray:
     return keep[labels]
 
 
-def _alike(a: Shape, b: Shape) -> bool:
-    """Whether b could be the shape beside a on the same card."""
+def _alike(a: Shape, b: Shape, *, by_share: bool = True) -> bool:
+    """Whether b could be the shape beside a on the same card (`by_share` False: whatever
+    their share of ink, which JPEG's tint may set apart)."""
     height = max(a.h, b.h)
     if abs(a.h - b.h) > SAME_HEIGHT * height:
         return False
@@ -290,7 +293,7 @@ def _alike(a: Shape, b: Shape) -> bool:
     if not -0.15 * height <= gap <= MAX_GAP * height:
         return False
     hue = abs(a.hue - b.hue)
-    if min(hue, 180 - hue) > SAME_HUE or abs(a.share - b.share) > SAME_SHARE:
+    if min(hue, 180 - hue) > SAME_HUE or (by_share and abs(a.share - b.share) > SAME_SHARE):
         return False
     overlap = np.minimum(a.silhouette, b.silhouette).sum()
     union = np.maximum(a.silhouette, b.silhouette).sum()
@@ -393,22 +396,77 @@ def _off_column(placed: list[list[Shape]]) -> set[int]:
     """The cards (indices) of one or two shapes whose middle lies off their column's by about
     half the shapes' pitch: a card that lost a shape at its edge (the cards of a column are
     centred alike; a table laid by hand may not be, and is then refused, not misread)."""
-    pitches = [b.x - a.x for g in placed for a, b in zip(g, g[1:], strict=False)]
-    if not pitches:
-        return set()
-    pitch = float(np.median(pitches))
+    pitch = _pitch(placed)
+    return {i for i, off in enumerate(_column_offsets(placed))
+            if len(placed[i]) < 3 and off is not None and off > OFF_COLUMN * pitch}
+
+
+def _column_offsets(placed: list[list[Shape]]) -> list[float | None]:
+    """How far each card's middle lies from the median of the others in its column."""
+    return [None if m is None else abs(_centre(g)[0] - m)
+            for g, m in zip(placed, _column_middles(placed), strict=True)]
+
+
+def _column_middles(placed: list[list[Shape]]) -> list[float | None]:
+    """The median middle of the other cards in each card's column (None for a column of
+    fewer than three cards, or no card of two shapes to measure the pitch by)."""
+    if not _pitch(placed):
+        return [None] * len(placed)
     height = float(np.median([s.h for g in placed for s in g]))
     middles = [_centre(g)[0] for g in placed]
     columns = _clusters(middles, 0.5 * CARD_W * height)
-    shifted = set()
-    for i, (group, middle) in enumerate(zip(placed, middles, strict=True)):
+    found: list[float | None] = []
+    for i, middle in enumerate(middles):
         column = _nearest(columns, middle)
-        others = [m for j, m in enumerate(middles)
-                  if j != i and _nearest(columns, m) == column]
-        if len(group) < 3 and len(others) >= 2 and (
-                abs(middle - float(np.median(others))) > OFF_COLUMN * pitch):
-            shifted.add(i)
-    return shifted
+        others = [m for j, m in enumerate(middles) if j != i and _nearest(columns, m) == column]
+        found.append(float(np.median(others)) if len(others) >= 2 else None)
+    return found
+
+
+def _rejoined(placed: list[list[Shape]]) -> list[list[Shape]]:
+    """Two neighbouring cards, each off its column's middle, that are one card's shapes split
+    apart (alike but for their share of ink, which JPEG tinted: a share is read again from the
+    card itself), made one where together they sit on the middle."""
+    shifted = _off_column(placed)
+    merged = list(placed)
+    for i in sorted(shifted, reverse=True):
+        if i + 1 not in shifted or len(merged[i]) + len(merged[i + 1]) > 3:
+            continue
+        left, right = merged[i], merged[i + 1]
+        if not _alike(left[-1], right[0], by_share=False):
+            continue
+        together = [*merged[:i], left + right, *merged[i + 2:]]
+        off = _column_offsets(together)[i]
+        if off is not None and off <= OFF_COLUMN * _pitch(together):
+            merged = together
+    return merged
+
+
+def _completed(picture: np.ndarray, placed: list[list[Shape]]) -> list[list[Shape]]:
+    """Each card off its column's middle by about half a pitch, with ink by lightness a pitch
+    beyond its shapes on the side of the middle, given a shape there (its neighbour's, moved):
+    a shape too faint for colour (JPEG, a small card). The card reader must then count it
+    too, and the card sit on the middle, or the card stays as it was (and is refused)."""
+    pitch = _pitch(placed)
+    middles = _column_middles(placed)
+    completed = list(placed)
+    for i in _off_column(placed):
+        group, column = placed[i], middles[i]
+        middle = _centre(group)[0]
+        if column is None or abs(abs(column - middle) - 0.5 * pitch) > OFF_COLUMN * pitch:
+            continue
+        toward = 1 if column > middle else -1
+        edge = group[-1] if toward > 0 else group[0]
+        step = round(toward * pitch)
+        if not _ink_at(picture, edge, step):
+            continue
+        more = sorted([*group, replace(edge, x=edge.x + step, seen=False)],
+                      key=lambda s: s.x)
+        trial = [*completed[:i], more, *completed[i + 1:]]
+        now = _column_offsets(trial)[i]
+        if now is not None and now <= OFF_COLUMN * pitch:
+            completed = trial
+    return completed
 
 
 def _missing(placed: list[list[Shape]], on_end: bool = False) -> str:
@@ -463,8 +521,8 @@ def _read(upright: np.ndarray, group: list[Shape], fill: tuple[str, float] | Non
         raise CardError("the card runs off the picture")
     try:
         card, doubts = read_attributes(upright[top:bottom, x0:x1])
-    except NoInk:
-        if fill is None or outline is None:
+    except NoInk:  # (a count with a shape not seen must be the card reader's too)
+        if fill is None or outline is None or not all(s.seen for s in group):
             raise
         return _read_from_board(group, fill, outline)
     if card.count != len(group):
@@ -488,29 +546,30 @@ def _read(upright: np.ndarray, group: list[Shape], fill: tuple[str, float] | Non
         card = replace(card, shape=outline[0])
     elif lossy:
         doubts["shape"] = 1.0
-    doubtful = max(doubts, key=doubts.__getitem__)
-    if doubts[doubtful] >= PICTURE_DOUBT_LIMIT:
-        raise CardError(f"read as {card} only with doubt {doubts[doubtful]:.2f} on its "
-                        f"{doubtful}")
-    return Reading(card, round(doubts[doubtful], 3), doubtful)
+    return _sure(card, doubts)
 
 
 def _ink_beside(picture: np.ndarray, shape: Shape, pitch: float) -> bool:
     """Whether a pitch either side of a card's lone shape lies ink by lightness: shapes too
     faint for colour, beside the one seen (a card of three read as one, measured)."""
+    step = round(pitch if pitch > 0 else LONE_PITCH * shape.h)
+    return _ink_at(picture, shape, -step) or _ink_at(picture, shape, step)
+
+
+def _ink_at(picture: np.ndarray, shape: Shape, dx: int) -> bool:
+    """Whether ink by lightness fills the place of `shape` moved `dx` across (a shape's
+    worth of it, dark against the paper around)."""
     x, y, w, h = shape.x, shape.y, shape.w, shape.h
-    step = round(pitch if pitch > 0 else LONE_PITCH * h)
-    x0, x1 = max(0, x - step), min(picture.shape[1], x + w + step)
+    x0, x1 = max(0, x - abs(dx)), min(picture.shape[1], x + w + abs(dx))
     y0, y1 = max(0, y - h // 4), min(picture.shape[0], y + h + h // 4)
     grey = cv2.cvtColor(picture[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
     row = slice(y - y0, y - y0 + h)
     paper = float(np.percentile(grey, 90))
     ink = float(np.percentile(grey[row, x - x0:x - x0 + w], 3))
-    for left in (x - step - x0, x + step - x0):
-        beside = grey[row, left:left + w]
-        if left >= 0 and beside.shape[1] == w and np.mean(beside < (paper + ink) / 2) > 0.15:
-            return True
-    return False
+    left = x + dx - x0
+    beside = grey[row, max(0, left):left + w]
+    return left >= 0 and beside.shape[1] == w and bool(
+        np.mean(beside < (paper + ink) / 2) > 0.15)
 
 
 def _read_from_board(group: list[Shape], fill: tuple[str, float],
@@ -522,6 +581,11 @@ def _read_from_board(group: list[Shape], fill: tuple[str, float],
     doubts = {"count": 0.0, "color": color_doubt, "fill": fill[1],
               "shape": outline[1] if outline[1] < OVERRULE else 1.0}
     card = Card(len(group), outline[0], color, fill[0])
+    return _sure(card, doubts)
+
+
+def _sure(card: Card, doubts: dict[str, float]) -> Reading:
+    """The reading, with its greatest doubt; a CardError when that doubt is too great."""
     doubtful = max(doubts, key=doubts.__getitem__)
     if doubts[doubtful] >= PICTURE_DOUBT_LIMIT:
         raise CardError(f"read as {card} only with doubt {doubts[doubtful]:.2f} on its "
