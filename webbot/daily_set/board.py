@@ -25,7 +25,13 @@ import numpy as np
 from webbot.daily_set.decide import DAILY_SETS, find_sets, least_certain
 from webbot.daily_set.model import Card, Reading
 from webbot.daily_set.perceive import CardError, NoInk, ink_named, mean_hue, read_attributes
-from webbot.daily_set.second_look import fill_level, outline_features, read_fills, read_outlines
+from webbot.daily_set.second_look import (
+    fill_level,
+    outline_features,
+    paper_and_ink,
+    read_fills,
+    read_outlines,
+)
 from webbot.errors import WebbotError
 from webbot.words import counted
 
@@ -246,8 +252,7 @@ def _drawn_outline(grey: np.ndarray, box: tuple[int, int, int, int],
     patch = grey[y0:y + h + pad, x0:x + w + pad]
     colour = np.zeros(patch.shape, bool)
     colour[y - y0:y - y0 + h, x - x0:x - x0 + w] = mask > 0
-    paper = float(np.percentile(patch, 90))
-    ink = float(np.percentile(patch[colour], 3))
+    paper, ink = paper_and_ink(patch, patch[colour])
     joined = _touching(patch < (paper + ink) / 2, colour)
     contours, _ = cv2.findContours(joined.astype(np.uint8), cv2.RETR_EXTERNAL,
                                    cv2.CHAIN_APPROX_SIMPLE)
@@ -564,8 +569,7 @@ def _ink_at(picture: np.ndarray, shape: Shape, dx: int) -> bool:
     y0, y1 = max(0, y - h // 4), min(picture.shape[0], y + h + h // 4)
     grey = cv2.cvtColor(picture[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
     row = slice(y - y0, y - y0 + h)
-    paper = float(np.percentile(grey, 90))
-    ink = float(np.percentile(grey[row, x - x0:x - x0 + w], 3))
+    paper, ink = paper_and_ink(grey, grey[row, x - x0:x - x0 + w])
     left = x + dx - x0
     beside = grey[row, max(0, left):left + w]
     return left >= 0 and beside.shape[1] == w and bool(

@@ -23,6 +23,12 @@ MAX_DIAMOND_EXTENT, MIN_ROUND_EXTENT = 0.68, 0.74  # where the bunches' means li
 MIN_ROUND_APART, MIN_OUTLINE_GAP = 0.06, 0.01
 
 
+def paper_and_ink(around: np.ndarray, inked: np.ndarray) -> tuple[float, float]:
+    """The lightness of the paper around a shape (most of what is around is paper) and of
+    its darkest ink (a few pixels' worth: JPEG specks aside)."""
+    return float(np.percentile(around, 90)), float(np.percentile(inked, 3))
+
+
 def fill_level(grey: np.ndarray, box: tuple[int, int, int, int], mask: np.ndarray,
                depth: np.ndarray) -> float:
     """How dark the shape's middle is, from 0 (the paper around it) to 1 (its darkest ink): a
@@ -34,9 +40,8 @@ def fill_level(grey: np.ndarray, box: tuple[int, int, int, int], mask: np.ndarra
     x, y, w, h = box
     pad = max(2, h // 6)
     around = grey[max(0, y - pad):y + h + pad, max(0, x - pad):x + w + pad]
-    paper = float(np.percentile(around, 90))
     inside = grey[y:y + h, x:x + w].astype(np.float32)
-    ink = float(np.percentile(inside[mask > 0], 3))
+    paper, ink = paper_and_ink(around, inside[mask > 0])
     widest = depth.max(axis=1)
     rows = np.flatnonzero(widest >= 0.8 * widest.max())
     spine = inside[rows, np.argmax(depth[rows], axis=1)]
