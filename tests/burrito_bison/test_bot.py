@@ -50,7 +50,12 @@ def test_two_rounds_through_the_title_the_comic_a_flash_sale_the_cards_and_the_s
     assert "piñata card picked" in bot.rounds[0].events
     assert all("flash sale closed" in r.events for r in bot.rounds)
     assert "card unlocked" in bot.rounds[1].events
-    assert sum(r.rockets for r in bot.rounds) >= 1
+    # Every round's rocket as the game counts it is checked above; here, that a full rocket
+    # was used when the game filled one (how far a launch flies, and so whether the bar fills,
+    # may depend on how busy the machine is: twice on a slow one, the game and the bot agreed
+    # on no rocket at all).
+    full = state["history"].count("rocket_ready")
+    assert sum(r.rockets for r in bot.rounds) >= min(1, full), state["history"]
 
 
 def test_no_shop_means_no_purchase_and_the_frames_decided_on_are_kept(fixtures_url, tmp_path):
