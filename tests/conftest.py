@@ -31,6 +31,30 @@ settings.register_profile("webbot", database=None, deadline=None)
 settings.load_profile("webbot")
 
 
+def pytest_addoption(parser):
+    parser.addoption("--full", action="store_true",
+                     help="also run the tests marked full: the rest of each sweep (every "
+                          "vendor, level and size) and the slowest drills")
+
+
+def pytest_collection_modifyitems(config, items):
+    """Without --full, the tests marked `full` are left out (said as deselected): CI plays one
+    case of each kind, and `bash scripts/test.sh --full` plays them all."""
+    if config.getoption("--full"):
+        return
+    left_out = [item for item in items if item.get_closest_marker("full")]
+    if left_out:
+        config.hook.pytest_deselected(items=left_out)
+        items[:] = [item for item in items if not item.get_closest_marker("full")]
+
+
+def sweep(cases: list, in_ci: Callable[[Any], bool]) -> list:
+    """`cases` for parametrize, those `in_ci` does not pick marked `full`."""
+    return [case if in_ci(case) else pytest.param(*case if isinstance(case, tuple) else
+                                                  (case,), marks=pytest.mark.full)
+            for case in cases]
+
+
 @pytest.hookimpl(trylast=True)  # after pytest's own set-up made the temporary path factory
 def pytest_configure(config):
     """Hypothesis keeps its caches in this run's pytest folder, not .hypothesis/ here."""

@@ -5,6 +5,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests import processes
 
 SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "bench_solvers.py"
@@ -18,6 +20,7 @@ def test_bench_solvers_prints_a_table():
     assert len(table) == 1 and "WRONG" not in table[0] and "x faster" in table[0]
 
 
+@pytest.mark.full  # (CI runs the Daily SET's: one benchmark's smoke test of the kind)
 def test_bench_puzlogic_prints_a_table():
     script = SCRIPT.with_name("bench_puzlogic.py")
     result = processes.run([sys.executable, str(script), "--quick", "--frames", "1", "--no-run"],
@@ -39,6 +42,7 @@ def test_bench_daily_set_prints_tables():
     assert "| 1/1 |" in play
 
 
+@pytest.mark.full  # (CI runs the Daily SET's: one benchmark's smoke test of the kind)
 def test_bench_burrito_bison_prints_tables():
     script = SCRIPT.with_name("bench_burrito_bison.py")
     result = processes.run([sys.executable, str(script), "--quick"], timeout=600)
@@ -48,6 +52,7 @@ def test_bench_burrito_bison_prints_tables():
     assert all("x faster" in row for row in rows)
 
 
+@pytest.mark.full  # (CI runs the Daily SET's: one benchmark's smoke test of the kind)
 def test_bench_portal_prints_a_table():
     script = SCRIPT.with_name("bench_portal.py")
     result = processes.run([sys.executable, str(script), "--quick"], timeout=600)

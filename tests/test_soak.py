@@ -35,7 +35,7 @@ def soak(*args: str, tmp: Path, timeout: float = 300) -> tuple[subprocess.Comple
     return done, [json.loads(line) for line in lines]
 
 
-# (Puzlogic's soaks are the worker-killed and the Ctrl-C tests below.)
+# (Puzlogic's soak is the Ctrl-C test below.)
 @pytest.mark.parametrize(("game", "args"), [
     ("daily-set", ("--count", "2")),
     ("burrito-bison", ("--count", "1", "--rounds", "1",
@@ -69,6 +69,7 @@ def test_a_small_soak_of_each_game_on_a_local_cluster(short_tmp, game, args, pag
                              "[...document.images].every(image => image.naturalWidth > 0)")
 
 
+@pytest.mark.full  # (a slow drill: a game failed on purpose, then played again)
 def test_a_failing_game_is_retried_on_another_worker_and_reported(short_tmp):
     # The replica told to misbehave: its results screen ignores every click.
     report = short_tmp / "soak.html"
@@ -165,6 +166,7 @@ def kill_tree(pid: int) -> None:
             os.kill(each, signal.SIGKILL)
 
 
+@pytest.mark.full  # (a slow drill; scripts/soak_faults.py kills workers too)
 def test_a_worker_then_the_scheduler_killed_mid_soak_lose_no_game(short_tmp):
     """A real `dask scheduler` and two `dask worker` processes. One worker is killed (SIGKILL,
     with the browser it drives) while it plays: Dask hands its game to the other worker, and
