@@ -8,6 +8,7 @@ import re
 import shutil
 
 import cv2
+import pytest
 
 from tests.burrito_bison.conftest import REAL, REAL_TEMPLATES, needs_reference, sized_frames
 from tests.conftest import run_webbot
@@ -78,6 +79,7 @@ def test_a_pack_cut_from_real_page_grabs_of_two_builds(tmp_path):
     assert 568 * 0.977 + 5 < x < (568 + 78) * 0.977 + 5 and 357 * 0.977 + 25 < y < 425 * 0.977 + 25
 
 
+@pytest.mark.full  # (slow; CI cuts packs from the real screens and the real page grabs)
 def test_a_pack_cut_from_replica_page_grabs_at_one_size_reads_another(browser, fixtures_url,
                                                                        tmp_path):
     shots, canvas = [], None
