@@ -84,12 +84,24 @@ ONCE_REFUSED = [
     # A card of three seen as two, off its column's middle: the third, too faint for colour,
     # shows by lightness where the middle says it is (a random board of the bench, 80298).
     (81298, Look("current", (90, 140, 60), 0.5688, 0.0, jpeg=60)),
+    # The card reader and the outlines both read a squiggle, each with some doubt (0.57 was
+    # the outline's); two ways agreeing, the surer one's doubt is the shape's (board 90189).
+    (91189, Look("2022", WARM, 0.6223755552109355, 0.0, jpeg=70)),
+    # Small empty shapes through JPEG, whose outlines the card reader, reading colour, counts
+    # otherwise than the board: broken into strokes (4 pieces for three ovals; three for two
+    # squiggles), or one faded (two of three squiggles); the board's count, fill and outline
+    # read them (random boards 91161, 91253, 91069).
+    (92161, Look("current", DARK, 0.2873, 0.0, shadow=True, jpeg=80)),
+    (92253, Look("current", None, 0.3079, 0.0, jpeg=70)),
+    (92069, Look("current", (90, 140, 60), 0.3113, 0.0, jpeg=70)),
 ]
 
 
 @pytest.mark.parametrize(("number", "look"), ONCE_REFUSED, ids=[
     "oval-sliver-2022", "oval-sliver-current", "oval-sliver-small", "faint-outline",
-    "too-faint-for-the-card-reader", "split-by-tint", "faint-shape-at-the-edge"])
+    "too-faint-for-the-card-reader", "split-by-tint", "faint-shape-at-the-edge",
+    "two-readings-agree", "outlines-broken-into-strokes", "counted-one-more",
+    "counted-one-fewer"])
 def test_boards_once_refused_are_read_exactly(number, look):
     numbers = daily_puzzle(number)
     found = read_board(daily_board(numbers, look), lossy=True)

@@ -24,7 +24,14 @@ import numpy as np
 
 from webbot.daily_set.decide import DAILY_SETS, find_sets, least_certain
 from webbot.daily_set.model import Card, Reading
-from webbot.daily_set.perceive import CardError, NoInk, ink_named, mean_hue, read_attributes
+from webbot.daily_set.perceive import (
+    CardError,
+    NoInk,
+    Uncounted,
+    ink_named,
+    mean_hue,
+    read_attributes,
+)
 from webbot.daily_set.second_look import (
     fill_level,
     outline_features,
@@ -524,14 +531,29 @@ def _read(upright: np.ndarray, group: list[Shape], fill: tuple[str, float] | Non
     x0, x1 = round(cx - width / 2), round(cx + width / 2)
     if top < 0 or x0 < 0 or bottom > upright.shape[0] or x1 > upright.shape[1]:
         raise CardError("the card runs off the picture")
+    by_board = fill is not None and outline is not None and all(s.seen for s in group)
     try:
         card, doubts = read_attributes(upright[top:bottom, x0:x1])
     except NoInk:  # (a count with a shape not seen must be the card reader's too)
-        if fill is None or outline is None or not all(s.seen for s in group):
+        if not by_board:
             raise
         return _read_from_board(group, fill, outline)
-    if card.count != len(group):
-        raise CardError(f"{len(group)} shapes found, {card.count} read")
+    except Uncounted as exc:
+        card, counted = None, str(exc)
+    else:
+        counted = f"{len(group)} shapes found, {card.count} read"
+    if card is None or card.count != len(group):
+        # The card reader parts ink by colour, which JPEG smears: a small empty shape's
+        # outline breaks into strokes it counts as shapes, or fades where it loses one
+        # (measured). The board's shapes are each seen, alike and in the middle of the
+        # column, so the board reads the card alone; but where the reader saw more than two
+        # shapes of the board's, only if no ink by lightness lies a pitch beyond them (a shape
+        # the board did not see; beyond three is the card's edge, and a lone shape's sides
+        # were looked at already).
+        more = card is None or card.count > len(group)
+        if not by_board or (more and len(group) == 2 and _ink_beyond(upright, group, pitch)):
+            raise CardError(counted)
+        return _read_from_board(group, fill, outline)
     # The count is the board's: shapes alike, chained and in the middle of the card's column;
     # the card reader's doubt about it (JPEG specks beside the shapes) is not the count's.
     doubts["count"] = 0.0
@@ -544,14 +566,24 @@ def _read(upright: np.ndarray, group: list[Shape], fill: tuple[str, float] | Non
         doubts["fill"] = fill[1]
     # The shape likewise, from the outlines' bunches, which are cut from lightness: where the
     # card reader disagrees, the outline stands only when surer still (measured: the card
-    # reader right against it only where the outline's doubt was 0.48 or more).
+    # reader right against it only where the outline's doubt was 0.48 or more); where they
+    # agree, two ways of reading it say the same, and the surer one's doubt is the shape's.
     if outline is not None:
-        surer = outline[1] < OVERRULE
-        doubts["shape"] = outline[1] if outline[0] == card.shape or surer else 1.0
+        if outline[0] == card.shape:
+            doubts["shape"] = min(doubts["shape"], outline[1])
+        else:
+            doubts["shape"] = outline[1] if outline[1] < OVERRULE else 1.0
         card = replace(card, shape=outline[0])
     elif lossy:
         doubts["shape"] = 1.0
     return _sure(card, doubts)
+
+
+def _ink_beyond(picture: np.ndarray, group: list[Shape], pitch: float) -> bool:
+    """Whether ink by lightness lies a pitch left of a card's first shape or right of its
+    last."""
+    step = round(pitch if pitch > 0 else LONE_PITCH * group[0].h)
+    return _ink_at(picture, group[0], -step) or _ink_at(picture, group[-1], step)
 
 
 def _ink_beside(picture: np.ndarray, shape: Shape, pitch: float) -> bool:

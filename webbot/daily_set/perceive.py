@@ -45,6 +45,11 @@ class NoInk(CardError):
     one JPEG has washed out)."""
 
 
+class Uncounted(CardError):
+    """A card picture whose ink does not part into 1 to 3 shapes (an empty shape's outline
+    broken by JPEG, ink of a card beside in the picture)."""
+
+
 class NotAPicture(CardError, InputError):
     """Bytes that are no picture at all: bad input, so exit code 2."""
 
@@ -90,7 +95,7 @@ def read_attributes(image: np.ndarray) -> tuple[Card, dict[str, float]]:
     coverage = np.clip(chroma / ink_chroma, 0, 1)  # how much of each pixel is ink
     shapes, fragments = _silhouettes(coverage >= 0.5)
     if not 1 <= len(shapes) <= 3:
-        raise CardError(f"{len(shapes)} shapes found on the card (a card has 1 to 3)")
+        raise Uncounted(f"{len(shapes)} shapes found on the card (a card has 1 to 3)")
     color, color_doubt = _color(picture, coverage, shapes)
     fill, fill_doubt = _fill(coverage, shapes)
     shape, shape_doubt = _shape(shapes)
