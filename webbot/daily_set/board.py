@@ -37,6 +37,7 @@ from webbot.daily_set.second_look import (
     outline_features,
     paper_and_ink,
     read_fills,
+    read_likeness,
     read_outlines,
 )
 from webbot.errors import WebbotError
@@ -159,6 +160,8 @@ def read_board(image: np.ndarray, lossy: bool = False) -> Board:
                          f"{MAX_CARDS}")
     fills = read_fills([float(np.mean([s.fill_level for s in g])) for g in placed])
     outlines = read_outlines([outline_features([s.silhouette for s in g]) for g in placed])
+    likeness = read_likeness([[s.silhouette for s in g] for g in placed], outlines)
+    outlines = [_likened(outline, like) for outline, like in zip(outlines, likeness, strict=True)]
     cards, unclear = [], []
     shifted = _off_column(placed)
     pitch = _pitch(placed)
@@ -577,6 +580,17 @@ def _read(upright: np.ndarray, group: list[Shape], fill: tuple[str, float] | Non
     elif lossy:
         doubts["shape"] = 1.0
     return _sure(card, doubts)
+
+
+def _likened(outline: tuple[str, float] | None, like: tuple[str, float] | None
+             ) -> tuple[str, float] | None:
+    """A card's outline reading, with its likeness to the board's sure outlines as a third
+    look at the shape: agreeing, the surer one's doubt; surely otherwise, no sure outline."""
+    if outline is None or like is None:
+        return outline
+    if like[0] == outline[0]:
+        return outline[0], min(outline[1], like[1])
+    return (outline[0], 1.0) if like[1] < PICTURE_DOUBT_LIMIT else outline
 
 
 def _ink_beyond(picture: np.ndarray, group: list[Shape], pitch: float) -> bool:

@@ -21,6 +21,12 @@ MIN_SOLID_MEAN, MAX_EMPTY_MEAN = 0.85, 0.62
 # for squiggles, 1.84-1.99 for ovals (the real cards' fall in the same places).
 MAX_DIAMOND_EXTENT, MIN_ROUND_EXTENT = 0.68, 0.74  # where the bunches' means lie
 MIN_ROUND_APART, MIN_OUTLINE_GAP = 0.06, 0.01
+# A card's outline against the board's sure outlines of each shape: how much nearer its nearest
+# shape is than the next, as a share of the next's distance. Measured over 600 random boards
+# (7,000 cards, each against the others of its board): 0.17 or more where the nearest was
+# right (0.29 at the 0.1st percentile), 0.03 the once it was wrong.
+SURE_LIKENESS = 0.5  # that share, from which the likeness has no doubt
+EXEMPLAR_DOUBT = 0.3  # an outline this sure is an example of its shape
 
 
 def paper_and_ink(around: np.ndarray, inked: np.ndarray) -> tuple[float, float]:
@@ -135,6 +141,30 @@ def read_outlines(features: list[tuple[float, float, float]]) -> list[tuple[str,
                     boundary_doubt(extents[i], (diamond + extent) / 2, extent))
         outlines[i] = (name, doubt)
     return outlines
+
+
+def read_likeness(silhouettes: list[np.ndarray], outlines: list[tuple[str, float] | None]
+                  ) -> list[tuple[str, float] | None]:
+    """Each card's shape and its doubt from how like its outline (its shapes' silhouettes
+    averaged) is to those of the board's other cards whose outlines read surely, shape by
+    shape: the same card art, scale and JPEG as its own, so a doubtful outline is put beside
+    its own board's examples. None where the board has no sure example of some shape."""
+    cards = [np.mean(s, axis=0) for s in silhouettes]
+    likeness: list[tuple[str, float] | None] = []
+    for i, card in enumerate(cards):
+        examples: dict[str, list[np.ndarray]] = {}
+        for j, outline in enumerate(outlines):
+            if j != i and outline is not None and outline[1] < EXEMPLAR_DOUBT:
+                examples.setdefault(outline[0], []).append(cards[j])
+        if len(examples) < 3:
+            likeness.append(None)
+            continue
+        apart = sorted((float(np.abs(card - np.mean(shown, axis=0)).mean()), name)
+                       for name, shown in examples.items())
+        (nearest, name), (second, _) = apart[:2]
+        nearer = (second - nearest) / max(second, 1e-6)
+        likeness.append((name, float(np.clip(1 - nearer / SURE_LIKENESS, 0, 1))))
+    return likeness
 
 
 def _two_bunches(values: list[float]) -> tuple[set[int], tuple[list[float], list[float]]]:
