@@ -549,10 +549,10 @@ def _read(upright: np.ndarray, group: list[Shape], fill: tuple[str, float] | Non
         # The card reader parts ink by colour, which JPEG smears: a small empty shape's
         # outline breaks into strokes it counts as shapes, or fades where it loses one
         # (measured). The board's shapes are each seen, alike and in the middle of the
-        # column, so the board reads the card alone; but where the reader saw more than two
-        # shapes of the board's, only if no ink by lightness lies a pitch beyond them (a shape
-        # the board did not see; beyond three is the card's edge, and a lone shape's sides
-        # were looked at already).
+        # column, so the board reads the card alone; but where the board saw two shapes and
+        # the reader more, only if no ink by lightness lies a pitch beyond them (a shape the
+        # board did not see; beyond three is the card's edge, and a lone shape's sides were
+        # looked at already).
         more = card is None or card.count > len(group)
         if not by_board or (more and len(group) == 2 and _ink_beyond(upright, group, pitch)):
             raise CardError(counted)
