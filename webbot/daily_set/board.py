@@ -147,6 +147,7 @@ def read_board(image: np.ndarray, lossy: bool = False) -> Board:
     if lossy and height < MIN_LOSSY_SHAPE_H:
         raise BoardError(f"the cards are too small to read through JPEG compression: their "
                          f"shapes are {height:.0f} px high, {MIN_LOSSY_SHAPE_H} needed")
+    groups = _parted(groups)
     crowded = [g for g in groups if len(g) > 3]
     if crowded:
         x, y = crowded[0][0].centre
@@ -343,13 +344,34 @@ def _split(run: list[Shape]) -> list[list[Shape]]:
     """A run of alike shapes as cards. Only two three-shape cards side by side can chain
     (fewer shapes leave wider margins), and no two cards are the same, so six shapes are two
     cards alike but for one attribute the chain did not see: cut at the wider gap between
-    them. Any other run of more than three is left whole, and refused."""
+    them. Any other run of more than three is left whole here (_parted parts it by columns)."""
     if len(run) != 6:
         return [run]
     gaps = [b.x - (a.x + a.w) for a, b in zip(run, run[1:], strict=False)]
     if gaps[2] > max(gaps[:2] + gaps[3:]):
         return [run[:3], run[3:]]
     return [run]
+
+
+def _parted(groups: list[list[Shape]]) -> list[list[Shape]]:
+    """Each run of more than three alike shapes (two neighbouring cards alike but for their
+    count, or for what the chain did not see) parted where the other cards' columns part, when
+    that leaves cards of one to three shapes. A wrong parting leaves a card of one or two off
+    its column's middle, which is refused."""
+    if all(len(g) <= 3 for g in groups):
+        return groups
+    height = float(np.median([s.h for g in groups for s in g]))
+    columns = _clusters([_centre(g)[0] for g in groups if len(g) <= 3], 0.5 * CARD_W * height)
+    parted = []
+    for group in groups:
+        cards: dict[int, list[Shape]] = {}
+        for shape in group:
+            cards.setdefault(_nearest(columns, shape.centre[0]), []).append(shape)
+        if len(group) > 3 and len(cards) > 1 and all(len(c) <= 3 for c in cards.values()):
+            parted.extend(cards[column] for column in sorted(cards))
+        else:
+            parted.append(group)
+    return parted
 
 
 def _tilt(groups: list[list[Shape]]) -> float:
