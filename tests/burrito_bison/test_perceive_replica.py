@@ -33,7 +33,9 @@ def pack():
 def frame_of(page, fixtures_url, query):
     page.goto(f"{fixtures_url}{GAME}?seed=5&{query}")
     page.wait_for_function("window.__burritoTest && window.__burritoTest.ready")
-    return Screen(page, "canvas").wait_until_still(max_changed=0.02)
+    # The ring's crowd and pendulum move on: between two grabs of a busy machine, further
+    # apart, 2% of the pixels once changed (CI failed waiting); a fade changes far more.
+    return Screen(page, "canvas").wait_until_still(max_changed=0.05)
 
 
 @pytest.mark.parametrize("screen", ["title", "comic", "flight", "rocket_ready", "flash_sale",
