@@ -368,3 +368,14 @@ def test_a_shape_placed_where_ink_shows_must_be_counted_by_the_card_reader_too()
     card[:, right, :3] = grey[..., None]
     with pytest.raises(BoardError, match=rf"position {three + 1} \(3 shapes found, 2 read\)"):
         read_board(board(cards, Look("current", DARK)))
+
+
+def test_a_lone_run_of_alike_shapes_is_refused_not_parted_by_nothing():
+    """Four alike shapes and no other card to find columns by: told, not a crash."""
+    shape = cv2.ellipse(np.full((120, 60, 3), 255, np.uint8), (30, 60), (18, 45), 0, 0, 360,
+                        (40, 40, 220), cv2.FILLED)
+    picture = np.full((200, 400, 3), 255, np.uint8)
+    for x in (40, 110, 180, 250):
+        picture[40:160, x:x + 60] = shape
+    with pytest.raises(BoardError, match="alike shapes in a row"):
+        read_board(picture)

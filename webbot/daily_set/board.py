@@ -362,6 +362,8 @@ def _parted(groups: list[list[Shape]]) -> list[list[Shape]]:
         return groups
     height = float(np.median([s.h for g in groups for s in g]))
     columns = _clusters([_centre(g)[0] for g in groups if len(g) <= 3], 0.5 * CARD_W * height)
+    if not columns:  # no other card to part by: the run is refused as it is
+        return groups
     parted = []
     for group in groups:
         cards: dict[int, list[Shape]] = {}
