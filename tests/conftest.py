@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import shutil
@@ -85,17 +86,35 @@ def short_tmp(temporary_folder) -> Path:
     return Path(tempfile.mkdtemp(prefix="t", dir=temporary_folder))
 
 
+def run_folder(tmp_path_factory) -> Path:
+    """The folder this run's test processes share: xdist's workers share their base folders'
+    parent."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+def made_once(folder: Path, make: Callable[[Path], object]) -> Path:
+    """`folder`, made by `make` once a run: the first test process to ask makes it while the
+    others wait (an exclusive lock on a file beside it), then all of them use it."""
+    with open(folder.with_name(folder.name + ".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # let go when the file closes
+        done = folder / ".made"
+        if not done.exists():
+            shutil.rmtree(folder, ignore_errors=True)  # a half-made one, its maker failed
+            folder.mkdir(parents=True)
+            make(folder)
+            done.touch()
+    return folder
+
+
 @pytest.fixture(scope="session", autouse=True)
 def glyph_cache(tmp_path_factory):
     """Learned digit templates go to a fresh folder, for this process and the webbot children
     it starts, never to the user's cache: tests must not depend on earlier runs."""
-    # One folder for the session's test processes (xdist's workers share the base folder's
-    # parent): Tesseract teaches each digit once a run, not once a worker. Its writes are
-    # atomic (a temporary file renamed), so workers learning at once do no harm.
-    shared = tmp_path_factory.getbasetemp()
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        shared = shared.parent
-    folder = shared / "webbot-cache"
+    # One folder for the session's test processes: Tesseract teaches each digit once a run,
+    # not once a worker. Its writes are atomic (a temporary file renamed), so workers learning
+    # at once do no harm.
+    folder = run_folder(tmp_path_factory) / "webbot-cache"
     folder.mkdir(exist_ok=True)
     before = os.environ.get("WEBBOT_CACHE_DIR")
     os.environ["WEBBOT_CACHE_DIR"] = str(folder)

@@ -54,7 +54,8 @@ def burrito_screens() -> dict[str, np.ndarray]:
 
 
 def cut_from_reference(out: Path) -> TemplatePack:
-    """A pack cut from the real screens the way docs/burrito-bison.md tells a player to."""
+    """A pack cut into `out`/pack from the real screens the way docs/burrito-bison.md tells a
+    player to."""
     shots = out / "shots"
     shots.mkdir(parents=True)
     for shot, name in BURRITO_SHOTS.items():

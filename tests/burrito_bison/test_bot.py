@@ -77,7 +77,7 @@ def test_two_rounds_through_the_title_the_comic_a_flash_sale_the_cards_and_the_s
 
 
 def test_no_shop_means_no_purchase_and_the_frames_decided_on_are_kept(fixtures_url, tmp_path):
-    url = f"{fixtures_url}{GAME}?seed=3&pinata=never&unlocked=never&coins=900&flight=0.25"
+    url = f"{fixtures_url}{GAME}?seed=3&pinata=never&unlocked=never&coins=900&flight=0.25&intro=0"
     bot, state = play(url, 1, debug_dir=tmp_path, shop=False)
     assert state["purchases"] == [] and state["shopVisits"] == 0
     assert bot.rounds[0].total == state["coins"]

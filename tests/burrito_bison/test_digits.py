@@ -97,7 +97,7 @@ def test_the_bundled_pack_knows_every_digit():
 
 @pytest.mark.parametrize(("size", "dpr"), sweep([((1173, 660), 2), ((1146, 644), 1),
                                                  ((1280, 768), 2), ((1120, 540), 1)],
-                                                {((1173, 660), 2), ((1120, 540), 1)}.__contains__),
+                                                {((1120, 540), 1)}.__contains__),  # CI: 1120x540
                          ids=["1173x660-2", "1146x644-1", "1280x768-2", "1120x540-1"])
 def test_the_replica_numbers_read_from_glyphs_at_every_real_size(browser, fixtures_url, size,
                                                                  dpr):
