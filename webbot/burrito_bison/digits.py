@@ -41,6 +41,8 @@ ZERO_LOOKALIKES = {"6", "8", "9"}
 NOT_ON_PIPS = {"0", "M"}
 LABELS = "0123456789M"
 TESSERACT_LABELS = "-c tessedit_char_whitelist=" + LABELS
+# Labels for the glyphs a pack does not know clearly, all asked at once (None: unknown).
+Fallback = Callable[[list[np.ndarray]], list[str | None]]
 
 
 @dataclass(frozen=True)
@@ -120,24 +122,26 @@ class Glyphs:
         another label."""
         return self._templates.nearest(ink)
 
-    def read(self, ink: np.ndarray,
-             fallback: Callable[[np.ndarray], str | None] | None = None) -> str | None:
+    def read(self, ink: np.ndarray, fallback: Fallback | None = None) -> str | None:
         """The labels of a number's glyphs ("774M"), or None when a glyph is neither clearly
         one of the taught ones nor given a label by `fallback`."""
         labels = self.labels_of(ink, fallback)
         known = [label for label in labels if label is not None]
         return "".join(known) if labels and len(known) == len(labels) else None
 
-    def labels_of(self, ink: np.ndarray,
-               fallback: Callable[[np.ndarray], str | None] | None = None) -> list[str | None]:
+    def labels_of(self, ink: np.ndarray, fallback: Fallback | None = None) -> list[str | None]:
         """Each glyph's label, left to right: its nearest taught glyph's when that is clear,
         else what `fallback` says of it (None: unknown)."""
-        found = []
-        for glyph in blobs(ink):
+        glyphs = blobs(ink)
+        found: list[str | None] = []
+        for glyph in glyphs:
             label, score, margin = self.nearest(glyph)
-            if label is None or score < ACCEPT or margin < MARGIN:
-                label = fallback(glyph) if fallback else None
-            found.append(label)
+            found.append(label if label is not None and score >= ACCEPT and margin >= MARGIN
+                         else None)
+        unclear = [k for k, label in enumerate(found) if label is None]
+        if fallback is not None and unclear:
+            for k, label in zip(unclear, fallback([glyphs[k] for k in unclear]), strict=True):
+                found[k] = label
         return found
 
 
@@ -188,22 +192,26 @@ def teach(pips: list[np.ndarray | None], numbers: dict[str, np.ndarray],
     taught = [Glyph(str(k + 1), ink, "shop-pip") for k, ink in enumerate(pips)
               if ink is not None]
     by_pips = Glyphs(taught)
-    reader = reader or DigitReader(learn=False)
+    glyphs = [(f"{name}-{k}", glyph) for name, ink in numbers.items()
+              for k, glyph in enumerate(blobs(ink), 1)]
+    matches = [by_pips.nearest(glyph) for _, glyph in glyphs]
+    clear = [label is not None and score >= PIP_ACCEPT and margin >= PIP_MARGIN
+             for label, score, margin in matches]
+    asked = [k for k, (label, _, _) in enumerate(matches)
+             if not clear[k] or label in ZERO_LOOKALIKES]
+    voted = dict(zip(asked, tesseract_labels(reader or DigitReader(learn=False),
+                                             [glyphs[k][1] for k in asked]), strict=True))
     pending = []
-    for name, ink in numbers.items():
-        for k, glyph in enumerate(blobs(ink), 1):
-            label, score, margin = by_pips.nearest(glyph)
-            clear = label is not None and score >= PIP_ACCEPT and margin >= PIP_MARGIN
-            if not clear or label in ZERO_LOOKALIKES:
-                voted = tesseract_label(reader, glyph)
-                if voted in NOT_ON_PIPS:
-                    label = voted
-                elif not clear:
-                    label = None
-            if label is None:
-                pending.append((f"{name}-{k}", glyph))
-            else:
-                taught.append(Glyph(label, glyph, f"{name}-{k}"))
+    for k, (source, glyph) in enumerate(glyphs):
+        label = matches[k][0]
+        if voted.get(k) in NOT_ON_PIPS:
+            label = voted[k]
+        elif k in voted and not clear[k]:
+            label = None
+        if label is None:
+            pending.append((source, glyph))
+        else:
+            taught.append(Glyph(label, glyph, source))
     unlabelled = []
     for source, glyph in pending:
         label, score, margin = Glyphs(taught).nearest(glyph)
@@ -214,10 +222,10 @@ def teach(pips: list[np.ndarray | None], numbers: dict[str, np.ndarray],
     return taught, unlabelled
 
 
-def tesseract_label(reader: DigitReader, glyph: np.ndarray) -> str | None:
-    """Tesseract's firm vote on one glyph (a digit or the M of a distance), or None."""
-    text = reader.vote(glyph, TESSERACT_LABELS)
-    return text if text is not None and text in LABELS else None
+def tesseract_labels(reader: DigitReader, glyphs: list[np.ndarray]) -> list[str | None]:
+    """Tesseract's firm vote on each glyph (a digit or the M of a distance), or None."""
+    return [text if text is not None and text in LABELS else None
+            for text in reader.votes(glyphs, TESSERACT_LABELS)]
 
 
 def save(glyphs: list[Glyph], pack: Path) -> list[Path]:

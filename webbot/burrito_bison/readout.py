@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from webbot.burrito_bison.digits import Glyphs, agreeing, number_of, tesseract_label
+from webbot.burrito_bison.digits import Glyphs, agreeing, number_of, tesseract_labels
 from webbot.burrito_bison.model import Sighting
 from webbot.vision.digits import DigitReader
 from webbot.vision.ocr import read_text
@@ -86,7 +86,7 @@ def number_in(ink: np.ndarray, glyphs: Glyphs | None = None) -> int | None:
     if not glyphs:
         return number_on(page_of(ink))
     reader = DigitReader(learn=False)
-    labels = glyphs.labels_of(ink, lambda glyph: tesseract_label(reader, glyph))
+    labels = glyphs.labels_of(ink, lambda unclear: tesseract_labels(reader, unclear))
     known = "".join(label for label in labels if label is not None)
     if len(known) == len(labels):
         return number_of(known)

@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 
 from webbot.cache import default_cache_dir
-from webbot.vision.ocr import read_text
+from webbot.vision.ocr import read_texts
 
 GLYPH_HEIGHT, GLYPH_WIDTH = 24, 20
 ACCEPT = 0.92  # correlation with the best template needed to take its digit
@@ -64,11 +64,16 @@ def normalise(glyph: np.ndarray) -> np.ndarray | None:
     return box
 
 
+def has_ink(glyph: np.ndarray) -> bool:
+    """Enough ink to be shown to Tesseract."""
+    return np.count_nonzero(glyph > 0.25) >= 4
+
+
 def padded_page(glyph: np.ndarray, height: int) -> np.ndarray | None:
     """The glyph as Tesseract likes it: black on white, `height` px tall, a 20 px margin."""
-    ys, xs = np.nonzero(glyph > 0.25)
-    if len(ys) < 4:
+    if not has_ink(glyph):
         return None
+    ys, xs = np.nonzero(glyph > 0.25)
     ink = glyph[ys.min():ys.max() + 1, xs.min():xs.max() + 1].astype(np.float32)
     width = max(1, round(ink.shape[1] * height / ink.shape[0]))
     big = cv2.resize(ink, (width, height), interpolation=cv2.INTER_CUBIC)
@@ -165,31 +170,36 @@ class DigitReader:
         """The one character at least three of seven Tesseract tries read in a glyph (modes,
         sizes, soft or sharp edges), with characters limited by `whitelist`, unless another
         comes up twice; when one came up twice only, the same asked of those and seven more
-        tries; else None."""
-        votes: Counter[str] = Counter()
-        for tried, (psm, height, sharp) in enumerate(TESSERACT_TRIES, 1):
-            if not self._ask(glyph, psm, height, sharp, whitelist, votes):
-                return None
-            if tried == 3 and len(votes) == 1 and max(votes.values()) == 3:
-                break  # three out of three: no need to ask more
-        if _winner(votes) is None and max(votes.values(), default=0) == 2:  # a near miss
-            for psm, height, sharp in SECOND_TRIES:
-                self._ask(glyph, psm, height, sharp, whitelist, votes)
-        return _winner(votes)
+        tries; else None (and for a glyph too small)."""
+        return self.votes([glyph], whitelist)[0]
 
-    def _ask(self, glyph: np.ndarray, psm: int, height: int, sharp: bool, whitelist: str,
-             votes: Counter[str]) -> bool:
-        """One Tesseract try, its answer counted in `votes`; False for a glyph too small."""
-        page = padded_page(glyph, height)
-        if page is None:
-            return False
-        if sharp:
-            page = np.where(page < 128, 0, 255).astype(np.uint8)
-        self.tesseract_calls += 1
-        text = read_text(page, f"--psm {psm} {whitelist}")
-        if text:
-            votes[text] += 1
-        return True
+    def votes(self, glyphs: list[np.ndarray], whitelist: str) -> list[str | None]:
+        """`vote` on each glyph; each try is asked of all the glyphs still open at once."""
+        tallies: list[Counter[str]] = [Counter() for _ in glyphs]
+        inked = asking = [k for k, glyph in enumerate(glyphs) if has_ink(glyph)]
+        for tried, (psm, height, sharp) in enumerate(TESSERACT_TRIES, 1):
+            self._ask(glyphs, asking, psm, height, sharp, whitelist, tallies)
+            if tried == 3:  # three out of three: no need to ask more
+                asking = [k for k in asking
+                          if not (len(tallies[k]) == 1 and max(tallies[k].values()) == 3)]
+        near = [k for k in inked if _winner(tallies[k]) is None
+                and max(tallies[k].values(), default=0) == 2]  # a near miss
+        for psm, height, sharp in SECOND_TRIES:
+            self._ask(glyphs, near, psm, height, sharp, whitelist, tallies)
+        return [_winner(tallies[k]) if k in inked else None for k in range(len(glyphs))]
+
+    def _ask(self, glyphs: list[np.ndarray], which: list[int], psm: int, height: int,
+             sharp: bool, whitelist: str, tallies: list[Counter[str]]) -> None:
+        """One Tesseract try at the glyphs numbered `which` (each with ink), each answer
+        counted in its glyph's tally."""
+        pages = []
+        for k in which:
+            page = padded_page(glyphs[k], height)
+            pages.append(np.where(page < 128, 0, 255).astype(np.uint8) if sharp else page)
+        self.tesseract_calls += len(pages)
+        for k, text in zip(which, read_texts(pages, f"--psm {psm} {whitelist}"), strict=True):
+            if text:
+                tallies[k][text] += 1
 
     def _add(self, style: str, digit: int, glyph: np.ndarray) -> None:
         box = normalise(glyph)

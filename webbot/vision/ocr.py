@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
+import cv2
 import numpy as np
 import pytesseract
 
 from webbot.errors import WebbotError
 
 _MISSING = "Tesseract not found: install Debian's package (apt-get install tesseract-ocr)"
-
-
+PAGE_BREAK = "\f"  # what Tesseract writes between the pages of a list of pictures
 
 
 @dataclass(frozen=True)
@@ -56,3 +59,26 @@ def read_text(image: np.ndarray, config: str) -> str:
         return pytesseract.image_to_string(picture, config=config).strip()
     except pytesseract.TesseractNotFoundError:
         raise WebbotError(_MISSING) from None
+
+
+def read_texts(images: Sequence[np.ndarray], config: str) -> list[str]:
+    """What Tesseract reads in each picture (grey, or BGR), stripped: one Tesseract for them
+    all, given the list of their files, so its model is loaded once rather than once a
+    picture (most of a small picture's 0.1-0.2 s). Each picture is a page of its own, read as
+    it would be alone."""
+    if len(images) < 2:
+        return [read_text(image, config) for image in images]
+    with tempfile.TemporaryDirectory(prefix="webbot-ocr-") as folder:
+        paths = [Path(folder) / f"{k}.png" for k in range(len(images))]
+        for path, image in zip(paths, images, strict=True):
+            cv2.imwrite(str(path), image)
+        listing = Path(folder) / "pages.txt"
+        listing.write_text("".join(f"{path}\n" for path in paths))
+        try:
+            text = pytesseract.image_to_string(str(listing), config=config)
+        except pytesseract.TesseractNotFoundError:
+            raise WebbotError(_MISSING) from None
+    pages = text.split(PAGE_BREAK)
+    if len(pages) != len(images):
+        raise WebbotError(f"Tesseract gave {len(pages)} pages for {len(images)} pictures")
+    return [page.strip() for page in pages]
