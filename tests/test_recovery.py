@@ -20,7 +20,7 @@ import pytest
 from tests import processes
 from tests.conftest import PAGES, in_own_thread
 from tests.test_remote import free_port
-from webbot.browser import open_url_again
+from webbot.browser import BrowserOptions, end_browser, newest_browser, open_browser, open_url_again
 from webbot.cli import STACKS_END
 from webbot.debug import Recorder
 from webbot.errors import WebbotError
@@ -260,3 +260,28 @@ def test_a_browser_that_gives_no_new_page_is_ended_and_a_fresh_one_started(monke
     assert said == ["the browser gave no new page within 2 s: it was ended, and a fresh one "
                     "started"]
     assert fresh is not None and fresh != stuck and not alive and title
+
+
+def test_a_stuck_browser_is_found_and_ended_with_all_its_processes():
+    """What a reopen that waited too long does: the browser this process started, found by
+    Chromium's word or else among this process's children, ended with every process under
+    it (a renderer left alive could hold its DevTools pipe open), and a call on it fails."""
+    import psutil
+    from playwright.sync_api import Error, sync_playwright
+
+    def run() -> None:
+        with sync_playwright() as playwright:
+            browser = open_browser(playwright, BrowserOptions())
+            page = browser.new_page()
+            page.set_content("<p>a page with a renderer of its own</p>")
+            pid = newest_browser()
+            assert pid is not None
+            tree = [psutil.Process(pid), *psutil.Process(pid).children(recursive=True)]
+            assert any("--type=renderer" in " ".join(p.cmdline()) for p in tree[1:])
+            assert end_browser(pid)
+            gone, alive = psutil.wait_procs(tree, timeout=10)
+            assert alive == []
+            with pytest.raises(Error):
+                page.evaluate("1")
+
+    in_own_thread(run)

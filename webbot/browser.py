@@ -5,12 +5,12 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import signal
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 
+import psutil
 from playwright.sync_api import Browser, BrowserContext, Error, Page, Playwright, sync_playwright
 
 from webbot import consent
@@ -121,14 +121,45 @@ def _page_in(context: BrowserContext) -> Page:
 
 
 def _browser_pid(browser: Browser) -> int | None:
-    """The process id of a browser this process launched, from Chromium itself."""
+    """The process id of a browser this process launched, from Chromium itself (else the
+    newest Chromium started under this process)."""
     try:
         session = browser.new_browser_cdp_session()
         processes = session.send("SystemInfo.getProcessInfo")["processInfo"]
         session.detach()
     except (Error, KeyError):
-        return None
-    return next((each["id"] for each in processes if each.get("type") == "browser"), None)
+        return newest_browser()
+    return next((each["id"] for each in processes if each.get("type") == "browser"),
+                None) or newest_browser()
+
+
+def newest_browser() -> int | None:
+    """The newest browser process (a Chromium driven through its DevTools pipe, not one of
+    its helpers) under this process, if any."""
+    newest = None
+    for process in psutil.Process().children(recursive=True):
+        with suppress(psutil.Error):
+            command = process.cmdline()
+            if "--remote-debugging-pipe" in command and \
+                    not any(part.startswith("--type=") for part in command) and \
+                    (newest is None or process.create_time() > newest.create_time()):
+                newest = process
+    return newest.pid if newest is not None else None
+
+
+def end_browser(pid: int) -> bool:
+    """SIGKILL a browser and every process under it (renderers, zygotes, the GPU and utility
+    processes), so that nothing of it is left holding its DevTools pipe open: a Playwright
+    call waiting on it then fails. False when it was gone already."""
+    try:
+        browser = psutil.Process(pid)
+        tree = [browser, *browser.children(recursive=True)]
+    except psutil.Error:
+        return False
+    for process in tree:
+        with suppress(psutil.Error):
+            process.kill()
+    return True
 
 
 @contextmanager
@@ -219,14 +250,13 @@ class Tab:
 
     @contextmanager
     def _ended_if_stuck(self) -> Iterator[list[bool]]:
-        """Within the block, the local browser is killed (by its pid) after REOPEN_PATIENCE_S:
-        a Playwright call waiting on it then fails, as for any browser gone. The list yielded
-        is true once that was done."""
+        """Within the block, the local browser is killed (by its pid, with all its processes)
+        after REOPEN_PATIENCE_S: a Playwright call waiting on it then fails, as for any browser
+        gone. The list yielded is true once that was done."""
         ended: list[bool] = []
 
         def end() -> None:
-            with suppress(OSError):
-                os.kill(self.pid, signal.SIGKILL)
+            if self.pid is not None and end_browser(self.pid):
                 ended.append(True)
 
         timer = threading.Timer(REOPEN_PATIENCE_S, end)
