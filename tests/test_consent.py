@@ -46,7 +46,7 @@ BURRITO = ("eu", "cookiebot", "quantcast", "osano", "complianz", "iubenda", "axe
 # CI plays one variant of each way in: the library's rules on the page, in a shadow root and in
 # a cross-site frame; the bot's words in French (the Daily SET) and German (Burrito Bison); a
 # dialog that only accepts. --full plays every variant.
-IN_CI = {"onetrust", "usercentrics", "sourcepoint", "eu", "words-fr", "words-de", "accept-only"}
+IN_CI = {"onetrust", "usercentrics", "sourcepoint", "words-fr", "words-de", "accept-only"}
 
 
 def game_for(kind: str) -> str:

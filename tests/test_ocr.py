@@ -41,3 +41,14 @@ def test_a_vote_on_many_glyphs_is_each_glyph_s_own_vote(tmp_path):
     assert together[-1] is None
     right = [vote == str(digit) for digit, vote in zip(digits, together[:-1], strict=True)]
     assert sum(right) >= 3, together
+
+
+def test_a_digit_one_reader_learned_is_read_by_another_sharing_its_cache(tmp_path):
+    """Two bot processes on one machine (a soak's workers) share the cache: what one learned
+    from Tesseract the other reads from the template, without asking Tesseract again."""
+    glyph = (255 - lettering("7", FONTS[1])).astype(np.float32) / 255
+    first, second = DigitReader(tmp_path), DigitReader(tmp_path)
+    assert second.nearest(glyph, "regular") == (None, 0.0)  # its templates read: none yet
+    assert first.read(glyph, "regular").source == "tesseract" and first.tesseract_calls > 0
+    read = second.read(glyph, "regular")
+    assert (read.digit, read.source, second.tesseract_calls) == (7, "template", 0)

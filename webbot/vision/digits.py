@@ -129,16 +129,30 @@ class DigitReader:
         self.cache_dir = Path(cache_dir) if cache_dir else default_cache_dir() / "glyphs"
         self.learn = learn
         self._styles: dict[str, GlyphTemplates] = {}
+        self._loaded: dict[str, int] = {}  # each style's folder's mtime when it was read
         self.tesseract_calls = 0
 
     def _templates(self, style: str) -> GlyphTemplates:
         if style not in self._styles:
-            templates = self._styles[style] = GlyphTemplates()
-            for path in sorted((self.cache_dir / style).glob("[0-9]-*.png")):
-                image = cv2.imread(str(path), cv2.IMREAD_GRAYSCALE)
-                if image is not None and image.shape == (GLYPH_HEIGHT, GLYPH_WIDTH):
-                    templates.add(int(path.name[0]), image.astype(np.float32) / 255)
+            self._load(style)
         return self._styles[style]
+
+    def _load(self, style: str) -> None:
+        folder = self.cache_dir / style
+        self._loaded[style] = _mtime(folder)
+        templates = self._styles[style] = GlyphTemplates()
+        for path in sorted(folder.glob("[0-9]-*.png")):
+            image = cv2.imread(str(path), cv2.IMREAD_GRAYSCALE)
+            if image is not None and image.shape == (GLYPH_HEIGHT, GLYPH_WIDTH):
+                templates.add(int(path.name[0]), image.astype(np.float32) / 255)
+
+    def _learned_elsewhere(self, style: str) -> bool:
+        """Whether another reader sharing the cache (another bot process) has learned a
+        template of `style` since it was read here; if so it is read again."""
+        if _mtime(self.cache_dir / style) == self._loaded.get(style):
+            return False
+        self._load(style)
+        return True
 
     def nearest(self, glyph: np.ndarray, style: str) -> tuple[int | None, float]:
         """The nearest template's digit and its correlation ((None, 0) without templates)."""
@@ -148,6 +162,8 @@ class DigitReader:
     def read(self, glyph: np.ndarray, style: str) -> DigitRead:
         """Template first; Tesseract (and learning) when no template matches well enough."""
         closest, score = self.nearest(glyph, style)
+        if score < ACCEPT and self._learned_elsewhere(style):
+            closest, score = self.nearest(glyph, style)
         if score >= ACCEPT:
             return DigitRead(closest, score, "template")
         digit = self.tesseract(glyph)
@@ -216,8 +232,17 @@ class DigitReader:
             os.close(handle)
             cv2.imwrite(temporary, image)
             os.replace(temporary, folder / name)
+            self._loaded[style] = _mtime(folder)  # its own write is nothing new to read
         except OSError:
             pass  # a read-only cache still reads; it only forgets what it learned
+
+
+def _mtime(folder: Path) -> int:
+    """A folder's modification time (a template added changes it); 0 when there is none."""
+    try:
+        return folder.stat().st_mtime_ns
+    except OSError:
+        return 0
 
 
 def _winner(votes: Counter[str]) -> str | None:
