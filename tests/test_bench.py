@@ -32,6 +32,7 @@ def test_bench_puzlogic_prints_a_table():
     assert right == total > 0 and cells[-1].endswith("x faster")
 
 
+@pytest.mark.full  # (CI's time; the benchmark itself is run for the docs)
 def test_bench_daily_set_prints_tables():
     script = SCRIPT.with_name("bench_daily_set.py")
     result = processes.run([sys.executable, str(script), "--quick"], timeout=600)

@@ -62,6 +62,7 @@ def test_the_toy_game_plays_from_the_command_line():
     assert "lights: 5 clicks, the board is green" in done.stdout
 
 
+@pytest.mark.full  # (CI soaks the Daily SET; the toy game plays from the command line above)
 def test_the_toy_game_plays_through_the_soak(short_tmp, monkeypatch):
     jsonl = short_tmp / "games.jsonl"
     done = run_webbot("soak", "lights", "--count", "2", "--workers", "1", "--jsonl", str(jsonl),

@@ -104,27 +104,12 @@ def test_every_answer_of_every_solver_obeys_the_rules(case):
         assert found["fast"] == found["z3"] == found["bruteforce"]  # ... and all agree
 
 
-SCREEN_PUZZLES = {"seed": st.integers(0, 10**6), "size": st.integers(2, 12)}
-ON_SCREEN = settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
-
-
-@settings(ON_SCREEN, max_examples=4)
-@given(**SCREEN_PUZZLES)
+# (CI's time: generated puzzles of sizes 4-12 are played in tests/puzlogic/test_bot.py)
+@pytest.mark.full
+@settings(max_examples=16, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 10**6), size=st.integers(2, 12))
 def test_generated_puzzles_round_trip_through_the_screen(browser, fixtures_url, reader, seed,
                                                          size):
-    round_trip(browser, fixtures_url, reader, seed, size)
-
-
-@pytest.mark.full  # (CI: the four above)
-@settings(ON_SCREEN, max_examples=12)
-@given(**SCREEN_PUZZLES)
-def test_more_generated_puzzles_round_trip_through_the_screen(browser, fixtures_url, reader,
-                                                              seed, size):
-    round_trip(browser, fixtures_url, reader, seed, size)
-
-
-def round_trip(browser, fixtures_url: str, reader, seed: int, size: int) -> None:
-    """A generated puzzle drawn by the replica reads back as the puzzle it drew."""
     page = browser.new_page(viewport={"width": 900, "height": 700})
     try:
         open_game(page, fixtures_url, f"generate={seed}&size={size}&level=1")

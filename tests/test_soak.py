@@ -295,6 +295,7 @@ def test_usage_errors_and_a_dead_scheduler(short_tmp):
     assert done.stderr.count("\n") == 1
 
 
+@pytest.mark.full  # (it waits out the 15 s deadline; CI: a dead scheduler is one line above)
 def test_a_wedged_scheduler_is_one_line_within_its_deadline(short_tmp):
     with wedged_port() as port:  # takes the connection, never answers: Dask waits for good
         done = run_webbot("soak", "puzlogic", "--count", "1", "--scheduler",

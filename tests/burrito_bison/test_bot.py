@@ -47,9 +47,9 @@ def play(url: str, rounds: int, debug_dir=None, **bot_options) -> tuple[WatchedB
 
 
 def test_two_rounds_through_the_title_the_comic_a_flash_sale_the_cards_and_the_shop(
-        fixtures_url):
+        fixtures_url, tmp_path):
     url = f"{fixtures_url}{GAME}?seed=7&pinata=1&sale=1,2&unlocked=2&coins=500&flight=0.25"
-    bot, state = play(url, 2)
+    bot, state = play(url, 2, debug_dir=tmp_path)
     assert state["history"][:3] == ["title", "comic", "ring"]
     assert state["sales"] == state["salesClosed"] == 2 and state["cardsShown"] == 1
     assert len(bot.rounds) == 2 and len(state["rounds"]) == 2
@@ -74,6 +74,13 @@ def test_two_rounds_through_the_title_the_comic_a_flash_sale_the_cards_and_the_s
     # game and the bot agreeing on no rocket.)
     assert "rocket_ready" not in bot.screens or ("rocket_ready", "click", "rocket") in bot.acts, \
         (bot.acts, state["history"])
+    # Each frame an action was decided on, annotated and named after what was done there.
+    names = [path.name[5:] for path in sorted(tmp_path.glob("*-annotated.png"))]
+    assert {"round-1-ring-launch-annotated.png", "round-2-ring-launch-annotated.png",
+            "round-2-results-read-annotated.png"} <= set(names), names
+
+
+@pytest.mark.full  # (CI: the frames decided on are kept in the two rounds above)
 
 
 def test_no_shop_means_no_purchase_and_the_frames_decided_on_are_kept(fixtures_url, tmp_path):
