@@ -4,6 +4,7 @@ and the new one (`div.set-card-td` holding `img.An[name=cardN]`)."""
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import re
@@ -51,10 +52,12 @@ class Board:
     slots: tuple[CardSlot, ...]
 
 
+@functools.lru_cache(maxsize=4)
 def parse_board(html: str | bytes, url: str) -> Board:
-    """Finds the 12 cards of a Daily SET page, in page order 1..12."""
+    """Finds the 12 cards of a Daily SET page, in page order 1..12. The same page is parsed
+    once (the bot recognises the game by its board, then plays that board)."""
     soup = BeautifulSoup(html, "html.parser")
-    layout = "current" if soup.select_one("div.set-card-td") else "old"
+    layout = "current" if soup.find("div", class_="set-card-td") else "old"
     found: dict[int, CardSlot] = {}
     for link in soup.find_all("a", href=CLICK_LINK):
         image = link.find("img", src=True)

@@ -1,0 +1,41 @@
+"""Aiming at a set's three cards in one round trip, and the longer way where that is not enough."""
+
+from __future__ import annotations
+
+from webbot.daily_set.act import Hands
+from webbot.daily_set.page import CardSlot
+from webbot.mouse import Mouse
+
+# Card 1 in view and clear, card 2 under a banner, card 3 below the window, card 4 missing.
+CARDS = """<body style="margin:0; height:3000px">
+<a href="javascript:cardClicked(1)" style="position:absolute; left:10px; top:10px;
+   width:100px; height:60px; background:#eee"><img alt="1"></a>
+<a href="javascript:cardClicked(2)" style="position:absolute; left:150px; top:10px;
+   width:100px; height:60px; background:#eee"></a>
+<a href="javascript:cardClicked(3)" style="position:absolute; left:10px; top:2000px;
+   width:100px; height:60px; background:#eee"></a>
+<div style="position:fixed; left:140px; top:0; width:300px; height:100px;
+   background:rgba(0,0,0,0.5)">a banner</div></body>"""
+
+
+def slot(position: int) -> CardSlot:
+    return CardSlot(position, f"{position}.gif", f'a[href="javascript:cardClicked({position})"]')
+
+
+def test_cards_in_view_and_clear_are_aimed_at_in_one_look_the_rest_the_longer_way(page):
+    page.set_viewport_size({"width": 800, "height": 600})
+    page.set_content(CARDS)
+    hands = Hands(page.main_frame, Mouse(page))
+
+    aims = hands._aims([slot(1), slot(2), slot(3), slot(4)])
+
+    assert aims == [(60, 40), None, None, None]
+
+
+def test_a_page_in_a_frame_is_aimed_at_the_longer_way(page):
+    page.set_content('<iframe style="width:600px; height:400px"></iframe>')
+    frame = page.frames[1]
+    frame.set_content(CARDS)
+    hands = Hands(frame, Mouse(page))
+
+    assert hands._aims([slot(1)]) == [None]
