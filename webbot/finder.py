@@ -16,6 +16,7 @@ import soupsieve
 from playwright.sync_api import ElementHandle, Error, Frame, Page
 
 from webbot.consent import chain_of
+from webbot.consent.buttons import HELPERS
 from webbot.deadline import Deadline
 from webbot.errors import WebbotError, first_line
 from webbot.game import Candidate, GameSpec, frame_name
@@ -71,6 +72,10 @@ def _check_css(part: str, text: str) -> None:
             raise InputError(f"--game-selector {text!r}: not a CSS selector ({reason})") from None
 
 
+# The elements matching a CSS selector, in the document and its open shadow roots (as
+# Playwright's CSS engine finds them), without Playwright's selector engine: a page's first
+# use of it costs 50-100 ms of set-up, at the start of every game.
+MATCHING = "selector => {" + HELPERS + "return all(selector); }"
 # The frame's width and each element's area, in the frame's own CSS pixels: one round trip.
 AREAS = """elements => [document.documentElement.clientWidth, elements.map(e => {
   const r = e.getBoundingClientRect();
@@ -117,12 +122,13 @@ def _selected(page: Page, selector: str, camera: Camera) -> list[Candidate]:
 
 
 def _largest_first(page: Page, elements: str) -> Iterator[tuple[Frame, ElementHandle]]:
-    """The elements matching `elements` in every frame, by their area on the page; each
+    """The elements matching `elements` (CSS) in every frame, by their area on the page; each
     one's handle is taken only when it is asked for."""
     ranked = []
     for frame_number, frame in enumerate(page.frames):
         try:
-            width, areas = frame.locator(elements).evaluate_all(AREAS)
+            found = frame.evaluate_handle(MATCHING, elements)
+            width, areas = found.evaluate(AREAS)
             if not areas:
                 continue
             scale = 1.0
@@ -131,14 +137,15 @@ def _largest_first(page: Page, elements: str) -> Iterator[tuple[Frame, ElementHa
                 scale = box["width"] / width if box and width else 1.0
         except Error:
             continue  # a frame that went away while we looked
-        ranked += [(-area * scale * scale, frame_number, i, frame)
+        ranked += [(-area * scale * scale, frame_number, i, frame, found)
                    for i, area in enumerate(areas)]
-    for _, _, i, frame in sorted(ranked, key=lambda item: item[:3]):
+    for _, _, i, frame, found in sorted(ranked, key=lambda item: item[:3]):
         try:
-            handle = frame.locator(elements).nth(i).element_handle(timeout=1000)
+            handle = found.evaluate_handle("(elements, i) => elements[i]", i).as_element()
         except Error:
-            continue  # gone since (the page changed while we looked)
-        yield frame, handle
+            continue  # its frame went away meanwhile
+        if handle is not None:
+            yield frame, handle
 
 
 def find_game(page: Page, spec: GameSpec, *, selector: str | None = None,
