@@ -69,7 +69,7 @@ def test_the_real_level_10_reads_exactly_on_first_sight(tmp_path):
     assert (tmp_path / "blue core").is_dir()  # read, and learned, in the blue core's style
 
 
-@pytest.mark.parametrize("number", sweep([10, 12, 15], {15}.__contains__))  # (CI: the largest)
+@pytest.mark.parametrize("number", sweep([10, 12, 15], {12}.__contains__))  # (CI: one of 3 sums)
 def test_blue_and_white_sums_read_through_colour_drift_scales_and_leaves(page, fixtures_url,
                                                                         reader, number):
     page.set_viewport_size({"width": 1000, "height": 700})
