@@ -278,9 +278,9 @@ def _drawn_outline(grey: np.ndarray, box: tuple[int, int, int, int],
 
 def _touching(faint: np.ndarray, strong: np.ndarray) -> np.ndarray:
     """The parts of `faint` that hold some of `strong`."""
-    count, labels = cv2.connectedComponents(faint.astype(np.uint8), connectivity=8)
-    keep = np.zeros(count, bool)
-    keep[np.unique(labels[strong & faint])] = True
+    count, labels = cv2.connectedComponents(np.asarray(faint, bool).view(np.uint8),
+                                           connectivity=8)
+    keep = np.bincount(labels[strong & faint], minlength=count) > 0
     keep[0] = False
     return keep[labels]
 
@@ -288,7 +288,8 @@ def _touching(faint: np.ndarray, strong: np.ndarray) -> np.ndarray:
 def _enclosed(outside_paper: np.ndarray) -> np.ndarray:
     """What is not paper but lies within it (the shapes on a card), without what reaches the
     picture's edge (a table, a page's coloured band)."""
-    count, labels = cv2.connectedComponents(outside_paper.astype(np.uint8), connectivity=4)
+    count, labels = cv2.connectedComponents(np.asarray(outside_paper, bool).view(np.uint8),
+                                           connectivity=4)
     edge = np.unique(np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]]))
     keep = np.ones(count, bool)
     keep[edge] = False
