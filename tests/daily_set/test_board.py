@@ -48,6 +48,11 @@ BOARDS = [
     Look("old", DARK, 2.0, 3.0, shadow=True, jpeg=90),
     Look("old", WARM, 0.8, -2.0, outline=True),
     Look("old", DARK, 0.8, 2.0, shadow=True, jpeg=70),
+    # Photo-sized pictures (2.5 million pixels or more), first looked at half size: tilted,
+    # level, and small cards far apart in a big picture (too small at half size: full size).
+    Look("current", DARK, 2.6, 2.0, shadow=True, jpeg=85, margin=65),
+    Look("current", WARM, 2.6, 0.0, outline=True),
+    Look("2022", None, 0.55, 0.0, margin=2000),
 ]
 
 

@@ -65,6 +65,7 @@ SAME_HUE, SAME_SHARE, SAME_SILHOUETTE = 20.0, 0.25, 0.7
 CROP_H, CROP_PAD_X, CROP_MIN_W = 1.4, 0.12, 2.0
 CARD_W, CARD_H = 2.26, 1.48  # the card's box, put around its shapes at a card's proportions
 MIN_TILT, MAX_TILT = 0.3, 10.0  # degrees: below, left as it is; above, not a board
+HALF_LOOK_PIXELS = 2_500_000  # a picture this large is first looked at half size (_first_look)
 MAX_CARDS, DAILY_CARDS = 21, 12
 # A picture is lossier than the page's own card files (JPEG, scaling): a reading is refused
 # from this doubt up (an empty diamond of the 156 drawn boards of scripts/bench_daily_set.py
@@ -120,16 +121,16 @@ def read_board(image: np.ndarray, lossy: bool = False) -> Board:
     """Every card of the board in the picture (BGR), read, and every set among them; a
     BoardError names what could not be read (no board, cards missing, a card unclear, cards
     too small to read through the lossy compression (JPEG) of a `lossy` picture)."""
-    groups = _groups(_shapes(image))
+    groups, halved = _first_look(image)
     quarter = np.eye(2, 3, dtype=np.float64)
     if len(groups) < DAILY_CARDS:  # cards standing on end (shapes lying down) turned upright
         h = image.shape[0]
         turned = cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE)
-        turned_groups = _groups(_shapes(turned))
+        turned_groups, turned_halved = _first_look(turned)
         if len(turned_groups) > len(groups):
-            image, groups = turned, turned_groups
+            image, groups, halved = turned, turned_groups, turned_halved
             quarter = np.array([[0, -1, h - 1], [1, 0, 0]], np.float64)  # (x, y) -> turned
-    tilt = _tilt(groups)
+    tilt = _tilt(groups)  # (the same from a picture at half size: angles keep under scaling)
     turn = quarter
     upright = image
     if abs(tilt) >= MIN_TILT:
@@ -140,6 +141,8 @@ def read_board(image: np.ndarray, lossy: bool = False) -> Board:
         turn = np.hstack([level[:, :2] @ quarter[:, :2],
                           (level[:, :2] @ quarter[:, 2] + level[:, 2])[:, None]])
         groups = _groups(_shapes(upright))
+    elif halved:  # level already: read at full size
+        groups = _groups(_shapes(image))
     on_end = bool(quarter[0, 0] == 0)
     if not groups:
         raise BoardError("no SET cards in the picture (no coloured shapes on light cards)")
@@ -198,6 +201,19 @@ def read_board(image: np.ndarray, lossy: bool = False) -> Board:
                          f"{DAILY_SETS}: a card is misread; least certain: "
                          f"{least_certain([c.reading for c in cards])}")
     return Board(cards, sets, tilt)
+
+
+def _first_look(image: np.ndarray) -> tuple[list[list[Shape]], bool]:
+    """The cards' shapes, grouped, for the board's slope and which way up it stands; and
+    whether they were found in the picture at half size. A large picture is looked at half
+    size first (a quarter of the work; the cards are then read at full size, level): when that
+    shows fewer than a Daily SET's cards (small cards), at full size."""
+    if image.shape[0] * image.shape[1] >= HALF_LOOK_PIXELS:
+        half = cv2.resize(image, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+        groups = _groups(_shapes(half))
+        if len(groups) >= DAILY_CARDS:
+            return groups, True
+    return _groups(_shapes(image)), False
 
 
 def _shapes(image: np.ndarray) -> list[Shape]:
