@@ -68,8 +68,9 @@ def test_a_round_through_the_title_the_comic_a_flash_sale_and_the_cards(fixtures
     assert names[-1] == "round-1-results-read-annotated.png"
 
 
-def test_a_visit_to_the_shop_buys_and_names_each_upgrade_as_the_game_counts_it(fixtures_url):
-    url = f"{fixtures_url}{GAME}?seed=7&scene=shop&coins=500"
+def visit_shop(url: str) -> tuple[BurritoBot, dict, list[str]]:
+    """One visit to the shop the replica opens on; the bot, the game's state and what the bot
+    said."""
     said: list[str] = []
 
     def run():
@@ -79,7 +80,11 @@ def test_a_visit_to_the_shop_buys_and_names_each_upgrade_as_the_game_counts_it(f
             bot.visit_shop(bot.look())
             return bot, session.page.evaluate(STATE)
 
-    bot, state = in_own_thread(run)
+    return *in_own_thread(run), said
+
+
+def test_a_visit_to_the_shop_buys_and_names_each_upgrade_as_the_game_counts_it(fixtures_url):
+    bot, state, said = visit_shop(f"{fixtures_url}{GAME}?seed=7&scene=shop&coins=500")
     assert state["purchases"], "nothing was bought with 500 coins"
     # Each purchase, named as the panel reads it, and paid what the game took.
     bought = [" ".join(line.split()).lower() for line in said if "shop: bought" in line]
@@ -149,17 +154,8 @@ def test_a_hung_screen_is_recovered_then_reported(fixtures_url, tmp_path):
 
 
 def test_a_shop_that_ignores_clicks_buys_nothing_and_says_so(fixtures_url):
-    url = f"{fixtures_url}{GAME}?seed=2&scene=shop&coins=5000&stall=shop"
-    said: list[str] = []
-
-    def run():
-        with game_session(RunOptions(url=url), GAME) as session:
-            bot = BurritoBot(session, TemplatePack(), report=said.append)
-            session.page.wait_for_function("!__burritoTest.state().transitioning")
-            bot.visit_shop(bot.look())  # once crashed when the click was ignored
-            return bot, session.page.evaluate(STATE)
-
-    bot, state = in_own_thread(run)
+    # (The visit once crashed when the click was ignored.)
+    bot, state, said = visit_shop(f"{fixtures_url}{GAME}?seed=2&scene=shop&coins=5000&stall=shop")
     assert state["purchases"] == [] and bot.spent == 0
     assert any("not counted as bought" in line for line in said)
     assert not any("shop: bought" in line for line in said)
