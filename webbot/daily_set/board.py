@@ -41,6 +41,7 @@ from webbot.daily_set.second_look import (
     read_outlines,
 )
 from webbot.errors import WebbotError
+from webbot.vision.percentile import percentile
 from webbot.words import counted
 
 # Paper: bright and grey (a tinted photo's white included). Ink: coloured; JPEG smears the
@@ -251,7 +252,7 @@ def _shapes(image: np.ndarray) -> list[Shape]:
         depth = _depth(mask)
         middle = depth > 0.3 * depth.max()
         colour = chroma[y:y + h, x:x + w]
-        full = max(1.0, float(np.percentile(colour[inked], 95)))
+        full = max(1.0, percentile(colour[inked], 95))
         share = float(np.clip(colour[middle] / full, 0, 1).mean())
         drawn, origin = _drawn_outline(grey, (x, y, w, h), mask)
         silhouette = cv2.resize(drawn.astype(np.float32), (16, 32), interpolation=cv2.INTER_AREA)

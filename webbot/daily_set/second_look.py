@@ -9,6 +9,7 @@ import cv2
 import numpy as np
 
 from webbot.daily_set.perceive import boundary_doubt
+from webbot.vision.percentile import percentile
 
 MIN_FILL_GAP = 0.08  # between the bunches of fill levels (measured apart by 0.15 or more)
 # Where the bunches lie whatever the scale and JPEG: a solid middle is all ink, an empty one
@@ -32,7 +33,7 @@ EXEMPLAR_DOUBT = 0.3  # an outline this sure is an example of its shape
 def paper_and_ink(around: np.ndarray, inked: np.ndarray) -> tuple[float, float]:
     """The lightness of the paper around a shape (most of what is around is paper) and of
     its darkest ink (a few pixels' worth: JPEG specks aside)."""
-    return float(np.percentile(around, 90)), float(np.percentile(inked, 3))
+    return percentile(around, 90), percentile(inked, 3)
 
 
 def fill_level(grey: np.ndarray, box: tuple[int, int, int, int], mask: np.ndarray,
@@ -46,11 +47,11 @@ def fill_level(grey: np.ndarray, box: tuple[int, int, int, int], mask: np.ndarra
     x, y, w, h = box
     pad = max(2, h // 6)
     around = grey[max(0, y - pad):y + h + pad, max(0, x - pad):x + w + pad]
-    inside = grey[y:y + h, x:x + w].astype(np.float32)
+    inside = grey[y:y + h, x:x + w]
     paper, ink = paper_and_ink(around, inside[mask > 0])
     widest = depth.max(axis=1)
     rows = np.flatnonzero(widest >= 0.8 * widest.max())
-    spine = inside[rows, np.argmax(depth[rows], axis=1)]
+    spine = inside[rows, np.argmax(depth[rows], axis=1)].astype(np.float32)
     return float(np.clip((paper - spine) / max(1.0, paper - ink), 0, 1).mean())
 
 
