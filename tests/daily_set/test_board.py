@@ -22,6 +22,7 @@ from scripts.render_set_board import (
 )
 from tests.conftest import run_webbot
 from tests.daily_set.conftest import REAL, REAL_CARDS, REAL_SETS, needs_reference, site_card
+from webbot.daily_set import board as board_module
 from webbot.daily_set.board import BoardError, read_board
 from webbot.daily_set.decide import find_sets
 from webbot.daily_set.perceive import load
@@ -48,8 +49,8 @@ BOARDS = [
     Look("old", DARK, 2.0, 3.0, shadow=True, jpeg=90),
     Look("old", WARM, 0.8, -2.0, outline=True),
     Look("old", DARK, 0.8, 2.0, shadow=True, jpeg=70),
-    # Photo-sized pictures (2.5 million pixels or more), first looked at half size: tilted,
-    # level, and small cards far apart in a big picture (too small at half size: full size).
+    # Photo-sized pictures (2.5 million pixels or more), read at half size: tilted, level; and
+    # small cards far apart in a big picture (too small at half size: read at full size).
     Look("current", DARK, 2.6, 2.0, shadow=True, jpeg=85, margin=65),
     Look("current", WARM, 2.6, 0.0, outline=True),
     Look("2022", None, 0.55, 0.0, margin=2000),
@@ -126,17 +127,39 @@ def test_boards_once_refused_are_read_exactly(number, look):
     assert found.sets == truth_sets(numbers)
 
 
-def test_every_card_is_boxed_where_it_lies():
-    look = Look("current", DARK, 1.0, 0.0)
+@pytest.mark.parametrize("scale", [1.0, 2.6])  # 2.6: a photo's size, read at half size
+def test_every_card_is_boxed_where_it_lies(scale):
+    look = Look("current", DARK, scale, 0.0)
     found = read_board(daily_board(daily_puzzle(3), look))
     width, height = LAYOUTS["current"].size
     pitch = (width + LAYOUTS["current"].gap, height + LAYOUTS["current"].gap)
     for card in found.cards:
         row, column = divmod(card.position - 1, 4)
         x, y = look.margin + column * pitch[0], look.margin + row * pitch[1]
-        cx, cy = card.box[0] + card.box[2] / 2, card.box[1] + card.box[3] / 2
+        cx, cy = (card.box[0] + card.box[2] / 2) / scale, (card.box[1] + card.box[3] / 2) / scale
         assert abs(cx - (x + width / 2)) < 0.05 * width
         assert abs(cy - (y + height / 2)) < 0.1 * height
+        assert abs(card.box[2] / scale - width) < 0.1 * width
+
+
+def test_a_photo_refused_at_half_size_is_read_again_at_full_size(monkeypatch):
+    look = Look("current", DARK, 2.6, 2.0, shadow=True, jpeg=85, margin=65)
+    numbers = daily_puzzle(3)
+    picture = daily_board(numbers, look)
+    as_read = board_module._read_seen
+    sizes = []
+
+    def refused_at_half(sight, lossy, scale=1.0):
+        sizes.append(sight.picture.shape[:2])
+        if scale != 1.0:
+            raise BoardError("refused, as a picture too lossy at half size might be")
+        return as_read(sight, lossy, scale)
+
+    monkeypatch.setattr(board_module, "_read_seen", refused_at_half)
+    found = read_board(picture, lossy=True)
+    assert sizes == [(picture.shape[0] // 2, picture.shape[1] // 2), picture.shape[:2]]
+    assert [c.reading.card for c in found.cards] == [site_card(n) for n in numbers]
+    assert found.sets == truth_sets(numbers)
 
 
 @pytest.mark.parametrize(("count", "look"), [

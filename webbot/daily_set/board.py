@@ -66,7 +66,8 @@ SAME_HUE, SAME_SHARE, SAME_SILHOUETTE = 20.0, 0.25, 0.7
 CROP_H, CROP_PAD_X, CROP_MIN_W = 1.4, 0.12, 2.0
 CARD_W, CARD_H = 2.26, 1.48  # the card's box, put around its shapes at a card's proportions
 MIN_TILT, MAX_TILT = 0.3, 10.0  # degrees: below, left as it is; above, not a board
-HALF_LOOK_PIXELS = 2_500_000  # a picture this large is first looked at half size (_first_look)
+HALF_LOOK_PIXELS = 2_500_000  # a picture this large is first read at half size (read_board)
+MIN_HALF_SHAPE_H = 40  # px at half size: about the page's own (42 px high shapes)
 MAX_CARDS, DAILY_CARDS = 21, 12
 # A picture is lossier than the page's own card files (JPEG, scaling): a reading is refused
 # from this doubt up (an empty diamond of the 156 drawn boards of scripts/bench_daily_set.py
@@ -121,17 +122,51 @@ class Board:
 def read_board(image: np.ndarray, lossy: bool = False) -> Board:
     """Every card of the board in the picture (BGR), read, and every set among them; a
     BoardError names what could not be read (no board, cards missing, a card unclear, cards
-    too small to read through the lossy compression (JPEG) of a `lossy` picture)."""
-    groups, halved = _first_look(image)
-    quarter = np.eye(2, 3, dtype=np.float64)
-    if len(groups) < DAILY_CARDS:  # cards standing on end (shapes lying down) turned upright
+    too small to read through the lossy compression (JPEG) of a `lossy` picture).
+
+    A picture of HALF_LOOK_PIXELS or more (a photo) whose cards are drawn at least as large
+    as a page draws them is read at half size (a quarter of the work), and read again at full
+    size when that is refused."""
+    if image.shape[0] * image.shape[1] >= HALF_LOOK_PIXELS:
+        half = cv2.resize(image, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+        sight = _look(half)
+        heights = [s.h for g in sight.groups for s in g]
+        if len(sight.groups) >= DAILY_CARDS and np.median(heights) >= MIN_HALF_SHAPE_H:
+            try:
+                return _read_seen(sight, lossy, scale=2.0)
+            except BoardError:
+                pass  # a second look, at full size
+    return _read_seen(_look(image), lossy)
+
+
+@dataclass(frozen=True)
+class _Sight:
+    """The cards' shapes found in a picture, for its slope and which way up it stands."""
+
+    picture: np.ndarray  # as given, or turned a quarter clockwise (cards standing on end)
+    groups: list[list[Shape]]
+    quarter: np.ndarray  # the affine map from the picture as given to `picture`
+
+
+def _look(image: np.ndarray) -> _Sight:
+    """The picture's cards, as it stands or, where more show so, turned a quarter (cards
+    standing on end: shapes lying down)."""
+    sight = _Sight(image, _groups(_shapes(image)), np.eye(2, 3, dtype=np.float64))
+    if len(sight.groups) < DAILY_CARDS:
         h = image.shape[0]
         turned = cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE)
-        turned_groups, turned_halved = _first_look(turned)
-        if len(turned_groups) > len(groups):
-            image, groups, halved = turned, turned_groups, turned_halved
-            quarter = np.array([[0, -1, h - 1], [1, 0, 0]], np.float64)  # (x, y) -> turned
-    tilt = _tilt(groups)  # (the same from a picture at half size: angles keep under scaling)
+        turned_groups = _groups(_shapes(turned))
+        if len(turned_groups) > len(sight.groups):
+            return _Sight(turned, turned_groups,
+                          np.array([[0, -1, h - 1], [1, 0, 0]], np.float64))  # (x, y) -> turned
+    return sight
+
+
+def _read_seen(sight: _Sight, lossy: bool, scale: float = 1.0) -> Board:
+    """The board read from what `_look` saw; its cards' boxes and corners multiplied by
+    `scale` (a picture read at half size, placed in the whole)."""
+    image, groups, quarter = sight.picture, sight.groups, sight.quarter
+    tilt = _tilt(groups)
     turn = quarter
     upright = image
     if abs(tilt) >= MIN_TILT:
@@ -142,8 +177,6 @@ def read_board(image: np.ndarray, lossy: bool = False) -> Board:
         turn = np.hstack([level[:, :2] @ quarter[:, :2],
                           (level[:, :2] @ quarter[:, 2] + level[:, 2])[:, None]])
         groups = _groups(_shapes(upright))
-    elif halved:  # level already: read at full size
-        groups = _groups(_shapes(image))
     on_end = bool(quarter[0, 0] == 0)
     if not groups:
         raise BoardError("no SET cards in the picture (no coloured shapes on light cards)")
@@ -157,7 +190,7 @@ def read_board(image: np.ndarray, lossy: bool = False) -> Board:
         x, y = crowded[0][0].centre
         raise BoardError(f"{len(crowded[0])} alike shapes in a row near ({x:.0f}, {y:.0f}): "
                          "cannot tell the cards apart")
-    back = cv2.invertAffineTransform(turn)
+    back = cv2.invertAffineTransform(turn) * scale
     placed = _rejoined(_numbered(groups, on_end))
     placed = _completed(upright, placed)
     if len(placed) > MAX_CARDS:
@@ -202,19 +235,6 @@ def read_board(image: np.ndarray, lossy: bool = False) -> Board:
                          f"{DAILY_SETS}: a card is misread; least certain: "
                          f"{least_certain([c.reading for c in cards])}")
     return Board(cards, sets, tilt)
-
-
-def _first_look(image: np.ndarray) -> tuple[list[list[Shape]], bool]:
-    """The cards' shapes, grouped, for the board's slope and which way up it stands; and
-    whether they were found in the picture at half size. A large picture is looked at half
-    size first (a quarter of the work; the cards are then read at full size, level): when that
-    shows fewer than a Daily SET's cards (small cards), at full size."""
-    if image.shape[0] * image.shape[1] >= HALF_LOOK_PIXELS:
-        half = cv2.resize(image, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
-        groups = _groups(_shapes(half))
-        if len(groups) >= DAILY_CARDS:
-            return groups, True
-    return _groups(_shapes(image)), False
 
 
 def _shapes(image: np.ndarray) -> list[Shape]:
