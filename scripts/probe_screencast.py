@@ -1,0 +1,209 @@
+#!/usr/bin/env python3
+"""What Chromium's screencast (DevTools Page.startScreencast) gives a bot, measured: the facts
+issue 32's camera must be built on. Not a benchmark of the bot.
+
+Two pages, headless, the bundled Chromium: the Burrito Bison replica's title screen (it moves
+all the time) and a test page whose canvas draws one black square per press, a dot drifting
+along its top edge so that the page never holds still. Printed:
+
+- frames a second, how long after it was shown a frame reaches Python (its swap time, from the
+  frame's metadata, against Date.now() read once between two readings of ours), and decoding;
+- against the bot's pulled picture of the same canvas (webbot.screen.Screen.look: a clipped
+  Page.captureScreenshot) on the same page;
+- after each of N presses, every frame that came in the next 250 ms: the latest swap time
+  (after the press's input was acknowledged) of a frame still showing the page before the
+  press, the earliest of one showing it after (from when the click began), frames showing
+  fewer squares than a frame before them (the page never takes a square away: an older
+  picture sent after a newer one), and frames whose swap time is earlier than one before.
+
+    .venv/bin/python scripts/probe_screencast.py [--presses 30] [--seconds 3] [--save-torn DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import math
+import statistics
+import time
+from dataclasses import dataclass
+from itertools import pairwise
+
+import cv2
+import numpy as np
+from playwright.sync_api import CDPSession, Page, sync_playwright
+
+from webbot.browser import BrowserOptions, open_browser
+from webbot.mouse import Mouse
+from webbot.screen import Screen
+from webbot.server import FixtureServer
+
+PRESSES_PAGE = """<!DOCTYPE html><body style="margin:0;background:#fff">
+<canvas id="scene" width="400" height="100" style="position:absolute;left:10px;top:10px">
+</canvas><script>
+  const g = document.getElementById("scene").getContext("2d");
+  window.presses = 0;
+  function draw(now) {
+    g.clearRect(0, 0, 400, 100);
+    g.fillStyle = "#000";
+    for (let i = 0; i < Math.min(window.presses, 12); i++) g.fillRect(10 + i * 30, 40, 20, 20);
+    g.fillStyle = "#00f";
+    g.fillRect(Math.floor(now / 10) % 100, 0, 2, 2);
+  }
+  addEventListener("mousedown", () => { window.presses += 1; draw(performance.now()); });
+  (function loop(now) { draw(now || 0); requestAnimationFrame(loop); })();
+</script></body>"""
+
+
+@dataclass
+class Frame:
+    data: str
+    shown_at: float  # our monotonic clock (the swap time, mapped)
+    received_at: float
+
+
+class Screencast:
+    """The screencast of a page, every frame kept (a probe's, not the bot's)."""
+
+    def __init__(self, page: Page, image_format: str = "png") -> None:
+        self.frames: list[Frame] = []
+        self.cdp: CDPSession = page.context.new_cdp_session(page)
+        before = time.monotonic()
+        wall = self.cdp.send("Runtime.evaluate", {"expression": "Date.now()",
+                                                  "returnByValue": True})["result"]["value"]
+        after = time.monotonic()
+        self.shift = wall / 1000 - (before + after) / 2
+        self.cdp.on("Page.screencastFrame", self._on_frame)
+        self.cdp.send("Page.startScreencast", {"format": image_format, "everyNthFrame": 1,
+                                               "maxWidth": 8192, "maxHeight": 8192})
+
+    def _on_frame(self, event: dict) -> None:
+        now = time.monotonic()
+        self.frames.append(Frame(event["data"], event["metadata"]["timestamp"] - self.shift,
+                                 now))
+        self.cdp.send("Page.screencastFrameAck", {"sessionId": event["sessionId"]})
+
+    def stop(self) -> None:
+        self.cdp.send("Page.stopScreencast")
+        self.cdp.detach()
+
+
+def decode(frame: Frame) -> np.ndarray:
+    return cv2.imdecode(np.frombuffer(base64.b64decode(frame.data), np.uint8), cv2.IMREAD_COLOR)
+
+
+def squares(window: np.ndarray) -> int:
+    """The black squares on the presses page's canvas, in a picture of the whole window."""
+    row = window[60, 10:410, :].max(axis=1) < 60
+    return int(np.count_nonzero(row[1:] & ~row[:-1]))
+
+
+def p95(values: list[float]) -> float:
+    return float(np.percentile(values, 95))
+
+
+def stream_rows(page: Page, label: str, seconds: float, image_format: str) -> list[str]:
+    cast = Screencast(page, image_format)
+    page.wait_for_timeout(300)
+    start = len(cast.frames)
+    page.wait_for_timeout(seconds * 1000)
+    frames = cast.frames[start:]
+    cast.stop()
+    lags = [(f.received_at - f.shown_at) * 1000 for f in frames]
+    started = time.perf_counter()
+    for frame in frames[:20]:
+        decode(frame)
+    decode_ms = (time.perf_counter() - started) * 1000 / min(20, len(frames))
+    return [f"| {label}, screencast ({image_format.upper()}) | {len(frames) / seconds:.0f} "
+            f"| {statistics.median(lags):.0f} ms | {p95(lags):.0f} ms | {decode_ms:.1f} ms |"]
+
+
+def pulled_row(page: Page, selector: str, label: str, count: int = 30) -> str:
+    screen = Screen(page, selector, fast=True)
+    screen.look()
+    times = []
+    for _ in range(count):
+        started = time.perf_counter()
+        screen.look()
+        times.append((time.perf_counter() - started) * 1000)
+    return (f"| {label}, the bot's pulled look | {1000 / statistics.median(times):.0f} "
+            f"| - | - | (in the look: {statistics.median(times):.0f} ms) |")
+
+
+def press_rows(page: Page, presses: int, save_to: str | None) -> list[str]:
+    page.set_content(PRESSES_PAGE)
+    cast = Screencast(page)
+    page.wait_for_timeout(300)
+    mouse = Mouse(page)
+    old_after, new_after, torn, seen, unordered, regressed = [], [], 0, 0, 0, 0
+    last_shown = -math.inf
+    for press in range(1, presses + 1):
+        if press % 12 == 1 and press > 1:  # a full row: wiped, and its frames let pass
+            page.evaluate("window.presses = 0")
+            page.wait_for_timeout(300)
+        target = (press - 1) % 12 + 1
+        before = len(cast.frames)
+        clicked = time.monotonic()
+        mouse.click(300, 80)
+        acked = time.monotonic()
+        page.wait_for_timeout(250)
+        most = 0
+        counted = []  # (shown_at, squares) of this press's frames
+        for frame in cast.frames[before:]:
+            window = decode(frame)
+            count = squares(window)
+            seen += 1
+            unordered += frame.shown_at < last_shown
+            last_shown = max(last_shown, frame.shown_at)
+            if count < most:
+                torn += 1
+                if save_to:
+                    cv2.imwrite(f"{save_to}/torn-{press:02d}-{seen}.png", window)
+            most = max(most, count)
+            counted.append((frame.shown_at, count))
+            if count < target:
+                old_after.append((frame.shown_at - acked) * 1000)
+            else:
+                new_after.append((frame.shown_at - clicked) * 1000)
+        in_time = [count for _, count in sorted(counted)]
+        regressed += sum(b < a for a, b in pairwise(in_time))
+    cast.stop()
+    return [f"| frames after a press (of {presses}) | {seen} |",
+            f"| latest shown, still showing the page before the press | "
+            f"{max(old_after):.0f} ms after its ack |" if old_after else "| none old | |",
+            f"| earliest shown, showing the press | {min(new_after):.0f} ms after the click "
+            "began |",
+            f"| showing fewer squares than a frame before them | {torn} |",
+            f"| shown before a frame that came before them | {unordered} |",
+            f"| taken in the order shown: fewer squares than the one before | {regressed} |"]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--presses", type=int, default=30)
+    parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--save-torn", metavar="DIR",
+                        help="save the windows of frames with fewer squares than one before")
+    args = parser.parse_args()
+    lines = ["| pictures of | a second | reach Python after shown (median) | p95 | decode |",
+             "|---|---|---|---|---|"]
+    with FixtureServer() as server, sync_playwright() as playwright:
+        browser = open_browser(playwright, BrowserOptions())
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page.goto(server.url + "burrito-bison/index.html")
+        page.wait_for_selector("canvas")
+        for image_format in ("png", "jpeg"):
+            lines += stream_rows(page, "Burrito Bison title (1280x800 window)", args.seconds,
+                                 image_format)
+        lines.append(pulled_row(page, "canvas", "Burrito Bison title (1173x660 canvas)"))
+        lines += ["", "| a press on a page that never holds still | |", "|---|---|"]
+        lines += press_rows(page, args.presses, args.save_torn)
+        browser.close()
+    print("\n".join(lines))
+    print(f"\nMeasured {time.strftime('%Y-%m-%d %H:%M')}; {math.floor(args.seconds)} s of frames "
+          "a row.")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
