@@ -14,7 +14,9 @@ along its top edge so that the page never holds still. Printed:
   (after the press's input was acknowledged) of a frame still showing the page before the
   press, the earliest of one showing it after (from when the click began), frames showing
   fewer squares than a frame before them (the page never takes a square away: an older
-  picture sent after a newer one), and frames whose swap time is earlier than one before.
+  picture sent after a newer one), frames whose swap time is earlier than one before, and
+  frames in which the canvas is not drawn at all; with the screencast alone, and with a
+  pulled picture taken after each press as well.
 
     .venv/bin/python scripts/probe_screencast.py [--presses 30] [--seconds 3] [--save-torn DIR]
 """
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import base64
+import contextlib
 import math
 import statistics
 import time
@@ -31,7 +34,7 @@ from itertools import pairwise
 
 import cv2
 import numpy as np
-from playwright.sync_api import CDPSession, Page, sync_playwright
+from playwright.sync_api import CDPSession, Error, Page, sync_playwright
 
 from webbot.browser import BrowserOptions, open_browser
 from webbot.mouse import Mouse
@@ -81,7 +84,8 @@ class Screencast:
         now = time.monotonic()
         self.frames.append(Frame(event["data"], event["metadata"]["timestamp"] - self.shift,
                                  now))
-        self.cdp.send("Page.screencastFrameAck", {"sessionId": event["sessionId"]})
+        with contextlib.suppress(Error):  # (a page closing)
+            self.cdp.send("Page.screencastFrameAck", {"sessionId": event["sessionId"]})
 
     def stop(self) -> None:
         self.cdp.send("Page.stopScreencast")
@@ -130,12 +134,15 @@ def pulled_row(page: Page, selector: str, label: str, count: int = 30) -> str:
             f"| - | - | (in the look: {statistics.median(times):.0f} ms) |")
 
 
-def press_rows(page: Page, presses: int, save_to: str | None) -> list[str]:
+def press_figures(page: Page, presses: int, pulls: bool, save_to: str | None) -> list[str]:
+    """Figures of the frames after each press (`pulls`: a pulled picture of the canvas taken
+    after each press, as a bot that pulls one after its input would)."""
     page.set_content(PRESSES_PAGE)
     cast = Screencast(page)
     page.wait_for_timeout(300)
     mouse = Mouse(page)
-    old_after, new_after, torn, seen, unordered, regressed = [], [], 0, 0, 0, 0
+    screen = Screen(page, "#scene")
+    old_after, new_after, torn, seen, unordered, regressed, blank = [], [], 0, 0, 0, 0, 0
     last_shown = -math.inf
     for press in range(1, presses + 1):
         if press % 12 == 1 and press > 1:  # a full row: wiped, and its frames let pass
@@ -146,6 +153,8 @@ def press_rows(page: Page, presses: int, save_to: str | None) -> list[str]:
         clicked = time.monotonic()
         mouse.click(300, 80)
         acked = time.monotonic()
+        if pulls:
+            screen.grab()
         page.wait_for_timeout(250)
         most = 0
         counted = []  # (shown_at, squares) of this press's frames
@@ -155,10 +164,14 @@ def press_rows(page: Page, presses: int, save_to: str | None) -> list[str]:
             seen += 1
             unordered += frame.shown_at < last_shown
             last_shown = max(last_shown, frame.shown_at)
+            canvas = window[10:110, 10:410]
+            if canvas.min() > 200:  # not even the drifting dot: the canvas not drawn
+                blank += 1
             if count < most:
                 torn += 1
                 if save_to:
-                    cv2.imwrite(f"{save_to}/torn-{press:02d}-{seen}.png", window)
+                    cv2.imwrite(f"{save_to}/{'pulls-' * pulls}fewer-{press:02d}-{seen}.png",
+                                window)
             most = max(most, count)
             counted.append((frame.shown_at, count))
             if count < target:
@@ -168,14 +181,17 @@ def press_rows(page: Page, presses: int, save_to: str | None) -> list[str]:
         in_time = [count for _, count in sorted(counted)]
         regressed += sum(b < a for a, b in pairwise(in_time))
     cast.stop()
-    return [f"| frames after a press (of {presses}) | {seen} |",
-            f"| latest shown, still showing the page before the press | "
-            f"{max(old_after):.0f} ms after its ack |" if old_after else "| none old | |",
-            f"| earliest shown, showing the press | {min(new_after):.0f} ms after the click "
-            "began |",
-            f"| showing fewer squares than a frame before them | {torn} |",
-            f"| shown before a frame that came before them | {unordered} |",
-            f"| taken in the order shown: fewer squares than the one before | {regressed} |"]
+    return [str(seen), f"{max(old_after):.0f} ms" if old_after else "none",
+            f"{min(new_after):.0f} ms" if new_after else "none", str(unordered), str(torn),
+            str(regressed), str(blank)]
+
+
+PRESS_ROWS = ["frames in the 250 ms after each press", "latest shown still showing the page "
+              "before the press, after the press's ack", "earliest shown showing the press, "
+              "after the click began", "shown before a frame that came before them",
+              "showing fewer squares than a frame that came before them",
+              "taken in the order shown: fewer squares than the one before",
+              "the canvas not drawn at all"]
 
 
 def main() -> int:
@@ -196,8 +212,12 @@ def main() -> int:
             lines += stream_rows(page, "Burrito Bison title (1280x800 window)", args.seconds,
                                  image_format)
         lines.append(pulled_row(page, "canvas", "Burrito Bison title (1173x660 canvas)"))
-        lines += ["", "| a press on a page that never holds still | |", "|---|---|"]
-        lines += press_rows(page, args.presses, args.save_torn)
+        alone = press_figures(page, args.presses, False, args.save_torn)
+        pulled = press_figures(page, args.presses, True, args.save_torn)
+        lines += ["", f"| {args.presses} presses on a page that never holds still | screencast "
+                  "alone | a pulled picture after each press |", "|---|---|---|"]
+        lines += [f"| {row} | {a} | {b} |" for row, a, b in zip(PRESS_ROWS, alone, pulled,
+                                                                 strict=True)]
         browser.close()
     print("\n".join(lines))
     print(f"\nMeasured {time.strftime('%Y-%m-%d %H:%M')}; {math.floor(args.seconds)} s of frames "
