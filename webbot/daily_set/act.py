@@ -28,7 +28,7 @@ CHECK_TIMEOUT_S = 0.5  # a clicked card's checkbox ticks within a frame or two
 ANSWER_TIMEOUT_S = 5.0
 LOOK_S = 0.05  # one more look
 ANSWER_POLL_MS = 5  # between looks for the page's answer (an alert, a message, a new URL)
-# Chromium delivers in-page mouse moves once a frame (16.7 ms a move, measured), and cards lie
+# Chromium delivers in-page mouse moves once a frame (measured), and cards lie
 # 100-330 px apart (the old page's table, the current page's 214 px pitch): one move to most.
 CLICK_STEP_PX = 250
 CLICK_MIN_STEPS = 1  # a flick from card to card: one move to a card near by, more when far

@@ -31,6 +31,7 @@ from webbot.daily_set.perceive import (
     ink_named,
     mean_hue,
     read_attributes,
+    value_and_chroma,
 )
 from webbot.daily_set.second_look import (
     fill_level,
@@ -239,9 +240,7 @@ def _read_seen(sight: _Sight, lossy: bool, scale: float = 1.0) -> Board:
 
 def _shapes(image: np.ndarray) -> list[Shape]:
     """The blobs of ink on paper that are shaped like SET shapes."""
-    blue, green, red = cv2.split(image)
-    value = cv2.max(cv2.max(blue, green), red)
-    chroma = cv2.subtract(value, cv2.min(cv2.min(blue, green), red))
+    value, chroma = value_and_chroma(image)
     paper = (value >= PAPER_VALUE) & (chroma < PAPER_CHROMA)
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     strong = (chroma >= INK_CHROMA) | ((chroma >= DARK_INK_CHROMA) & (grey <= DARK_INK_GREY))

@@ -1,8 +1,8 @@
 """Percentiles of 8-bit pixels by counting them: numpy's answer without its sort.
 
-`np.percentile` partitions a copy of the values and pays a fixed cost of about 0.3 ms a call in
-its generality; a board picture asks it hundreds of times, of small patches of 8-bit pixels,
-whose 256 possible values a count ranks at once."""
+`np.percentile` partitions a copy of the values and pays a fixed cost a call for its generality,
+several times what counting costs; a board picture asks it hundreds of times, of small patches
+of 8-bit pixels, whose 256 possible values a count ranks at once."""
 
 from __future__ import annotations
 
