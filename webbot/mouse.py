@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable
 
 from playwright.sync_api import Page
@@ -39,6 +40,9 @@ class Mouse:
         self.step_px = step_px
         self.pause_ms = pause_ms
         self.position: Point | None = None
+        # When the last input was taken by the page (time.monotonic()): a picture meant to
+        # show what an input did must be drawn after it (webbot.screen).
+        self.acted_at = -math.inf
         # Called with the page point before each press: clears what may have come over the
         # game (see webbot.way.Way.guard).
         self.guard: Callable[[float, float], None] | None = None
@@ -53,6 +57,7 @@ class Mouse:
                 if self.pause_ms:
                     self.page.wait_for_timeout(self.pause_ms)
         self.position = (x, y)
+        self.acted_at = time.monotonic()
 
     def click(self, x: float, y: float, button: str = "left",
               step_px: float | None = None, steps: int | None = None) -> None:
@@ -61,12 +66,14 @@ class Mouse:
         self.move_to(x, y, step_px, steps)
         self.page.mouse.down(button=button)
         self.page.mouse.up(button=button)
+        self.acted_at = time.monotonic()
 
     def press(self, button: str = "left") -> None:
         """Press and release where the mouse is (it was moved there by move_to, and nothing
         else has clicked since: a Playwright click elsewhere moves the mouse)."""
         self.page.mouse.down(button=button)
         self.page.mouse.up(button=button)
+        self.acted_at = time.monotonic()
 
     def drag(self, start: Point, end: Point, step_px: float | None = None,
              steps: tuple[int | None, int | None] = (None, None)) -> None:
@@ -81,3 +88,4 @@ class Mouse:
         self.page.mouse.down()
         self.move_to(*end, step_px, steps[1])
         self.page.mouse.up()
+        self.acted_at = time.monotonic()

@@ -29,6 +29,7 @@ from webbot.recovery import Recovery
 from webbot.report import RunReport
 from webbot.screen import Box, Camera, Grab, Screen
 from webbot.server import FixtureServer
+from webbot.stream import FrameStream
 
 MAX_RECOVERIES = 3
 # How long a lost page's server is tried again (a server restarting, a network blip).
@@ -59,6 +60,8 @@ class Session:
     max_recoveries: int = MAX_RECOVERIES
     found: Found | None = None  # the game where it was last found on this page
     recoveries: list[str] = field(default_factory=list)  # why the page was lost, each time
+    stream: FrameStream | None = None  # the page's screencast, once a game asked for it
+    streamless: bool = False  # none to be had from this browser (said once)
 
     def lost(self) -> str | None:
         """What happened to the page, if it is gone (a crash, a close, the browser) or no
@@ -153,18 +156,39 @@ class Session:
         return None if picture is None else Grab(picture, Box.of(box))
 
     def game_screen(self, spec: GameSpec, timeout_s: float = 10, *, fast: bool = False,
+                    streamed: bool = False,
                     report: Callable[[str], None] = lambda line: None) -> Screen:
         """A Screen on the game found on the page; what was done on the way (a consent
-        dialog declined, an ad skipped) is reported, a line each."""
+        dialog declined, an ad skipped) is reported, a line each. `streamed`: its looks come
+        from the page's screencast (webbot.stream) where the browser has one."""
         found = self.find_game(spec, report)
         for step in found.done:
             report(step)
         found.way.report = report  # and what is cleared later, in the middle of the game
         screen = Screen(self.page, found.candidate.name, self.recorder, timeout_s, fast=fast,
-                        element=found.candidate.element)
+                        element=found.candidate.element,
+                        stream=self.screencast(report) if streamed else None)
+        screen.acted_at = lambda: self.mouse.acted_at
         found.way.box = screen.current_box
         screen.before_capture = found.way.watch
         return screen
+
+    def screencast(self, report: Callable[[str], None]) -> FrameStream | None:
+        """The page's screencast, started once a page (again on a page opened anew)."""
+        if self.stream is not None and self.stream.page is self.page:
+            return self.stream
+        if self.stream is not None:
+            self.stream.stop()
+            self.stream = None
+        if self.streamless:
+            return None
+        stream = FrameStream(self.page)
+        if stream.start():
+            self.stream = stream
+        else:
+            self.streamless = True
+            report("no screencast from this browser: pictures are taken one at a time")
+        return self.stream
 
 
 @contextmanager

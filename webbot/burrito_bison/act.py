@@ -4,6 +4,8 @@ it is now."""
 
 from __future__ import annotations
 
+import time
+
 from webbot.burrito_bison.model import Point
 from webbot.mouse import Mouse
 from webbot.screen import Grab
@@ -31,3 +33,4 @@ class Hands:
     def escape(self) -> None:
         """Escape on the keyboard (a popup the bot does not know may close on it)."""
         self.mouse.page.keyboard.press("Escape")
+        self.mouse.acted_at = time.monotonic()

@@ -65,11 +65,12 @@ def game_spec(pack: TemplatePack) -> GameSpec:
 class BurritoBot:
     def __init__(self, session: Session, pack: TemplatePack, *, shop: bool = True,
                  stuck_after: float = DEFAULT_PATIENCE_S, pace_s: float = 0.0,
-                 report: Callable[[str], None] = print,
+                 streamed: bool = True, report: Callable[[str], None] = print,
                  status: Callable[[str], None] = lambda line: None) -> None:
         self.session = session
         self.pack = pack
         self.report = report
+        self.streamed = streamed  # looks at the page's screencast (False: pulled pictures)
         self.recovery = Recovery(session, report)
         self.screen: Screen = self.recovery.attempt(self._find)
         self.hands = Hands(session.mouse)
@@ -257,7 +258,8 @@ class BurritoBot:
 
     # -- stuck -----------------------------------------------------------------------------
     def _find(self) -> Screen:
-        return self.session.game_screen(game_spec(self.pack), fast=True, report=self.report)
+        return self.session.game_screen(game_spec(self.pack), fast=True,
+                                        streamed=self.streamed, report=self.report)
 
     def unstick(self, seen: Observation, alarm: int, seconds: float) -> None:
         """What the watchdog asks of a game stuck on one screen: save what the bot sees, then

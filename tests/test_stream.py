@@ -1,0 +1,119 @@
+"""The screencast camera (webbot.stream, Screen.look): the pictures it pushes are the pulled
+ones, never older than the last input, and map to the page as the pulled ones do, cross-site
+frames and DPR 2 included; where there is none, pictures are pulled, and that is said once."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from tests.test_screen import red_centre
+from webbot.debug import Recorder
+from webbot.mouse import Mouse
+from webbot.screen import Screen
+from webbot.session import Session
+from webbot.stream import FrameStream
+
+# A dot turning in the window's corner, away from what is looked at: the page never holds
+# still, so Chromium keeps sending frames.
+SPINNER = """() => {
+  const dot = document.createElement('div');
+  dot.style.cssText = 'position:fixed;right:0;bottom:0;width:4px;height:4px;background:#00f';
+  document.body.appendChild(dot);
+  (function turn(now) { dot.style.opacity = 0.5 + 0.5 * Math.sin(now / 50);
+                        requestAnimationFrame(turn); })(0);
+}"""
+
+
+def streamed(page, selector: str, **options) -> Screen:
+    """A Screen on the page's screencast, once its first frame has come."""
+    stream = FrameStream(page)
+    assert stream.start()
+    assert stream.frame_after(-math.inf, 10) is not None
+    screen = Screen(page, selector, stream=stream, **options)
+    mouse = Mouse(page)
+    screen.acted_at = lambda: mouse.acted_at
+    return screen
+
+
+def squares(image: np.ndarray) -> int:
+    """The black squares in a row on the clicks page."""
+    row = image[50, :, :].max(axis=1) < 60
+    return int(np.count_nonzero(row[1:] & ~row[:-1]))
+
+
+def test_a_streamed_look_is_the_pulled_picture_pixel_for_pixel(page, pages_url):
+    page.goto(f"{pages_url}geometry.html")
+    page.evaluate(SPINNER)
+    screen = streamed(page, "#stage")
+    first = screen.look()  # pulled: nothing seen yet
+    seen = next(look for look in (screen.look() for _ in range(20)) if look.streamed)
+    assert seen.taken_at > first.taken_at
+    assert np.array_equal(seen.image, first.image)
+    assert np.array_equal(seen.image, screen.grab().image)
+    Mouse(page).click(*seen.to_page(*red_centre(seen.image)))
+    assert page.evaluate("window.hits") == ["marker"]
+
+
+def test_no_look_shows_the_page_as_it_was_before_the_last_press(page, pages_url):
+    page.goto(f"{pages_url}clicks.html")
+    screen = streamed(page, "#scene")
+    mouse = Mouse(page)
+    screen.acted_at = lambda: mouse.acted_at
+    assert squares(screen.look().image) == 0
+    streamed_looks = 0
+    for presses in range(1, 11):
+        mouse.click(200, 100)
+        for _ in range(3):  # the look after the press, and the next ones from the stream
+            seen = screen.look()
+            assert squares(seen.image) == presses == page.evaluate("presses")
+            assert seen.taken_at > mouse.acted_at
+            streamed_looks += seen.streamed
+    assert streamed_looks >= 10
+
+
+def test_a_page_that_holds_still_is_pulled_from(page, pages_url):
+    page.goto(f"{pages_url}geometry.html")
+    screen = streamed(page, "#stage")
+    first = screen.look()
+    again = screen.look()  # nothing drawn since: no frame comes
+    assert not again.streamed and again.taken_at > first.taken_at
+    assert np.array_equal(again.image, first.image)
+
+
+@pytest.mark.parametrize("dpr", [1, 2])
+def test_a_click_reaches_a_cross_site_frame_at_the_point_streamed(browser, fixtures_url, dpr):
+    context = browser.new_context(device_scale_factor=dpr, viewport={"width": 1024,
+                                                                      "height": 640})
+    page = context.new_page()
+    page.goto(f"{fixtures_url}portal/index.html?game=puzlogic&consent=none&banner=0")
+    page.evaluate(SPINNER)
+    game = page.frame_locator("#gameiframe").frame_locator("iframe").locator("canvas#game")
+    element = game.element_handle()
+    frame = element.owner_frame()
+    assert frame.parent_frame.parent_frame is not None  # two frames deep
+    frame.evaluate("window.downs = []; addEventListener('mousedown', "
+                   "e => downs.push([e.clientX, e.clientY]), true)")
+    screen = streamed(page, "canvas#game", element=element)
+    first = screen.look()
+    # (Frames shown before the window's size reached the screencast come smaller, and are
+    # left for pulled pictures.)
+    seen = next(look for look in (screen.look() for _ in range(20)) if look.streamed)
+    assert seen.image.shape[:2] == (600, 800)  # CSS pixels, whatever the ratio
+    assert np.array_equal(seen.image, first.image)
+    Mouse(page).click(*seen.to_page(120, 90))
+    assert frame.evaluate("downs") == [[120, 90]]
+    context.close()
+
+
+def test_without_a_screencast_pictures_are_pulled_and_that_is_said_once(page, pages_url,
+                                                                         monkeypatch):
+    page.goto(f"{pages_url}geometry.html")
+    monkeypatch.setattr(FrameStream, "start", lambda self: False)  # as on Firefox
+    said = []
+    session = Session(page, page.url, Recorder(), Mouse(page))
+    assert session.screencast(said.append) is None
+    assert session.screencast(said.append) is None
+    assert said == ["no screencast from this browser: pictures are taken one at a time"]

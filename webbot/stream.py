@@ -1,0 +1,152 @@
+"""Chromium's own frames of a page, pushed as it draws them: the DevTools screencast.
+
+Chromium sends a frame of the whole window each time the page's picture changes (none while it
+holds still), two at most unacknowledged, each with the time it was put on screen. A pulled
+picture (Page.captureScreenshot) costs 38-117 ms here and the page waits for it; a pushed one
+costs its decoding. The frames are in CSS pixels whatever the device pixel ratio, and show
+cross-site frames as the window does.
+
+The sync Playwright API hands events over only while a call of it runs: `frame_after` waits
+inside short calls so that the frames keep coming.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import math
+import time
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+from playwright.sync_api import CDPSession, Error, Page
+
+FORMATS = ("png", "jpeg")
+MAX_SIDE = 8192  # px
+PUMP_MS = 1  # each wait for a frame: a Playwright call short enough to miss nothing
+
+
+@dataclass(frozen=True)
+class StreamFrame:
+    """One frame of the window, as Chromium sent it."""
+
+    data: str  # base64 PNG or JPEG
+    drawn_at: float  # when it was put on screen, on this process's time.monotonic() clock
+    offset_top: float  # CSS pixels above the page's top in the picture
+    page_scale: float  # pinch zoom: 1 unless the page is zoomed in
+    _image: list = field(default_factory=list, repr=False, compare=False)
+
+    def image(self) -> np.ndarray:
+        """The frame decoded to BGR (once)."""
+        if not self._image:
+            raw = np.frombuffer(base64.b64decode(self.data), np.uint8)
+            self._image.append(cv2.imdecode(raw, cv2.IMREAD_COLOR))
+        return self._image[0]
+
+
+class FrameStream:
+    """The screencast of a page: the newest frame kept, waited on by the time it was drawn."""
+
+    def __init__(self, page: Page, image_format: str = "png", quality: int = 90) -> None:
+        if image_format not in FORMATS:
+            raise ValueError(f"a screencast sends {' or '.join(FORMATS)}, not {image_format}")
+        self.page = page
+        self.image_format = image_format
+        self.quality = quality
+        self.newest: StreamFrame | None = None
+        self.frames = 0  # received since start
+        self._cdp: CDPSession | None = None
+        self._shift = 0.0  # the browser's wall clock minus this process's monotonic clock
+        self._doubt = 0.0  # how far that shift may be off (half the round trip measuring it)
+
+    @property
+    def running(self) -> bool:
+        return self._cdp is not None
+
+    def start(self) -> bool:
+        """Starts the screencast; False where there is none (not Chromium, or no DevTools
+        session to be had: the caller takes pulled pictures)."""
+        try:
+            cdp = self.page.context.new_cdp_session(self.page)
+            before = time.monotonic()
+            wall = cdp.send("Runtime.evaluate", {"expression": "Date.now()",
+                                                 "returnByValue": True})["result"]["value"]
+            after = time.monotonic()
+            cdp.on("Page.screencastFrame", self._on_frame)
+            # Unbounded, frames come no larger than the window (CSS pixels); the default bound
+            # is the emulated screen's size, which shrinks the frames of a larger window.
+            settings = {"format": self.image_format, "everyNthFrame": 1,
+                        "maxWidth": MAX_SIDE, "maxHeight": MAX_SIDE}
+            if self.image_format == "jpeg":
+                settings["quality"] = self.quality
+            cdp.send("Page.startScreencast", settings)
+        except Error:
+            return False
+        # Frames carry the browser's wall-clock time of their swap; Date.now() reads the same
+        # clock, here once, between two readings of ours.
+        self._shift = wall / 1000 - (before + after) / 2
+        self._doubt = (after - before) / 2
+        self._cdp = cdp
+        return True
+
+    def stop(self) -> None:
+        cdp, self._cdp = self._cdp, None
+        if cdp is None:
+            return
+        try:
+            cdp.send("Page.stopScreencast")
+            cdp.detach()
+        except Error:
+            pass  # the page is gone, and its screencast with it
+
+    def frame_after(self, moment: float, wait_s: float) -> StreamFrame | None:
+        """The newest frame certainly drawn after `moment` (time.monotonic()), waiting up to
+        `wait_s` for one; None if none came."""
+        deadline = time.monotonic() + wait_s
+        while True:
+            frame = self.newest
+            if frame is not None and frame.drawn_at - self._doubt > moment:
+                return frame
+            if self._cdp is None or time.monotonic() >= deadline:
+                return None
+            try:
+                self.page.wait_for_timeout(PUMP_MS)
+            except Error:
+                return None
+
+    def _on_frame(self, event: dict) -> None:
+        cdp = self._cdp
+        meta = event["metadata"]
+        stamp = meta.get("timestamp")
+        drawn_at = stamp - self._shift if stamp is not None else time.monotonic()
+        # Frames come out of order (8% of them, measured); in the order of their swap times
+        # what they show never goes back. The newest is the one shown last.
+        if self.newest is None or drawn_at > self.newest.drawn_at:
+            self.newest = StreamFrame(event["data"], drawn_at, meta["offsetTop"],
+                                      meta["pageScaleFactor"])
+        self.frames += 1
+        if cdp is None:
+            return
+        with contextlib.suppress(Error):  # (a page closed meanwhile)
+            # the next frame comes once this one is acknowledged
+            cdp.send("Page.screencastFrameAck", {"sessionId": event["sessionId"]})
+
+
+def crop(frame: StreamFrame, box: dict, window_width: float) -> np.ndarray | None:
+    """The part of the frame under `box` (CSS pixels, in a window `window_width` CSS pixels
+    wide); None when the frame cannot show it as it is (a zoomed page, a box out of the
+    window, a frame of another size than the window's). (The frame's own deviceWidth is the
+    emulated screen's, not the window's.)"""
+    image = frame.image()
+    # Frames come in CSS pixels, one per pixel of the window; any other (a frame shrunk to
+    # the emulated screen's size, seen first on a larger window) is not used.
+    if image is None or frame.page_scale != 1 or image.shape[1] != round(window_width):
+        return None
+    left, top = box["x"], box["y"] + frame.offset_top
+    right, bottom = left + box["width"], top + box["height"]
+    x0, y0, x1, y1 = (math.floor(left + 0.5), math.floor(top + 0.5),
+                      math.floor(right + 0.5), math.floor(bottom + 0.5))
+    if x0 < 0 or y0 < 0 or x1 > image.shape[1] or y1 > image.shape[0] or x1 <= x0 or y1 <= y0:
+        return None
+    return image[y0:y1, x0:x1]
