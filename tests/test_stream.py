@@ -15,6 +15,7 @@ from webbot.mouse import Mouse
 from webbot.screen import Screen
 from webbot.session import Session
 from webbot.stream import FrameStream
+from webbot.vision.still import changed_fraction
 
 # A dot turning in the window's corner, away from what is looked at: the page never holds
 # still, so Chromium keeps sending frames.
@@ -47,12 +48,10 @@ def squares(image: np.ndarray) -> int:
 def test_a_streamed_look_is_the_pulled_picture_pixel_for_pixel(page, pages_url):
     page.goto(f"{pages_url}geometry.html")
     page.evaluate(SPINNER)
+    pulled = Screen(page, "#stage").grab()  # (before the stream: a pull would upset it)
     screen = streamed(page, "#stage")
-    first = screen.look()  # pulled: nothing seen yet
     seen = next(look for look in (screen.look() for _ in range(20)) if look.streamed)
-    assert seen.taken_at > first.taken_at
-    assert np.array_equal(seen.image, first.image)
-    assert np.array_equal(seen.image, screen.grab().image)
+    assert np.array_equal(seen.image, pulled.image)
     Mouse(page).click(*seen.to_page(*red_centre(seen.image)))
     assert page.evaluate("window.hits") == ["marker"]
 
@@ -63,23 +62,21 @@ def test_no_look_shows_the_page_as_it_was_before_the_last_press(page, pages_url)
     mouse = Mouse(page)
     screen.acted_at = lambda: mouse.acted_at
     assert squares(screen.look().image) == 0
-    streamed_looks = 0
     for presses in range(1, 11):
         mouse.click(200, 100)
-        for _ in range(3):  # the look after the press, and the next ones from the stream
+        for _ in range(3):  # the look after the press, and the next ones
             seen = screen.look()
+            assert seen.streamed
             assert squares(seen.image) == presses == page.evaluate("presses")
             assert seen.taken_at > mouse.acted_at
-            streamed_looks += seen.streamed
-    assert streamed_looks >= 10
 
 
-def test_a_page_that_holds_still_is_pulled_from(page, pages_url):
+def test_a_page_that_holds_still_is_looked_at_in_its_last_frame(page, pages_url):
     page.goto(f"{pages_url}geometry.html")
     screen = streamed(page, "#stage")
     first = screen.look()
-    again = screen.look()  # nothing drawn since: no frame comes
-    assert not again.streamed and again.taken_at > first.taken_at
+    again = screen.look()  # nothing shown since: the newest frame stands
+    assert first.streamed and again.streamed
     assert np.array_equal(again.image, first.image)
 
 
@@ -96,13 +93,14 @@ def test_a_click_reaches_a_cross_site_frame_at_the_point_streamed(browser, fixtu
     assert frame.parent_frame.parent_frame is not None  # two frames deep
     frame.evaluate("window.downs = []; addEventListener('mousedown', "
                    "e => downs.push([e.clientX, e.clientY]), true)")
+    pulled = Screen(page, "canvas#game", element=element).grab()
     screen = streamed(page, "canvas#game", element=element)
-    first = screen.look()
     # (Frames shown before the window's size reached the screencast come smaller, and are
     # left for pulled pictures.)
     seen = next(look for look in (screen.look() for _ in range(20)) if look.streamed)
     assert seen.image.shape[:2] == (600, 800)  # CSS pixels, whatever the ratio
-    assert np.array_equal(seen.image, first.image)
+    # (the game shimmers: two pulled pictures differ a little too)
+    assert changed_fraction(seen.image, pulled.image, threshold=30) < 0.01
     Mouse(page).click(*seen.to_page(120, 90))
     assert frame.evaluate("downs") == [[120, 90]]
     context.close()

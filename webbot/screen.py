@@ -131,10 +131,12 @@ class Camera:
         return base64.b64decode(shot["data"])
 
 
-# A look waits this long for a frame shown after the last picture, then pulls one: frames reach
-# the bot 25-90 ms after they were shown (measured, 2 cores), one every 17-33 ms while the page
-# moves, none while it holds still.
-STREAM_WAIT_S = 0.15
+# A look waits this long for a frame shown after the last picture (frames reach the bot 25-150
+# ms after they were shown, one every 17-33 ms while the page moves, none while it holds still:
+# scripts/probe_screencast.py), then takes the newest.
+STREAM_WAIT_S = 0.3
+INPUT_SHOWN_S = 0.06  # a frame shown this long after an input's ack shows what it did
+BOX_FRESH_S = 0.5
 
 
 class _NoRecorder:
@@ -161,7 +163,9 @@ class Screen:
         # a look shows nothing drawn before it.
         self.stream = stream
         self.acted_at: Callable[[], float] = lambda: -math.inf
-        self._seen_at = -math.inf  # when the last picture looked at was shown (or pulled)
+        self._seen_at = -math.inf  # when the last streamed picture looked at was shown
+        self._box: dict | None = None  # the game's box, as last measured for the stream
+        self._box_at = -math.inf
         # A game found by webbot.finder comes as its element (in any frame): measuring a handle
         # costs ~1-6 ms, re-finding a selector's element across frames ~10-25 ms.
         self.element = element
@@ -176,6 +180,11 @@ class Screen:
         self.before_capture: Callable[..., None] = lambda *every_s: None
 
     def _capture(self) -> Grab:
+        if self.stream is not None and self.stream.running:
+            streamed = self._streamed()
+            if streamed is not None:
+                self.recorder.saw(streamed)
+                return streamed
         # A page screenshot clipped to the element's box: the same pixels as an element
         # screenshot at about half the cost (no actionability checks).
         self.before_capture()
@@ -236,37 +245,38 @@ class Screen:
         return Box.of(box)
 
     def look(self) -> Grab:
-        """A frame for a decision loop: remembered as the last seen, not saved each time.
-
-        With a stream: the first frame put on screen after the last picture looked at, when
-        the page has taken no input since; after an input, a pulled picture. (A frame's time
-        is when it was shown, not when what it shows was drawn: frames shown up to 22 ms after
-        a press still showed the page before it, measured. A pulled picture is drawn anew.)
-        A page that shows nothing new within STREAM_WAIT_S is pulled from too."""
-        grab = None
-        if self.stream is not None and self.acted_at() < self._seen_at:
-            grab = self._streamed()
-        if grab is None:
-            grab = self._capture()
-            self._seen_at = time.monotonic()
-            return grab
-        self.recorder.saw(grab)
-        return grab
+        """A frame for a decision loop: remembered as the last seen, not saved each time."""
+        return self._capture()
 
     def _streamed(self) -> Grab | None:
+        """The first frame shown after the last picture and, by INPUT_SHOWN_S, after the last
+        input (frames shown up to 46 ms after a press's ack still showed the page before it:
+        scripts/probe_screencast.py); when none comes within STREAM_WAIT_S, the newest (the
+        page holds still). Never a pulled picture while the stream runs: a clipped capture
+        leaves the stream's next frames blank (measured)."""
         assert self.stream is not None
         self.before_capture()
-        frame = self.stream.frame_after(self._seen_at, STREAM_WAIT_S)
+        since = max(self._seen_at, self.acted_at() + INPUT_SHOWN_S)
+        frame = self.stream.frame_after(since, STREAM_WAIT_S) or self.stream.newest
         if frame is None:
             return None
-        box = self._measure() if self.element is not None else self._measure_selector()
+        box = self._cached_box()
         window = self.page.viewport_size
         image = crop(frame, box, window["width"] if window else frame.image().shape[1])
         if image is None:
             return None
-        self._seen_at = frame.drawn_at
+        self._seen_at = max(self._seen_at, frame.drawn_at)
         return Grab(image, Box.of(box), taken_at=frame.drawn_at,
                     anchor=self.current_box if self.element is not None else None, streamed=True)
+
+    def _cached_box(self) -> dict:
+        """The game's box, measured again every BOX_FRESH_S (a measure costs 18-20 ms while the
+        screencast runs: the renderer is busy)."""
+        now = time.monotonic()
+        if self._box is None or now - self._box_at > BOX_FRESH_S:
+            self._box = self._measure() if self.element is not None else self._measure_selector()
+            self._box_at = now
+        return self._box
 
     def grab(self, label: str = "frame") -> Grab:
         grab = self._capture()
