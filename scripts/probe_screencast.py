@@ -63,6 +63,7 @@ class Frame:
     data: str
     shown_at: float  # our monotonic clock (the swap time, mapped)
     received_at: float
+    stamp: float  # the swap time as sent: the browser's wall clock, seconds
 
 
 class Screencast:
@@ -82,8 +83,8 @@ class Screencast:
 
     def _on_frame(self, event: dict) -> None:
         now = time.monotonic()
-        self.frames.append(Frame(event["data"], event["metadata"]["timestamp"] - self.shift,
-                                 now))
+        stamp = event["metadata"]["timestamp"]
+        self.frames.append(Frame(event["data"], stamp - self.shift, now, stamp))
         with contextlib.suppress(Error):  # (a page closing)
             self.cdp.send("Page.screencastFrameAck", {"sessionId": event["sessionId"]})
 
@@ -136,6 +137,14 @@ def pulled_row(page: Page, selector: str, label: str, count: int = 30) -> str:
             f"| - | - | (in the look: {statistics.median(times):.0f} ms) |")
 
 
+# The page's wall clock at the start of each of the next four frames it makes (animation
+# frames), read right after an input was acknowledged.
+MARKS = """() => new Promise(done => { const at = [];
+  (function next() { requestAnimationFrame(() => { at.push(Date.now());
+                                                   at.length < 4 ? next() : done(at); }); })();
+})"""
+
+
 def press_figures(browser: Browser, presses: int, pulls: bool,
                   save_to: str | None) -> list[str]:
     """Figures of the frames after each press (`pulls`: a pulled picture of the canvas taken
@@ -149,6 +158,7 @@ def press_figures(browser: Browser, presses: int, pulls: bool,
     mouse = Mouse(page)
     screen = Screen(page, "#scene")
     old_after, new_after, torn, seen, unordered, regressed, blank = [], [], 0, 0, 0, 0, 0
+    old_after_marks: list[list[float]] = [[], [], [], []]
     last_shown = -math.inf
     for press in range(1, presses + 1):
         if press % 12 == 1 and press > 1:  # a full row: wiped, and its frames let pass
@@ -161,6 +171,9 @@ def press_figures(browser: Browser, presses: int, pulls: bool,
         acked = time.monotonic()
         if pulls:
             screen.grab()
+            marks = None
+        else:
+            marks = page.evaluate(MARKS)
         page.wait_for_timeout(250)
         most = 0
         counted = []  # (shown_at, squares) of this press's frames
@@ -182,6 +195,8 @@ def press_figures(browser: Browser, presses: int, pulls: bool,
             counted.append((frame.shown_at, count))
             if count < target:
                 old_after.append((frame.shown_at - acked) * 1000)
+                for k, mark in enumerate(marks or []):
+                    old_after_marks[k].append(frame.stamp * 1000 - mark)
             else:
                 new_after.append((frame.shown_at - clicked) * 1000)
         in_time = [count for _, count in sorted(counted)]
@@ -190,7 +205,8 @@ def press_figures(browser: Browser, presses: int, pulls: bool,
     page.close()
     return [str(seen), f"{max(old_after):.0f} ms" if old_after else "none",
             f"{min(new_after):.0f} ms" if new_after else "none", str(unordered), str(torn),
-            str(regressed), str(blank)]
+            str(regressed), str(blank)] + [
+            f"{max(values):.0f} ms" if values else "none" for values in old_after_marks]
 
 
 PRESS_ROWS = ["frames in the 250 ms after each press", "latest shown still showing the page "
@@ -198,7 +214,9 @@ PRESS_ROWS = ["frames in the 250 ms after each press", "latest shown still showi
               "after the click began", "shown before a frame that came before them",
               "showing fewer squares than a frame that came before them",
               "taken in the order shown: fewer squares than the one before",
-              "the canvas not drawn at all"]
+              "the canvas not drawn at all"] + [
+    f"latest shown still showing the page before the press, after the start of the page's "
+    f"{nth} animation frame after the ack" for nth in ("first", "second", "third", "fourth")]
 
 
 def main() -> int:

@@ -12,7 +12,7 @@ import pytest
 from tests.test_screen import red_centre
 from webbot.debug import Recorder
 from webbot.mouse import Mouse
-from webbot.screen import Screen
+from webbot.screen import MovedSinceSeen, Screen
 from webbot.session import Session
 from webbot.stream import FrameStream
 from webbot.vision.still import changed_fraction
@@ -69,6 +69,21 @@ def test_no_look_shows_the_page_as_it_was_before_the_last_press(page, pages_url)
             assert seen.streamed
             assert squares(seen.image) == presses == page.evaluate("presses")
             assert seen.taken_at > mouse.acted_at
+
+
+def test_a_point_seen_before_the_game_moved_is_not_clicked_and_the_next_look_is_right(
+        page, pages_url):
+    page.goto(f"{pages_url}geometry.html")
+    page.evaluate(SPINNER)
+    screen = streamed(page, "#stage")
+    seen = next(look for look in (screen.look() for _ in range(20)) if look.streamed)
+    page.evaluate("document.getElementById('stage').style.top = '90px'")  # a banner above
+    with pytest.raises(MovedSinceSeen):
+        seen.to_page(*red_centre(seen.image))
+    again = screen.look()
+    assert again.box.y == 90
+    Mouse(page).click(*again.to_page(*red_centre(again.image)))
+    assert page.evaluate("window.hits") == ["marker"]
 
 
 def test_a_page_that_holds_still_is_looked_at_in_its_last_frame(page, pages_url):

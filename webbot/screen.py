@@ -19,7 +19,7 @@ from playwright.sync_api import CDPSession, ElementHandle, Error, Page
 
 from webbot.deadline import Deadline
 from webbot.errors import WaitTimeout, WebbotError
-from webbot.stream import FrameStream, crop
+from webbot.stream import FrameStream, crop, frames_begun
 from webbot.vision.still import alike, changed_fraction
 
 
@@ -54,6 +54,9 @@ class Grab:
     # the picture are mapped through it, not through where the element was when grabbed.
     anchor: Callable[[], Box] | None = field(default=None, repr=False, compare=False)
     streamed: bool = False  # from the page's screencast (taken_at: when it was shown)
+    # When the picture reached the bot (time.monotonic()): a streamed frame's arrival, a
+    # pulled picture's asking. A decision's latency counts from it.
+    arrived_at: float = field(default_factory=time.monotonic)
 
     @property
     def scale(self) -> float:
@@ -76,6 +79,16 @@ class Grab:
     def to_image(self, x: float, y: float) -> tuple[float, float]:
         """Page point -> image point."""
         return (x - self.box.x) * self.scale, (y - self.box.y) * self.scale_y
+
+
+class MovedSinceSeen(WebbotError):
+    """The game moved on the page after the picture a point was found in was cut from the
+    window: the point may not be where it was seen. Nothing was done; look again."""
+
+
+def _moved(before: dict, now: Box) -> bool:
+    return max(abs(now.x - before["x"]), abs(now.y - before["y"]),
+               abs(now.width - before["width"]), abs(now.height - before["height"])) > MOVED_PX
 
 
 class Camera:
@@ -135,8 +148,8 @@ class Camera:
 # ms after they were shown, one every 17-33 ms while the page moves, none while it holds still:
 # scripts/probe_screencast.py), then takes the newest.
 STREAM_WAIT_S = 0.3
-INPUT_SHOWN_S = 0.06  # a frame shown this long after an input's ack shows what it did
 BOX_FRESH_S = 0.5
+MOVED_PX = 0.5  # (boxes come in fractions of a CSS pixel)
 
 
 class _NoRecorder:
@@ -164,6 +177,7 @@ class Screen:
         self.stream = stream
         self.acted_at: Callable[[], float] = lambda: -math.inf
         self._seen_at = -math.inf  # when the last streamed picture looked at was shown
+        self._input_at = -math.inf  # the last input a look waited out
         self._box: dict | None = None  # the game's box, as last measured for the stream
         self._box_at = -math.inf
         # A game found by webbot.finder comes as its element (in any frame): measuring a handle
@@ -188,6 +202,7 @@ class Screen:
         # A page screenshot clipped to the element's box: the same pixels as an element
         # screenshot at about half the cost (no actionability checks).
         self.before_capture()
+        asked = time.monotonic()
         try:
             box = self._measure() if self.element is not None else self._measure_selector()
             png = self.camera.shoot(box)
@@ -196,8 +211,8 @@ class Screen:
                 raise WebbotError(f"no visible '{self.selector}' on {self.page.url}") from None
             raise
         image = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR)
-        grab = Grab(image, Box.of(box),
-                      anchor=self.current_box if self.element is not None else None)
+        grab = Grab(image, Box.of(box), arrived_at=asked,
+                    anchor=self.current_box if self.element is not None else None)
         self.recorder.saw(grab)
         return grab
 
@@ -249,34 +264,50 @@ class Screen:
         return self._capture()
 
     def _streamed(self) -> Grab | None:
-        """The first frame shown after the last picture and, by INPUT_SHOWN_S, after the last
-        input (frames shown up to 46 ms after a press's ack still showed the page before it:
-        scripts/probe_screencast.py); when none comes within STREAM_WAIT_S, the newest (the
-        page holds still). Never a pulled picture while the stream runs: a clipped capture
-        leaves the stream's next frames blank (measured)."""
+        """The first frame shown after the last picture and, after an input or a move of the
+        game on the page, after the game's page has begun FRAMES_AFTER_INPUT animation frames
+        since (webbot.stream.frames_begun); when none comes within STREAM_WAIT_S, the newest
+        (the page holds still). Never a pulled picture while the stream runs: a clipped
+        capture leaves the stream's next frames blank (measured)."""
         assert self.stream is not None
         self.before_capture()
-        since = max(self._seen_at, self.acted_at() + INPUT_SHOWN_S)
-        frame = self.stream.frame_after(since, STREAM_WAIT_S) or self.stream.newest
+        box, moved = self._cached_box()
+        acted = self.acted_at()
+        if acted > self._input_at or moved:
+            self._input_at = acted
+            target = self.element if self.element is not None else self.locator
+            self._seen_at = max(self._seen_at, frames_begun(target))
+        frame = self.stream.frame_after(self._seen_at, STREAM_WAIT_S) or self.stream.newest
         if frame is None:
             return None
-        box = self._cached_box()
         window = self.page.viewport_size
         image = crop(frame, box, window["width"] if window else frame.image().shape[1])
         if image is None:
             return None
-        self._seen_at = max(self._seen_at, frame.drawn_at)
-        return Grab(image, Box.of(box), taken_at=frame.drawn_at,
-                    anchor=self.current_box if self.element is not None else None, streamed=True)
+        self._seen_at = max(self._seen_at, frame.shown_at)
+        return Grab(image, Box.of(box), taken_at=frame.drawn_at, arrived_at=frame.received_at,
+                    anchor=lambda: self._box_as_cut(box), streamed=True)
 
-    def _cached_box(self) -> dict:
+    def _box_as_cut(self, cut: dict) -> Box:
+        """Where the game is now, for a point found in a streamed picture cut at `cut` (a box
+        measured up to BOX_FRESH_S before): MovedSinceSeen when it has moved since."""
+        now = self.current_box()
+        if _moved(cut, now):
+            self._box_at = -math.inf  # measured again for the next look
+            raise MovedSinceSeen(f"the game moved on {self.page.url} after it was seen")
+        return now
+
+    def _cached_box(self) -> tuple[dict, bool]:
         """The game's box, measured again every BOX_FRESH_S (a measure costs 18-20 ms while the
-        screencast runs: the renderer is busy)."""
+        screencast runs: the renderer is busy), and whether it moved since the last measure:
+        frames shown before the move reached the screen cannot be cut by it."""
         now = time.monotonic()
-        if self._box is None or now - self._box_at > BOX_FRESH_S:
-            self._box = self._measure() if self.element is not None else self._measure_selector()
-            self._box_at = now
-        return self._box
+        if self._box is not None and now - self._box_at <= BOX_FRESH_S:
+            return self._box, False
+        box = self._measure() if self.element is not None else self._measure_selector()
+        moved = self._box is not None and _moved(self._box, Box.of(box))
+        self._box, self._box_at = box, now
+        return box, moved
 
     def grab(self, label: str = "frame") -> Grab:
         grab = self._capture()

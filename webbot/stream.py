@@ -12,6 +12,7 @@ inside short calls so that the frames keep coming.
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import contextlib
 import math
@@ -20,11 +21,10 @@ from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
-from playwright.sync_api import CDPSession, Error, Page
+from playwright.sync_api import CDPSession, ElementHandle, Error, Locator, Page
 
 FORMATS = ("png", "jpeg")
 MAX_SIDE = 8192  # px
-PUMP_MS = 1  # each wait for a frame: a Playwright call short enough to miss nothing
 
 
 @dataclass(frozen=True)
@@ -32,7 +32,9 @@ class StreamFrame:
     """One frame of the window, as Chromium sent it."""
 
     data: str  # base64 PNG or JPEG
-    drawn_at: float  # when it was put on screen, on this process's time.monotonic() clock
+    shown_at: float  # when it was put on screen: the browser's wall clock (Date.now()), s
+    drawn_at: float  # the same moment on this process's time.monotonic() clock
+    received_at: float  # when it reached this process (time.monotonic())
     offset_top: float  # CSS pixels above the page's top in the picture
     page_scale: float  # pinch zoom: 1 unless the page is zoomed in
     _image: list = field(default_factory=list, repr=False, compare=False)
@@ -58,7 +60,7 @@ class FrameStream:
         self.frames = 0  # received since start
         self._cdp: CDPSession | None = None
         self._shift = 0.0  # the browser's wall clock minus this process's monotonic clock
-        self._doubt = 0.0  # how far that shift may be off (half the round trip measuring it)
+        self._arrived: asyncio.Future | None = None  # a frame came (see _wait_for_one)
 
     @property
     def running(self) -> bool:
@@ -84,9 +86,8 @@ class FrameStream:
         except Error:
             return False
         # Frames carry the browser's wall-clock time of their swap; Date.now() reads the same
-        # clock, here once, between two readings of ours.
+        # clock, here once, between two readings of ours (for Grab.taken_at only).
         self._shift = wall / 1000 - (before + after) / 2
-        self._doubt = (after - before) / 2
         self._cdp = cdp
         return True
 
@@ -101,36 +102,75 @@ class FrameStream:
             pass  # the page is gone, and its screencast with it
 
     def frame_after(self, moment: float, wait_s: float) -> StreamFrame | None:
-        """The newest frame certainly drawn after `moment` (time.monotonic()), waiting up to
+        """The newest frame shown after `moment` (the browser's wall clock, s), waiting up to
         `wait_s` for one; None if none came."""
         deadline = time.monotonic() + wait_s
         while True:
             frame = self.newest
-            if frame is not None and frame.drawn_at - self._doubt > moment:
+            if frame is not None and frame.shown_at > moment:
                 return frame
             if self._cdp is None or time.monotonic() >= deadline:
                 return None
             try:
-                self.page.wait_for_timeout(PUMP_MS)
+                self._wait_for_one(deadline - time.monotonic())
             except Error:
                 return None
 
+    def _wait_for_one(self, seconds: float) -> None:
+        """Lets Playwright hand events over until a frame comes or `seconds` pass.
+
+        The sync API runs its event loop only inside its calls; a loop of 1 ms calls
+        (page.wait_for_timeout) costs the browser a quarter of its frames on two cores (45-48
+        frames a second against 60 while one long call waits: measured), so the wait is one
+        call that the frame's handler ends: a future awaited on Playwright's own loop, by
+        its sync API's `_sync` (not public; playwright is pinned in pyproject.toml)."""
+        loop = self.page._loop
+        self._arrived = loop.create_future()
+        with contextlib.suppress(asyncio.TimeoutError):
+            self.page._sync(asyncio.wait_for(self._arrived, max(0.0, seconds)))
+        self._arrived = None
+
     def _on_frame(self, event: dict) -> None:
+        received = time.monotonic()
         cdp = self._cdp
         meta = event["metadata"]
         stamp = meta.get("timestamp")
-        drawn_at = stamp - self._shift if stamp is not None else time.monotonic()
+        shown_at = stamp if stamp is not None else time.monotonic() + self._shift
         # Frames come out of order (8% of them, measured); in the order of their swap times
         # what they show never goes back. The newest is the one shown last.
-        if self.newest is None or drawn_at > self.newest.drawn_at:
-            self.newest = StreamFrame(event["data"], drawn_at, meta["offsetTop"],
-                                      meta["pageScaleFactor"])
+        if self.newest is None or shown_at > self.newest.shown_at:
+            self.newest = StreamFrame(event["data"], shown_at, shown_at - self._shift, received,
+                                      meta["offsetTop"], meta["pageScaleFactor"])
         self.frames += 1
+        if self._arrived is not None and not self._arrived.done():
+            self._arrived.set_result(None)
         if cdp is None:
             return
         with contextlib.suppress(Error):  # (a page closed meanwhile)
             # the next frame comes once this one is acknowledged
             cdp.send("Page.screencastFrameAck", {"sessionId": event["sessionId"]})
+
+
+# Frames shown up to the start of the page's third animation frame after an input's ack still
+# showed the page before it (the depth of Chromium's pipeline: a frame's main-thread work, its
+# commit and raster, its draw; two busy loops on both cores made it no deeper), and none after
+# the start of the third (scripts/probe_screencast.py, 4 runs of 60 presses). One frame more
+# for margin.
+FRAMES_AFTER_INPUT = 4
+_FRAMES_BEGUN = """(element, count) => new Promise(done => {
+  setTimeout(() => done(Date.now()), 1000);  // a page that draws no frames (hidden)
+  (function next() { requestAnimationFrame(() => --count ? next() : done(Date.now())); })();
+})"""
+
+
+def frames_begun(target: ElementHandle | Locator, count: int = FRAMES_AFTER_INPUT) -> float:
+    """The browser's wall-clock time (s) when the page of `target` (its frame: a cross-site
+    one draws on its own) starts its `count`-th animation frame from now: any frame shown
+    after it shows what an input acknowledged before this call did. Now, if the frame is gone."""
+    try:
+        return target.evaluate(_FRAMES_BEGUN, count) / 1000
+    except Error:
+        return time.time()
 
 
 def crop(frame: StreamFrame, box: dict, window_width: float) -> np.ndarray | None:

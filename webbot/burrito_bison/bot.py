@@ -5,6 +5,7 @@ clearly when the game does not move on."""
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections import deque
 from collections.abc import Callable
@@ -27,13 +28,18 @@ from webbot.debug import Mark
 from webbot.game import Candidate, GameSpec
 from webbot.play import play
 from webbot.recovery import Recovery
-from webbot.screen import Grab, Screen
+from webbot.screen import Grab, MovedSinceSeen, Screen
 from webbot.session import Session
 from webbot.vision.still import Stillness
 from webbot.wrappers import Watched, limited
 
 CANVAS = "canvas"
 NUMBERS_STILL_S = 0.3    # the results' numbers count up; they are read once they stop
+# A frame that no indicator marks at its place is most often one of a fade between two screens
+# (a streamed camera sees every one of them: 7-8 a round, 0.86 s each when searched over the
+# picture at other scales). It is looked at again; searched once the screen has shown nothing
+# known this long, or at once where the game's art was found only by that search.
+SEARCH_AFTER_S = 0.5
 
 
 @dataclass
@@ -93,6 +99,8 @@ class BurritoBot:
         self._rocket_clicked = False
         self._looked = 0.0
         self._previous: Sighting | None = None
+        self._unknown_since: float | None = None  # the screen has shown nothing known since
+        self._art_searched = False  # the last screen known was found only by the search
         self._launched = 0  # the last round said to be launched
 
     def play(self, *, rounds: int | None = None, minutes: float | None = None) -> list[Round]:
@@ -124,7 +132,8 @@ class BurritoBot:
         return self.look()
 
     def step(self, action: Action) -> Observation:
-        self.act(self.seen, action)
+        with contextlib.suppress(MovedSinceSeen):  # nothing done: the next look decides
+            self.act(self.seen, action)
         return self.look()
 
     def result(self) -> list[Round]:
@@ -141,10 +150,16 @@ class BurritoBot:
         started = time.perf_counter()
         grab = pack_sized(self.screen.look())
         previous = self._previous
+        search = self._art_searched or (self._unknown_since is not None and
+                                        self._looked - self._unknown_since >= SEARCH_AFTER_S)
         sighting = classify(self.pack, grab.image, previous.screen if previous else None,
-                            framed=True)
+                            framed=True, search=search)
         ms = (time.perf_counter() - started) * 1000
         now = time.monotonic()
+        if sighting.screen != "unknown":
+            self._unknown_since, self._art_searched = None, sighting.searched
+        elif search or self._unknown_since is None:
+            self._unknown_since = self._looked  # (searched: the next search a while later)
         self.stats.look_ms.append(ms)
         self.stats.decisions += 1
         if self._rocket_clicked and sighting.screen != "rocket_ready":
@@ -165,12 +180,13 @@ class BurritoBot:
         if action.kind not in ("wait", "read_results"):
             self._annotated(seen, action)
         if action.kind == "launch":
+            self.hands.launch(seen.grab, action.at, action.end)
             self.round_started = time.monotonic()
             if self._launched <= len(self.rounds):  # the round's first launch: say so
                 self._launched = len(self.rounds) + 1
                 self.report(f"round {self._launched} launched")
-            self.hands.launch(seen.grab, action.at, action.end)
         elif action.kind == "click":
+            self.hands.click(seen.grab, action.at)
             if action.role == "rocket":
                 self._rocket_clicked = True
             elif action.role == "cancel":
@@ -181,7 +197,6 @@ class BurritoBot:
                 self._event("flash sale closed")
             elif action.role == "pick":
                 self._event("piñata card picked")
-            self.hands.click(seen.grab, action.at)
         elif action.kind == "read_results":
             if self._numbers_still(seen):  # else the coins are still counting up
                 self.finish_round(seen)

@@ -50,6 +50,7 @@ class Sighting:
     evidence: Match | None = None
     targets: dict[str, Point] = field(default_factory=dict)
     matches: dict[str, Match] = field(default_factory=dict)
+    searched: bool = False  # found only by the search over the picture at other scales
 
 
 @dataclass(frozen=True)

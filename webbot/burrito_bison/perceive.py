@@ -116,7 +116,7 @@ def _first_seen(matcher: Matcher, screens: tuple[str, ...]) -> Sighting | None:
 
 
 def classify(pack: TemplatePack, image: np.ndarray, hint: str | None = None,
-             framed: bool = False) -> Sighting:
+             framed: bool = False, search: bool = True) -> Sighting:
     """The screen a frame (BGR or grey, canvas-sized or any picture) shows.
 
     `framed`: the image is the game's own box at the pack's scale (`fitted`), so each crop is
@@ -124,7 +124,9 @@ def classify(pack: TemplatePack, image: np.ndarray, hint: str | None = None,
     when its indicator is still there, only the screens that can show up on top of it are
     checked, so a decision loop does not pay for every template on every frame. The answer is
     the same as without the hint. When no indicator scores, every one is looked for over the
-    whole image at a range of scales (narrow for a framed game, wide for any picture)."""
+    whole image at a range of scales (narrow for a framed game, wide for any picture); not
+    `search`, the frame is "unknown" at once (a frame of a fade between two screens: the
+    caller looks again before it pays for the search)."""
     matcher = Matcher(pack, image, framed)
     if hint in SCREEN_NAMES:
         same = _first_seen(matcher, (hint,))
@@ -134,9 +136,13 @@ def classify(pack: TemplatePack, image: np.ndarray, hint: str | None = None,
     found = _first_seen(matcher, screens)
     if found is not None:
         return found
+    if not search:
+        return Sighting("unknown", None, {}, matcher.all_found())
     free = matcher.freed(FRAMED_SCALES if framed else FREE_SCALES)
-    return _first_seen(free, screens) or \
-        Sighting("unknown", None, {}, {**matcher.all_found(), **free.all_found()})
+    found = _first_seen(free, screens)
+    if found is not None:
+        return replace(found, searched=True)
+    return Sighting("unknown", None, {}, {**matcher.all_found(), **free.all_found()})
 
 
 def framed_game(picture: np.ndarray) -> tuple[int, int, int, int] | None:
