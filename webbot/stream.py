@@ -144,11 +144,17 @@ class FrameStream:
         self.frames += 1
         if self._arrived is not None and not self._arrived.done():
             self._arrived.set_result(None)
-        if cdp is None:
-            return
-        with contextlib.suppress(Error):  # (a page closed meanwhile)
-            # the next frame comes once this one is acknowledged
-            cdp.send("Page.screencastFrameAck", {"sessionId": event["sessionId"]})
+        if cdp is not None:
+            self._acknowledge(cdp, event["sessionId"])
+
+    def _acknowledge(self, cdp: CDPSession, session_id: int) -> None:
+        """Tells Chromium the frame came: it sends the next one then. Sent and not waited
+        for, on Playwright's own loop (`_impl_obj`, not public): the sync call waited for
+        Chromium's answer, 6 ms a frame (measured with cProfile in a Burrito Bison round)."""
+        sent = self.page._loop.create_task(
+            cdp._impl_obj.send("Page.screencastFrameAck", {"sessionId": session_id}, None))
+        # (an answer that fails, a page closed meanwhile, is nobody's business)
+        sent.add_done_callback(lambda task: task.cancelled() or task.exception())
 
 
 # Frames shown up to the start of the page's third animation frame after an input's ack still

@@ -44,8 +44,15 @@ SEARCH_AFTER_S = 0.5
 
 @dataclass
 class Stats:
+    """The latest 2000 looks, each in phases (ms): `picture_ms` getting the picture (a pull,
+    or waiting for a new frame of the screencast and cutting the game from it), `classify_ms`
+    reading it, `look_ms` from the picture's arrival to the decision (a pull counts from
+    its asking)."""
+
     decisions: int = 0
-    look_ms: deque[float] = field(default_factory=lambda: deque(maxlen=2000))  # the latest
+    look_ms: deque[float] = field(default_factory=lambda: deque(maxlen=2000))
+    picture_ms: deque[float] = field(default_factory=lambda: deque(maxlen=2000))
+    classify_ms: deque[float] = field(default_factory=lambda: deque(maxlen=2000))
     started: float = field(default_factory=time.monotonic)
 
     @property
@@ -149,18 +156,22 @@ class BurritoBot:
         self._looked = time.monotonic()
         started = time.perf_counter()
         grab = pack_sized(self.screen.look())
+        pictured = time.perf_counter()
         previous = self._previous
         search = self._art_searched or (self._unknown_since is not None and
                                         self._looked - self._unknown_since >= SEARCH_AFTER_S)
         sighting = classify(self.pack, grab.image, previous.screen if previous else None,
                             framed=True, search=search)
-        ms = (time.perf_counter() - started) * 1000
+        done = time.perf_counter()
+        ms = (done - started) * 1000
         now = time.monotonic()
         if sighting.screen != "unknown":
             self._unknown_since, self._art_searched = None, sighting.searched
         elif search or self._unknown_since is None:
             self._unknown_since = self._looked  # (searched: the next search a while later)
-        self.stats.look_ms.append(ms)
+        self.stats.look_ms.append((now - grab.arrived_at) * 1000)
+        self.stats.picture_ms.append((pictured - started) * 1000)
+        self.stats.classify_ms.append((done - pictured) * 1000)
         self.stats.decisions += 1
         if self._rocket_clicked and sighting.screen != "rocket_ready":
             self._rocket_clicked = False
