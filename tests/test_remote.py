@@ -9,14 +9,19 @@ import tempfile
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 import requests
 
 from tests import processes
 from tests.conftest import run_webbot
+from tests.test_screen import red_centre
+from tests.test_stream import SPINNER
 from webbot.browser import CHROMIUM_ARGS, BrowserOptions, find_chromium, open_browser
 from webbot.errors import WebbotError
+from webbot.mouse import Mouse
 from webbot.screen import Screen
+from webbot.stream import FrameStream
 
 
 def free_port() -> int:
@@ -104,3 +109,24 @@ def test_check_command_through_a_remote_browser(playwright_server):
     result = run_webbot("check", "--connect", playwright_server)
     assert result.returncode == 0, result.stderr
     assert "all good" in result.stdout
+
+
+@pytest.mark.parametrize("endpoint", ["playwright_server", "devtools_chromium"])
+def test_a_remote_browser_streams_the_pictures_it_would_give_pulled(playwright, request,
+                                                                     pages_url, endpoint):
+    browser = open_browser(playwright, BrowserOptions(connect=request.getfixturevalue(endpoint)))
+    try:
+        page = browser.new_page()
+        page.goto(f"{pages_url}geometry.html")
+        page.evaluate(SPINNER)
+        pulled = Screen(page, "#stage").grab()
+        stream = FrameStream(page)
+        assert stream.start()
+        screen = Screen(page, "#stage", stream=stream)
+        seen = next(look for look in (screen.look() for _ in range(20)) if look.streamed)
+        assert np.array_equal(seen.image, pulled.image)
+        Mouse(page).click(*seen.to_page(*red_centre(seen.image)))
+        assert page.evaluate("window.hits") == ["marker"]
+        stream.stop()
+    finally:
+        browser.close()

@@ -5,10 +5,12 @@ frames and DPR 2 included; where there is none, pictures are pulled, and that is
 from __future__ import annotations
 
 import math
+import time
 
 import numpy as np
 import pytest
 
+import webbot.screen
 from tests.test_screen import red_centre
 from webbot.debug import Recorder
 from webbot.mouse import Mouse
@@ -84,6 +86,37 @@ def test_a_point_seen_before_the_game_moved_is_not_clicked_and_the_next_look_is_
     assert again.box.y == 90
     Mouse(page).click(*again.to_page(*red_centre(again.image)))
     assert page.evaluate("window.hits") == ["marker"]
+
+
+TURNING = """<body style="margin:0"><canvas id="scene" width="200" height="100"></canvas><script>
+  const g = document.getElementById("scene").getContext("2d");
+  window.turnsAt = Infinity;  // Date.now() from which the canvas is drawn white
+  (function draw() { g.fillStyle = Date.now() < window.turnsAt ? "#000" : "#fff";
+                     g.fillRect(0, 0, 200, 100); g.fillStyle = "#f00";
+                     g.fillRect(performance.now() / 10 % 190, 0, 10, 10);
+                     requestAnimationFrame(draw); })();
+</script></body>"""
+
+
+def test_a_frame_is_not_taken_for_the_page_while_the_browser_is_too_busy_to_draw(
+        page, monkeypatch):
+    # The canvas turns white 150 ms from now, while the page's script is busy for 1.5 s and
+    # draws nothing: a look started after the turn shows white, though the last frame drawn
+    # (black) is all the screencast has until the page draws again.
+    page.set_content(TURNING)
+    monkeypatch.setattr(webbot.screen, "BOX_FRESH_S", 60)  # (the box measured once: no look
+    screen = streamed(page, "#scene")                      # waits on the page for it)
+    assert screen.look().image[50, 100].max() == 0
+    turns_at = page.evaluate("""() => { window.turnsAt = Date.now() + 150;
+      setTimeout(() => { const end = Date.now() + 1500; while (Date.now() < end); }, 20);
+      return window.turnsAt; }""") / 1000
+    looked = []
+    while time.time() < turns_at + 2.0:
+        started = time.time()
+        image = screen.look().image
+        looked.append((started, int(image[50, 100].max())))
+    after = [colour for started, colour in looked if started > turns_at]
+    assert after and all(colour == 255 for colour in after)
 
 
 def test_a_page_that_holds_still_is_looked_at_in_its_last_frame(page, pages_url):

@@ -15,11 +15,11 @@ from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
-from playwright.sync_api import CDPSession, ElementHandle, Error, Page
+from playwright.sync_api import CDPSession, ElementHandle, Error, Locator, Page
 
 from webbot.deadline import Deadline
 from webbot.errors import WaitTimeout, WebbotError
-from webbot.stream import FrameStream, crop, frames_begun
+from webbot.stream import FrameStream, StreamFrame, crop, frames_begun
 from webbot.vision.still import alike, changed_fraction
 
 
@@ -144,10 +144,12 @@ class Camera:
         return base64.b64decode(shot["data"])
 
 
-# A look waits this long for a frame shown after the last picture (frames reach the bot 25-150
-# ms after they were shown, one every 17-33 ms while the page moves, none while it holds still:
-# scripts/probe_screencast.py), then takes the newest.
-STREAM_WAIT_S = 0.3
+# A look waits this long for a frame shown after the last picture (one every 17-33 ms while the
+# page moves, none while it holds still: scripts/probe_screencast.py); then the newest stands
+# for the page once the page has drawn frames since and none of them came in HELD_WAIT_S
+# (frames reach the bot 25-150 ms after they were shown: the same script).
+STREAM_WAIT_S = 0.1
+HELD_WAIT_S = 0.2
 BOX_FRESH_S = 0.5
 MOVED_PX = 0.5  # (boxes come in fractions of a CSS pixel)
 
@@ -266,18 +268,18 @@ class Screen:
     def _streamed(self) -> Grab | None:
         """The first frame shown after the last picture and, after an input or a move of the
         game on the page, after the game's page has begun FRAMES_AFTER_INPUT animation frames
-        since (webbot.stream.frames_begun); when none comes within STREAM_WAIT_S, the newest
-        (the page holds still). Never a pulled picture while the stream runs: a clipped
-        capture leaves the stream's next frames blank (measured)."""
+        since (webbot.stream.frames_begun); when none comes, the newest, if the page holds
+        still (_held). Never a pulled picture while the stream runs: a clipped capture leaves
+        the stream's next frames blank (measured)."""
         assert self.stream is not None
         self.before_capture()
         box, moved = self._cached_box()
         acted = self.acted_at()
+        target = self.element if self.element is not None else self.locator
         if acted > self._input_at or moved:
             self._input_at = acted
-            target = self.element if self.element is not None else self.locator
             self._seen_at = max(self._seen_at, frames_begun(target))
-        frame = self.stream.frame_after(self._seen_at, STREAM_WAIT_S) or self.stream.newest
+        frame = self.stream.frame_after(self._seen_at, STREAM_WAIT_S) or self._held(target)
         if frame is None:
             return None
         window = self.page.viewport_size
@@ -287,6 +289,16 @@ class Screen:
         self._seen_at = max(self._seen_at, frame.shown_at)
         return Grab(image, Box.of(box), taken_at=frame.drawn_at, arrived_at=frame.received_at,
                     anchor=lambda: self._box_as_cut(box), streamed=True)
+
+    def _held(self, target: ElementHandle | Locator) -> StreamFrame | None:
+        """The newest frame, taken as the page's picture once the page has begun
+        FRAMES_AFTER_INPUT animation frames and no frame shown since came in HELD_WAIT_S: it
+        is dated then. (Repeated only because no frame came, a frame of numbers counting up
+        in a browser too busy to draw looked like numbers done counting: a soak game read
+        38 coins of 142.) A frame that does come is the answer."""
+        assert self.stream is not None
+        mark = frames_begun(target)
+        return self.stream.frame_after(self._seen_at, HELD_WAIT_S) or self.stream.held(mark)
 
     def _box_as_cut(self, cut: dict) -> Box:
         """Where the game is now, for a point found in a streamed picture cut at `cut` (a box

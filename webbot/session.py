@@ -62,7 +62,7 @@ class Session:
     recoveries: list[str] = field(default_factory=list)  # why the page was lost, each time
     stream: FrameStream | None = None  # the page's screencast, once a game asked for it
     streamless: bool = False  # none to be had from this browser (said once)
-    stream_format: str = "png"  # the screencast's pictures: png, or jpeg (lossy, cheaper)
+    stream_format: str = "jpeg"  # the screencast's pictures: png, or jpeg (lossy, cheaper)
 
     def lost(self) -> str | None:
         """What happened to the page, if it is gone (a crash, a close, the browser) or no

@@ -17,7 +17,7 @@ import base64
 import contextlib
 import math
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -115,6 +115,13 @@ class FrameStream:
                 self._wait_for_one(deadline - time.monotonic())
             except Error:
                 return None
+
+    def held(self, moment: float) -> StreamFrame | None:
+        """The newest frame, dated `moment` (the browser's wall clock, s): the caller knows
+        the page still showed it then."""
+        if self.newest is None:
+            return None
+        return replace(self.newest, drawn_at=moment - self._shift)
 
     def _wait_for_one(self, seconds: float) -> None:
         """Lets Playwright hand events over until a frame comes or `seconds` pass.

@@ -232,8 +232,10 @@ class BurritoBot:
             seen.grab, f"round-{len(self.rounds) + 1}-{sighting.screen}-{what}", found)
 
     def _numbers_still(self, seen: Observation) -> bool:
-        """The results' numbers have not changed for NUMBERS_STILL_S."""
-        return self._numbers.still(results_numbers(seen.image, seen.sighting), seen.now)
+        """The results' numbers have not changed in pictures of NUMBERS_STILL_S (by the times
+        the pictures show, not the looks: a look may see again a frame it saw before)."""
+        return self._numbers.still(results_numbers(seen.image, seen.sighting),
+                                   seen.grab.taken_at)
 
     def _event(self, text: str) -> None:
         if not self.events or self.events[-1] != text:

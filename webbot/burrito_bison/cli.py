@@ -65,7 +65,8 @@ def rounds_table(rounds: list[Round], seconds: float, per_second: float,
 
     table = Table("round", "distance m", "coins", "total", "rocket slams", "seconds", "events",
                   title=f"Burrito Bison: {counted(len(rounds), 'round')} in {seconds:.1f} s "
-                        f"({per_second:.1f} decisions/s, {look_ms:.0f} ms from a picture to a decision)"
+                        f"({per_second:.1f} decisions/s, {look_ms:.0f} ms from a picture to "
+                        "a decision)"
                         f"{recovered(len(recoveries))}")
     for done in rounds:
         table.add_row(str(done.number), number(done.distance), number(done.coins),
