@@ -294,8 +294,8 @@ class Screen:
         """The newest frame, taken as the page's picture once the page has begun
         FRAMES_AFTER_INPUT animation frames and no frame shown since came in HELD_WAIT_S: it
         is dated then. (Repeated only because no frame came, a frame of numbers counting up
-        in a browser too busy to draw looked like numbers done counting: a soak game read
-        38 coins of 142.) A frame that does come is the answer."""
+        in a browser too busy to draw looked like numbers done counting: a soak game read a
+        round's coins mid-count.) A frame that does come is the answer."""
         assert self.stream is not None
         mark = frames_begun(target)
         return self.stream.frame_after(self._seen_at, HELD_WAIT_S) or self.stream.held(mark)
@@ -310,8 +310,8 @@ class Screen:
         return now
 
     def _cached_box(self) -> tuple[dict, bool]:
-        """The game's box, measured again every BOX_FRESH_S (a measure costs 18-20 ms while the
-        screencast runs: the renderer is busy), and whether it moved since the last measure:
+        """The game's box, measured again every BOX_FRESH_S (a measure waits on the page's
+        renderer, busy while the screencast runs), and whether it moved since the last measure:
         frames shown before the move reached the screen cannot be cut by it."""
         now = time.monotonic()
         if self._box is not None and now - self._box_at <= BOX_FRESH_S:

@@ -127,9 +127,8 @@ class FrameStream:
         """Lets Playwright hand events over until a frame comes or `seconds` pass.
 
         The sync API runs its event loop only inside its calls; a loop of 1 ms calls
-        (page.wait_for_timeout) costs the browser a quarter of its frames on two cores (45-48
-        frames a second against 60 while one long call waits: measured), so the wait is one
-        call that the frame's handler ends: a future awaited on Playwright's own loop, by
+        (page.wait_for_timeout) took so much of two cores that the browser sent fewer frames
+        than while one long call waited, so the wait is one call that the frame's handler ends: a future awaited on Playwright's own loop, by
         its sync API's `_sync` (not public; playwright is pinned in pyproject.toml)."""
         loop = self.page._loop
         self._arrived = loop.create_future()
@@ -157,7 +156,7 @@ class FrameStream:
     def _acknowledge(self, cdp: CDPSession, session_id: int) -> None:
         """Tells Chromium the frame came: it sends the next one then. Sent and not waited
         for, on Playwright's own loop (`_impl_obj`, not public): the sync call waited for
-        Chromium's answer, 6 ms a frame (measured with cProfile in a Burrito Bison round)."""
+        Chromium's answer, the costliest step of a Burrito Bison decision after reading."""
         sent = self.page._loop.create_task(
             cdp._impl_obj.send("Page.screencastFrameAck", {"sessionId": session_id}, None))
         # (an answer that fails, a page closed meanwhile, is nobody's business)

@@ -36,9 +36,9 @@ from webbot.wrappers import Watched, limited
 CANVAS = "canvas"
 NUMBERS_STILL_S = 0.3    # the results' numbers count up; they are read once they stop
 # A frame that no indicator marks at its place is most often one of a fade between two screens
-# (a streamed camera sees every one of them: 7-8 a round, 0.86 s each when searched over the
-# picture at other scales). It is looked at again; searched once the screen has shown nothing
-# known this long, or at once where the game's art was found only by that search.
+# (a streamed camera sees every one of them), and searching it over the picture at other
+# scales is the slowest of reads. It is looked at again; searched once the screen has shown
+# nothing known this long, or at once where the game's art was found only by that search.
 SEARCH_AFTER_S = 0.5
 
 
