@@ -128,8 +128,9 @@ class FrameStream:
 
         The sync API runs its event loop only inside its calls; a loop of 1 ms calls
         (page.wait_for_timeout) took so much of two cores that the browser sent fewer frames
-        than while one long call waited, so the wait is one call that the frame's handler ends: a future awaited on Playwright's own loop, by
-        its sync API's `_sync` (not public; playwright is pinned in pyproject.toml)."""
+        than while one long call waited, so the wait is one call that the frame's handler
+        ends: a future awaited on Playwright's own loop, by its sync API's `_sync` (not
+        public; playwright is pinned in pyproject.toml)."""
         loop = self.page._loop
         self._arrived = loop.create_future()
         with contextlib.suppress(asyncio.TimeoutError):
