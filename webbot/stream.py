@@ -7,7 +7,7 @@ costs its decoding. The frames are in CSS pixels whatever the device pixel ratio
 cross-site frames as the window does.
 
 The sync Playwright API hands events over only while a call of it runs: `frame_after` waits
-inside short calls so that the frames keep coming.
+inside one call, which the next frame's arrival ends.
 """
 
 from __future__ import annotations
