@@ -6,6 +6,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import cv2
+import numpy as np
 import pytest
 
 from tests import processes
@@ -14,7 +16,8 @@ from tests.conftest import sweep
 from webbot.burrito_bison.bot import pack_sized
 from webbot.burrito_bison.layout import SHOTS
 from webbot.burrito_bison.matching import TemplatePack
-from webbot.burrito_bison.perceive import classify
+from webbot.burrito_bison.model import Sighting
+from webbot.burrito_bison.perceive import SEARCH_AFTER_S, SearchPace, classify
 from webbot.screen import Screen
 
 GAME = "burrito-bison/index.html"
@@ -124,3 +127,35 @@ def test_every_screen_and_its_buttons_at_the_real_sizes(browser, fixtures_url, p
 def test_the_bundled_pack_is_cut_again_identically_from_the_replica():
     done = processes.run([sys.executable, str(CUTTER), "--check"], timeout=300)
     assert done.returncode == 0, done.stderr
+
+
+def test_a_frame_searched_over_scales_only_when_asked(page, fixtures_url, pack):
+    image = pack_sized(frame_of(page, fixtures_url, "scene=missions&freeze=1")).image
+    seen = classify(pack, image, framed=True, search=False)
+    assert (seen.screen, seen.searched) == ("missions", False)
+    # The art drawn 10% larger (another build's), the frame cut back to the game's size: no
+    # crop is at its place, and only the search over scales finds the screen.
+    height, width = image.shape[:2]
+    larger = cv2.resize(image, None, fx=1.1, fy=1.1, interpolation=cv2.INTER_AREA)
+    top, left = (larger.shape[0] - height) // 2, (larger.shape[1] - width) // 2
+    other_build = larger[top:top + height, left:left + width]
+    assert classify(pack, other_build, framed=True, search=False).screen == "unknown"
+    found = classify(pack, other_build, framed=True, search=True)
+    assert (found.screen, found.searched) == ("missions", True)
+    faded = (image * 0.3).astype(np.uint8)  # a frame of a fade to black
+    assert classify(pack, faded, framed=True, search=False).screen == "unknown"
+
+
+def test_a_fade_is_looked_at_again_before_it_is_searched():
+    pace, known, unknown = SearchPace(), Sighting("flight"), Sighting("unknown")
+    pace.saw(known, searched=False, now=0.0)
+    assert not pace.due(0.1)  # the first frame of a fade
+    pace.saw(unknown, searched=False, now=0.1)
+    assert not pace.due(0.1 + SEARCH_AFTER_S - 0.01)
+    assert pace.due(0.1 + SEARCH_AFTER_S)  # nothing known for that long: searched
+    pace.saw(unknown, searched=True, now=0.7)
+    assert not pace.due(0.8) and pace.due(0.7 + SEARCH_AFTER_S)  # and again a while later
+    pace.saw(Sighting("missions", searched=True), searched=True, now=1.3)
+    assert pace.due(1.31)  # art that only the search finds: every frame searched
+    pace.saw(known, searched=False, now=1.4)
+    assert not pace.due(1.41)

@@ -21,7 +21,7 @@ from webbot.burrito_bison.decide import (
 )
 from webbot.burrito_bison.matching import TemplatePack
 from webbot.burrito_bison.model import DEFAULT_ROUNDS, Observation, Round, Sighting
-from webbot.burrito_bison.perceive import classify, fitted
+from webbot.burrito_bison.perceive import SearchPace, classify, fitted
 from webbot.burrito_bison.readout import ResultsReading, read_results, results_numbers
 from webbot.burrito_bison.shopping import Visit
 from webbot.debug import Mark
@@ -35,11 +35,6 @@ from webbot.wrappers import Watched, limited
 
 CANVAS = "canvas"
 NUMBERS_STILL_S = 0.3    # the results' numbers count up; they are read once they stop
-# A frame that no indicator marks at its place is most often one of a fade between two screens
-# (a streamed camera sees every one of them), and searching it over the picture at other
-# scales is the slowest of reads. It is looked at again; searched once the screen has shown
-# nothing known this long, or at once where the game's art was found only by that search.
-SEARCH_AFTER_S = 0.5
 
 
 @dataclass
@@ -106,8 +101,7 @@ class BurritoBot:
         self._rocket_clicked = False
         self._looked = 0.0
         self._previous: Sighting | None = None
-        self._unknown_since: float | None = None  # the screen has shown nothing known since
-        self._art_searched = False  # the last screen known was found only by the search
+        self._searching = SearchPace()
         self._launched = 0  # the last round said to be launched
 
     def play(self, *, rounds: int | None = None, minutes: float | None = None) -> list[Round]:
@@ -158,17 +152,13 @@ class BurritoBot:
         grab = pack_sized(self.screen.look())
         pictured = time.perf_counter()
         previous = self._previous
-        search = self._art_searched or (self._unknown_since is not None and
-                                        self._looked - self._unknown_since >= SEARCH_AFTER_S)
+        search = self._searching.due(self._looked)
         sighting = classify(self.pack, grab.image, previous.screen if previous else None,
                             framed=True, search=search)
         done = time.perf_counter()
         ms = (done - started) * 1000
         now = time.monotonic()
-        if sighting.screen != "unknown":
-            self._unknown_since, self._art_searched = None, sighting.searched
-        elif search or self._unknown_since is None:
-            self._unknown_since = self._looked  # (searched: the next search a while later)
+        self._searching.saw(sighting, search, self._looked)
         self.stats.look_ms.append((now - grab.arrived_at) * 1000)
         self.stats.picture_ms.append((pictured - started) * 1000)
         self.stats.classify_ms.append((done - pictured) * 1000)

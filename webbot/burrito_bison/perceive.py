@@ -145,6 +145,31 @@ def classify(pack: TemplatePack, image: np.ndarray, hint: str | None = None,
     return Sighting("unknown", None, {}, {**matcher.all_found(), **free.all_found()})
 
 
+# A frame that no indicator marks at its place is most often one of a fade between two screens
+# (a streamed camera sees every one of them), and searching it over the picture at other
+# scales is the slowest of reads. It is looked at again; searched once the screen has shown
+# nothing known this long, or at once where the game's art was found only by that search.
+SEARCH_AFTER_S = 0.5
+
+
+class SearchPace:
+    """When a decision loop's frames are searched over scales (`classify(search=...)`)."""
+
+    def __init__(self) -> None:
+        self.unknown_since: float | None = None  # nothing known has shown since
+        self.art_searched = False  # the last screen known was found only by the search
+
+    def due(self, now: float) -> bool:
+        return self.art_searched or (self.unknown_since is not None and
+                                     now - self.unknown_since >= SEARCH_AFTER_S)
+
+    def saw(self, sighting: Sighting, searched: bool, now: float) -> None:
+        if sighting.screen != "unknown":
+            self.unknown_since, self.art_searched = None, sighting.searched
+        elif searched or self.unknown_since is None:
+            self.unknown_since = now  # (searched: the next search a while later)
+
+
 def framed_game(picture: np.ndarray) -> tuple[int, int, int, int] | None:
     """The game in a page grab, as a portal shows it framed by black: the largest block of a
     real game's shape (x, y, width, height), or None."""
