@@ -101,7 +101,7 @@ TURNING = """<body style="margin:0"><canvas id="scene" width="200" height="100">
 def test_a_frame_is_not_taken_for_the_page_while_the_browser_is_too_busy_to_draw(
         page, monkeypatch):
     # The canvas turns white 150 ms from now, while the page's script is busy for 1.5 s and
-    # draws nothing: a look started after the turn shows white, though the last frame drawn
+    # draws nothing: a look dated after the turn shows white, though the last frame drawn
     # (black) is all the screencast has until the page draws again.
     page.set_content(TURNING)
     monkeypatch.setattr(webbot.screen, "BOX_FRESH_S", 60)  # (the box measured once: no look
@@ -110,13 +110,15 @@ def test_a_frame_is_not_taken_for_the_page_while_the_browser_is_too_busy_to_draw
     turns_at = page.evaluate("""() => { window.turnsAt = Date.now() + 150;
       setTimeout(() => { const end = Date.now() + 1500; while (Date.now() < end); }, 20);
       return window.turnsAt; }""") / 1000
+    wall = time.time() - time.monotonic()  # this process's monotonic clock on the wall's
     looked = []
     while time.time() < turns_at + 2.0:
-        started = time.time()
-        image = screen.look().image
-        looked.append((started, int(image[50, 100].max())))
-    after = [colour for started, colour in looked if started > turns_at]
+        seen = screen.look()
+        looked.append((wall + seen.taken_at, int(seen.image[50, 100].max())))
+    # (a frame shows what its page drew some frames before it was shown)
+    after = [colour for shown, colour in looked if shown > turns_at + 0.1]
     assert after and all(colour == 255 for colour in after)
+    assert [shown for shown, _ in looked] == sorted(shown for shown, _ in looked)
 
 
 def test_a_page_that_holds_still_is_looked_at_in_its_last_frame(page, pages_url):
@@ -126,6 +128,9 @@ def test_a_page_that_holds_still_is_looked_at_in_its_last_frame(page, pages_url)
     again = screen.look()  # nothing shown since: the newest frame stands
     assert first.streamed and again.streamed
     assert np.array_equal(again.image, first.image)
+    # ... dated when the page was known to show it still: time goes on for whoever waits
+    # for the page to hold still
+    assert again.taken_at > first.taken_at
 
 
 @pytest.mark.parametrize("dpr", [1, 2])

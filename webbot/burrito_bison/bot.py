@@ -163,7 +163,8 @@ class BurritoBot:
         self.stats.picture_ms.append((pictured - started) * 1000)
         self.stats.classify_ms.append((done - pictured) * 1000)
         self.stats.decisions += 1
-        if self._rocket_clicked and sighting.screen != "rocket_ready":
+        # (a frame of the slam's own effect, on the screencast, may be read as nothing known)
+        if self._rocket_clicked and sighting.screen not in ("rocket_ready", "unknown"):
             self._rocket_clicked = False
             if sighting.screen == "flight":  # the full bar went: the slam happened
                 self.rockets += 1
