@@ -125,21 +125,30 @@ def test_element_below_the_fold_is_scrolled_into_view(page, pages_url):
     assert page.evaluate("window.hits") == ["marker"]
 
 
-@pytest.mark.parametrize("dpr", [1, 2])
-def test_a_click_reaches_a_cross_site_frame_at_the_point_grabbed(browser, fixtures_url, dpr):
-    # After a capture at device resolution Chromium sent clicks into cross-site frames to the
-    # wrong place (page point / DPR): the picture is taken in CSS pixels there.
+def game_two_frames_deep(browser, fixtures_url: str, dpr: float, setup: str = ""):
+    """The portal's Puzlogic canvas two cross-site frames deep, in a new context at `dpr`
+    (`setup`: a script run in the top page first); its frame records the mousedowns it gets
+    (`downs`). Returns the context, the page, the canvas and its frame."""
     context = browser.new_context(device_scale_factor=dpr, viewport={"width": 1024,
                                                                       "height": 640})
     page = context.new_page()
     page.goto(f"{fixtures_url}portal/index.html?game=puzlogic&consent=none&banner=0")
+    if setup:
+        page.evaluate(setup)
     game = page.frame_locator("#gameiframe").frame_locator("iframe").locator("canvas#game")
     element = game.element_handle()
     frame = element.owner_frame()
     assert frame.parent_frame.parent_frame is not None  # two frames deep
     frame.evaluate("window.downs = []; addEventListener('mousedown', "
                    "e => downs.push([e.clientX, e.clientY]), true)")
+    return context, page, element, frame
 
+
+@pytest.mark.parametrize("dpr", [1, 2])
+def test_a_click_reaches_a_cross_site_frame_at_the_point_grabbed(browser, fixtures_url, dpr):
+    # After a capture at device resolution Chromium sent clicks into cross-site frames to the
+    # wrong place (page point / DPR): the picture is taken in CSS pixels there.
+    context, page, element, frame = game_two_frames_deep(browser, fixtures_url, dpr)
     # This Chromium reports devicePixelRatio 1 on such a page until a first screenshot; a CSS
     # one (harmless) makes it tell the truth, so the camera's own rule is what is tested.
     page.screenshot(scale="css")

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import webbot.screen
-from tests.test_screen import red_centre
+from tests.test_screen import game_two_frames_deep, red_centre
 from webbot.debug import Recorder
 from webbot.mouse import Mouse
 from webbot.screen import MovedSinceSeen, Screen
@@ -135,17 +135,7 @@ def test_a_page_that_holds_still_is_looked_at_in_its_last_frame(page, pages_url)
 
 @pytest.mark.parametrize("dpr", [1, 2])
 def test_a_click_reaches_a_cross_site_frame_at_the_point_streamed(browser, fixtures_url, dpr):
-    context = browser.new_context(device_scale_factor=dpr, viewport={"width": 1024,
-                                                                      "height": 640})
-    page = context.new_page()
-    page.goto(f"{fixtures_url}portal/index.html?game=puzlogic&consent=none&banner=0")
-    page.evaluate(SPINNER)
-    game = page.frame_locator("#gameiframe").frame_locator("iframe").locator("canvas#game")
-    element = game.element_handle()
-    frame = element.owner_frame()
-    assert frame.parent_frame.parent_frame is not None  # two frames deep
-    frame.evaluate("window.downs = []; addEventListener('mousedown', "
-                   "e => downs.push([e.clientX, e.clientY]), true)")
+    context, page, element, frame = game_two_frames_deep(browser, fixtures_url, dpr, SPINNER)
     pulled = Screen(page, "canvas#game", element=element).grab()
     screen = streamed(page, "canvas#game", element=element)
     # (Frames shown before the window's size reached the screencast come smaller, and are
