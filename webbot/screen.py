@@ -266,9 +266,10 @@ class Screen:
         return self._capture()
 
     def _streamed(self) -> Grab | None:
-        """The first frame shown after the last picture and, after an input or a move of the
-        game on the page, after the game's page has begun FRAMES_AFTER_INPUT animation frames
-        since (webbot.stream.frames_begun); when none comes, the newest, if the page holds
+        """The newest frame shown after the last picture; after an input or a move of the
+        game on the page, the first one shown after the game's page has begun
+        FRAMES_AFTER_INPUT animation frames since (webbot.stream.frames_begun): the input's
+        first effect, even to a late look. When none comes, the newest, if the page holds
         still (_held). Never a pulled picture while the stream runs: a clipped capture leaves
         the stream's next frames blank (measured)."""
         assert self.stream is not None
@@ -276,10 +277,12 @@ class Screen:
         box, moved = self._cached_box()
         acted = self.acted_at()
         target = self.element if self.element is not None else self.locator
-        if acted > self._input_at or moved:
+        since_input = acted > self._input_at or moved
+        if since_input:
             self._input_at = acted
             self._seen_at = max(self._seen_at, frames_begun(target))
-        frame = self.stream.frame_after(self._seen_at, STREAM_WAIT_S) or self._held(target)
+        frame = self.stream.frame_after(self._seen_at, STREAM_WAIT_S, first=since_input) \
+            or self._held(target, first=since_input)
         if frame is None:
             return None
         window = self.page.viewport_size
@@ -290,7 +293,8 @@ class Screen:
         return Grab(image, Box.of(box), taken_at=frame.drawn_at, arrived_at=frame.received_at,
                     anchor=lambda: self._box_as_cut(box), streamed=True)
 
-    def _held(self, target: ElementHandle | Locator) -> StreamFrame | None:
+    def _held(self, target: ElementHandle | Locator, *, first: bool = False
+              ) -> StreamFrame | None:
         """The newest frame, taken as the page's picture once the page has begun
         FRAMES_AFTER_INPUT animation frames and no frame shown since came in HELD_WAIT_S: it
         is dated then. (Repeated only because no frame came, a frame of numbers counting up
@@ -298,7 +302,8 @@ class Screen:
         round's coins mid-count.) A frame that does come is the answer."""
         assert self.stream is not None
         mark = frames_begun(target)
-        return self.stream.frame_after(self._seen_at, HELD_WAIT_S) or self.stream.held(mark)
+        return self.stream.frame_after(self._seen_at, HELD_WAIT_S, first=first) \
+            or self.stream.held(mark)
 
     def _box_as_cut(self, cut: dict) -> Box:
         """Where the game is now, for a point found in a streamed picture cut at `cut` (a box

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import bisect
 import contextlib
 import math
 import time
@@ -25,6 +26,11 @@ from playwright.sync_api import CDPSession, ElementHandle, Error, Locator, Page
 
 FORMATS = ("png", "jpeg")
 MAX_SIDE = 8192  # px
+# Frames kept, the newest last: an input's first effect is looked for among them (frame_after's
+# `first`): those shown in the last KEPT_S, KEPT_FRAMES at most (two seconds at 60 a second; a
+# busy machine sends fewer).
+KEPT_S = 2.0
+KEPT_FRAMES = 120
 
 
 @dataclass(frozen=True)
@@ -48,7 +54,8 @@ class StreamFrame:
 
 
 class FrameStream:
-    """The screencast of a page: the newest frame kept, waited on by the time it was drawn."""
+    """The screencast of a page: the last KEPT_FRAMES frames kept in the order they were
+    shown, waited on by the time they were shown."""
 
     def __init__(self, page: Page, image_format: str = "png", quality: int = 90) -> None:
         if image_format not in FORMATS:
@@ -56,11 +63,15 @@ class FrameStream:
         self.page = page
         self.image_format = image_format
         self.quality = quality
-        self.newest: StreamFrame | None = None
+        self.kept: list[StreamFrame] = []  # in the order they were shown
         self.frames = 0  # received since start
         self._cdp: CDPSession | None = None
         self._shift = 0.0  # the browser's wall clock minus this process's monotonic clock
         self._arrived: asyncio.Future | None = None  # a frame came (see _wait_for_one)
+
+    @property
+    def newest(self) -> StreamFrame | None:
+        return self.kept[-1] if self.kept else None
 
     @property
     def running(self) -> bool:
@@ -101,13 +112,21 @@ class FrameStream:
         except Error:
             pass  # the page is gone, and its screencast with it
 
-    def frame_after(self, moment: float, wait_s: float) -> StreamFrame | None:
-        """The newest frame shown after `moment` (the browser's wall clock, s), waiting up to
-        `wait_s` for one; None if none came."""
+    def frame_after(self, moment: float, wait_s: float, *, first: bool = False
+                    ) -> StreamFrame | None:
+        """The newest frame shown after `moment` (the browser's wall clock, s), or with
+        `first` the earliest one kept, waiting up to `wait_s` for one; None if none came.
+
+        The earliest is an input's first effect: a look that came late (its mark's answer
+        slow on a busy machine) still sees it, where the newest may show the effect over.
+        (A round whose flight ended within the late look lost a rocket slam's every sign.)"""
         deadline = time.monotonic() + wait_s
         while True:
             frame = self.newest
             if frame is not None and frame.shown_at > moment:
+                if first:
+                    return self.kept[bisect.bisect_right(self.kept, moment,
+                                                         key=lambda kept: kept.shown_at)]
                 return frame
             if self._cdp is None or time.monotonic() >= deadline:
                 return None
@@ -144,10 +163,13 @@ class FrameStream:
         stamp = meta.get("timestamp")
         shown_at = stamp if stamp is not None else time.monotonic() + self._shift
         # Frames come out of order (8% of them, measured); in the order of their swap times
-        # what they show never goes back. The newest is the one shown last.
-        if self.newest is None or shown_at > self.newest.shown_at:
-            self.newest = StreamFrame(event["data"], shown_at, shown_at - self._shift, received,
-                                      meta["offsetTop"], meta["pageScaleFactor"])
+        # what they show never goes back, so they are kept in that order.
+        frame = StreamFrame(event["data"], shown_at, shown_at - self._shift, received,
+                            meta["offsetTop"], meta["pageScaleFactor"])
+        bisect.insort(self.kept, frame, key=lambda kept: kept.shown_at)
+        gone = bisect.bisect_left(self.kept, self.kept[-1].shown_at - KEPT_S,
+                                  key=lambda kept: kept.shown_at)
+        del self.kept[:max(gone, len(self.kept) - KEPT_FRAMES)]
         self.frames += 1
         if self._arrived is not None and not self._arrived.done():
             self._arrived.set_result(None)

@@ -4,6 +4,7 @@ test hook, and a stuck game reported clearly."""
 
 from __future__ import annotations
 
+import itertools
 import json
 
 import pytest
@@ -25,15 +26,25 @@ class WatchedBot(BurritoBot):
         super().__init__(*args, **kwargs)
         self.screens: list[str] = []
         self.acts: list[tuple[str, str, str | None]] = []
+        self.told: list[str] = []  # the screens seen and the actions done, in turn
 
     def look(self):
         seen = super().look()
         self.screens.append(seen.sighting.screen)
+        self.told.append(seen.sighting.screen)
         return seen
 
     def act(self, seen, action) -> None:
         self.acts.append((seen.sighting.screen, action.kind, action.role))
+        if action.kind != "wait":
+            self.told.append(f"{action.kind} {action.role or ''}".strip())
         super().act(seen, action)
+
+    def story(self) -> str:
+        """What the looks saw and what was done, a run of one screen told once: for a
+        failure's message."""
+        told = [f"{name} x{len(list(run))}" for name, run in itertools.groupby(self.told)]
+        return "looks and acts: " + ", ".join(told)
 
 
 def play(url: str, rounds: int, debug_dir=None, **bot_options) -> tuple[WatchedBot, dict]:
@@ -57,7 +68,7 @@ def test_a_round_through_the_title_the_comic_a_flash_sale_and_the_cards(fixtures
     # What the bot read and reports is what the game did; a single round ends at its results.
     mine, game = bot.rounds[0], state["rounds"][0]
     assert (mine.distance, mine.coins, mine.rockets) == (
-        game["distance"], game["coins"], game["rocketsUsed"])
+        game["distance"], game["coins"], game["rocketsUsed"]), bot.story()
     assert mine.total == state["coins"] and state["shopVisits"] == 0
     assert {"piñata dismissed", "piñata card picked", "flash sale closed",
             "card unlocked"} <= set(mine.events)
