@@ -157,25 +157,28 @@ class Session:
         return None if picture is None else Grab(picture, Box.of(box))
 
     def game_screen(self, spec: GameSpec, timeout_s: float = 10, *, fast: bool = False,
-                    streamed: bool = False,
+                    streamed: bool = False, stream_format: str | None = None,
                     report: Callable[[str], None] = lambda line: None) -> Screen:
         """A Screen on the game found on the page; what was done on the way (a consent
         dialog declined, an ad skipped) is reported, a line each. `streamed`: its looks come
-        from the page's screencast (webbot.stream) where the browser has one."""
+        from the page's screencast (webbot.stream) where the browser has one, its frames in
+        `stream_format` (png or jpeg; the session's by default)."""
         found = self.find_game(spec, report)
         for step in found.done:
             report(step)
         found.way.report = report  # and what is cleared later, in the middle of the game
         screen = Screen(self.page, found.candidate.name, self.recorder, timeout_s, fast=fast,
                         element=found.candidate.element,
-                        stream=self.screencast(report) if streamed else None)
+                        stream=self.screencast(report, stream_format) if streamed else None)
         screen.acted_at = lambda: self.mouse.acted_at
         found.way.box = screen.current_box
         screen.before_capture = found.way.watch
         return screen
 
-    def screencast(self, report: Callable[[str], None]) -> FrameStream | None:
-        """The page's screencast, started once a page (again on a page opened anew)."""
+    def screencast(self, report: Callable[[str], None], image_format: str | None = None
+                   ) -> FrameStream | None:
+        """The page's screencast, started once a page (again on a page opened anew), its
+        frames in `image_format` (the session's stream_format by default)."""
         if self.stream is not None and self.stream.page is self.page:
             return self.stream
         if self.stream is not None:
@@ -183,7 +186,7 @@ class Session:
             self.stream = None
         if self.streamless:
             return None
-        stream = FrameStream(self.page, self.stream_format)
+        stream = FrameStream(self.page, image_format or self.stream_format)
         if stream.start():
             self.stream = stream
         else:

@@ -13,6 +13,7 @@ from tests.puzlogic.replica import HOOK, cell_box, centre, drag, to_page
 from tests.test_cli import closed_port
 from webbot.browser import BrowserOptions
 from webbot.errors import WebbotError
+from webbot.puzlogic.act import Tempo
 from webbot.puzlogic.bot import PuzlogicBot
 from webbot.puzlogic.perceive import Reader
 from webbot.server import FixtureServer
@@ -43,6 +44,22 @@ def test_the_first_bundled_levels_are_played_unattended(reader):
     assert game["finished"] == [1, 2, 3, 4]
     assert game["screen"] in ("completed", "completing")
     assert all(r.solve_ms > 0 and r.perception_ms for r in results)  # timings were recorded
+
+
+def test_a_level_is_played_on_the_screencast(reader):
+    # (pulled pictures are the default: on 2 cores the screencast made the run slower,
+    # scripts/bench_puzlogic.py; its camera is kept working for faster machines)
+    def run():
+        with game_session(RunOptions(), GAME) as session:
+            bot = PuzlogicBot(session, reader=reader, report=lambda line: None,
+                              tempo=Tempo(camera="png"))
+            bot.play([1, 2])
+            return bot, bot.screen.stream.frames, session.page.evaluate(f"{HOOK}.state()")
+
+    bot, frames, game = in_own_thread(run)
+    assert [(r.level, r.result) for r in bot.results] == [(1, "completed"), (2, "completed")]
+    assert game["finished"] == [1, 2]
+    assert bot.screen.stream.image_format == "png" and frames > 0
 
 
 def test_generated_puzzles_are_played(fixtures_url, reader):

@@ -27,6 +27,11 @@ class Tempo:
     poll_s: float = 0.0
     # Chromium's quicker PNG encoding for grabs (the same pixels).
     fast_grabs: bool = True
+    # Where pictures come from: "pulled" one at a time, or the page's screencast ("png"; JPEG
+    # blurs the small blue sums into digits refused). Pulled: on 2 cores a PNG screencast of
+    # the whole window, 60 frames a second under the drifting leaves, made drags and checks
+    # twice as slow (scripts/bench_puzlogic.py).
+    camera: str = "pulled"
 
 
 BASELINE = Tempo(reach_steps=None, drag_steps=None, check_boxes=False, poll_s=0.05,

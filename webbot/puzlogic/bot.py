@@ -115,8 +115,10 @@ class PuzlogicBot:
     # ---- the game of the play loop -----------------------------------------------------------
 
     def _find(self) -> Screen:
+        camera = self.tempo.camera
         return self.session.game_screen(GAME, timeout_s=15, report=self.report,
-                                        fast=self.tempo.fast_grabs)
+                                        fast=self.tempo.fast_grabs, streamed=camera != "pulled",
+                                        stream_format=camera)
 
     def reset(self) -> Observation:
         if self.screen.page is not self.session.page:  # a new page, after a recovery
