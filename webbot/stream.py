@@ -27,10 +27,10 @@ from playwright.sync_api import CDPSession, ElementHandle, Error, Locator, Page
 FORMATS = ("png", "jpeg")
 MAX_SIDE = 8192  # px
 # Frames kept, the newest last: an input's first effect is looked for among them (frame_after's
-# `first`): those shown in the last KEPT_S, KEPT_FRAMES at most (two seconds at 60 a second; a
-# busy machine sends fewer).
-KEPT_S = 2.0
-KEPT_FRAMES = 120
+# `first`): those shown in the last KEPT_S, KEPT_FRAMES at most (a second at 60 a second; a
+# busy machine sends fewer). Only the newest keeps its decoded picture.
+KEPT_S = 1.0
+KEPT_FRAMES = 60
 
 
 @dataclass(frozen=True)
@@ -170,6 +170,8 @@ class FrameStream:
         gone = bisect.bisect_left(self.kept, self.kept[-1].shown_at - KEPT_S,
                                   key=lambda kept: kept.shown_at)
         del self.kept[:max(gone, len(self.kept) - KEPT_FRAMES)]
+        for older in self.kept[:-1]:  # (a look's Grab holds its own cut of its picture)
+            older._image.clear()
         self.frames += 1
         if self._arrived is not None and not self._arrived.done():
             self._arrived.set_result(None)

@@ -163,7 +163,7 @@ class BurritoBot:
         self.stats.picture_ms.append((pictured - started) * 1000)
         self.stats.classify_ms.append((done - pictured) * 1000)
         self.stats.decisions += 1
-        # (a frame of the slam's own effect, on the screencast, may be read as nothing known)
+        # (a frame read as nothing known, a fade or something over the bar, tells nothing of it)
         if self._rocket_clicked and sighting.screen not in ("rocket_ready", "unknown"):
             self._rocket_clicked = False
             if sighting.screen == "flight":  # the full bar went: the slam happened
