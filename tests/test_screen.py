@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import webbot.screen
 from webbot.errors import WaitTimeout, WebbotError
 from webbot.mouse import Mouse
 from webbot.screen import Screen
@@ -158,3 +159,13 @@ def test_a_click_reaches_a_cross_site_frame_at_the_point_grabbed(browser, fixtur
     Mouse(page).click(*seen.to_page(120, 90))
     assert frame.evaluate("downs") == [[120, 90]]
     context.close()
+
+
+def test_a_picture_the_page_does_not_give_in_time_is_a_clear_error(page, pages_url,
+                                                                    monkeypatch):
+    # (a capture made as the page navigated away once never answered: every DevTools call of
+    # the camera has a bound; here a bound no capture meets)
+    page.goto(f"{pages_url}geometry.html")
+    monkeypatch.setattr(webbot.screen, "DEVTOOLS_TIMEOUT_MS", 1)
+    with pytest.raises(WebbotError, match="no picture of the game from .* within 0.001 s"):
+        Screen(page, "#stage").grab()

@@ -16,6 +16,7 @@ from playwright.sync_api import Browser, BrowserContext, Error, Page, Playwright
 from webbot import consent
 from webbot.deadline import Deadline
 from webbot.errors import WebbotError, first_line
+from webbot.stream import DEVTOOLS_TIMEOUT_MS
 
 CHROMIUM_ARGS = [
     "--disable-gpu",
@@ -125,7 +126,8 @@ def _browser_pid(browser: Browser) -> int | None:
     newest Chromium started under this process)."""
     try:
         session = browser.new_browser_cdp_session()
-        processes = session.send("SystemInfo.getProcessInfo")["processInfo"]
+        processes = session.send("SystemInfo.getProcessInfo",
+                                 timeout=DEVTOOLS_TIMEOUT_MS)["processInfo"]
         session.detach()
     except (Error, KeyError):
         return newest_browser()

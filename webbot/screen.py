@@ -16,10 +16,11 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 from playwright.sync_api import CDPSession, ElementHandle, Error, Locator, Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from webbot.deadline import Deadline
 from webbot.errors import WaitTimeout, WebbotError
-from webbot.stream import FrameStream, StreamFrame, crop, frames_begun
+from webbot.stream import DEVTOOLS_TIMEOUT_MS, FrameStream, StreamFrame, crop, frames_begun
 from webbot.vision.still import alike, changed_fraction
 
 
@@ -134,13 +135,18 @@ class Camera:
         if self._cdp is None or outside:
             return self.page.screenshot(clip=box, animations="allow", caret="hide",
                                         scale="device" if scale != 1 else "css")
-        view = self._cdp.send("Page.getLayoutMetrics")["cssVisualViewport"]
-        clip = {"x": box["x"] + view["pageX"], "y": box["y"] + view["pageY"],
-                "width": box["width"], "height": box["height"],
-                "scale": scale * view.get("zoom", 1)}
-        shot = self._cdp.send("Page.captureScreenshot", {
-            "format": "png", "clip": clip, "captureBeyondViewport": False,
-            "optimizeForSpeed": self.fast})
+        try:
+            view = self._cdp.send("Page.getLayoutMetrics",
+                                  timeout=DEVTOOLS_TIMEOUT_MS)["cssVisualViewport"]
+            clip = {"x": box["x"] + view["pageX"], "y": box["y"] + view["pageY"],
+                    "width": box["width"], "height": box["height"],
+                    "scale": scale * view.get("zoom", 1)}
+            shot = self._cdp.send("Page.captureScreenshot", {
+                "format": "png", "clip": clip, "captureBeyondViewport": False,
+                "optimizeForSpeed": self.fast}, timeout=DEVTOOLS_TIMEOUT_MS)
+        except PlaywrightTimeout:
+            raise WebbotError(f"no picture of the game from {self.page.url} within "
+                              f"{DEVTOOLS_TIMEOUT_MS / 1000:g} s") from None
         return base64.b64decode(shot["data"])
 
 

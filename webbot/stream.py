@@ -26,6 +26,10 @@ from playwright.sync_api import CDPSession, ElementHandle, Error, Locator, Page
 
 FORMATS = ("png", "jpeg")
 MAX_SIDE = 8192  # px
+# Playwright's DevTools calls wait for ever by default; one made as the page navigated away (its
+# server stopped, the page reloaded onto an error page) never answered in CI (240 s). A picture
+# takes 38-117 ms here.
+DEVTOOLS_TIMEOUT_MS = 15_000
 # Frames kept, the newest last: an input's first effect is looked for among them (frame_after's
 # `first`): those shown in the last KEPT_S, KEPT_FRAMES at most (a second at 60 a second; a
 # busy machine sends fewer). Only the newest keeps its decoded picture.
@@ -84,7 +88,8 @@ class FrameStream:
             cdp = self.page.context.new_cdp_session(self.page)
             before = time.monotonic()
             wall = cdp.send("Runtime.evaluate", {"expression": "Date.now()",
-                                                 "returnByValue": True})["result"]["value"]
+                                                 "returnByValue": True},
+                            timeout=DEVTOOLS_TIMEOUT_MS)["result"]["value"]
             after = time.monotonic()
             cdp.on("Page.screencastFrame", self._on_frame)
             # Unbounded, frames come no larger than the window (CSS pixels); the default bound
@@ -93,7 +98,7 @@ class FrameStream:
                         "maxWidth": MAX_SIDE, "maxHeight": MAX_SIDE}
             if self.image_format == "jpeg":
                 settings["quality"] = self.quality
-            cdp.send("Page.startScreencast", settings)
+            cdp.send("Page.startScreencast", settings, timeout=DEVTOOLS_TIMEOUT_MS)
         except Error:
             return False
         # Frames carry the browser's wall-clock time of their swap; Date.now() reads the same
@@ -107,7 +112,7 @@ class FrameStream:
         if cdp is None:
             return
         try:
-            cdp.send("Page.stopScreencast")
+            cdp.send("Page.stopScreencast", timeout=DEVTOOLS_TIMEOUT_MS)
             cdp.detach()
         except Error:
             pass  # the page is gone, and its screencast with it
