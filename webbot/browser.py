@@ -101,7 +101,9 @@ def _connect(playwright: Playwright, options: BrowserOptions) -> Browser:
         raise WebbotError(f"browser endpoint {url} did not answer: {first_line(exc)}") from None
 
 
-def _new_page(browser: Browser, options: BrowserOptions) -> Page:
+def new_page(browser: Browser, options: BrowserOptions) -> Page:
+    """A page in a fresh context of `browser`, as the bot plays in: the options' viewport and
+    DPR, and the consent chain (the library runs in its every frame)."""
     width, height = options.viewport
     context = browser.new_context(viewport={"width": width, "height": height},
                                   device_scale_factor=options.device_scale_factor)
@@ -184,7 +186,7 @@ class Tab:
     def _start_browser(self) -> None:
         self.browser = open_browser(self.playwright, self.options)
         self.pid = None if self.options.connect else _browser_pid(self.browser)
-        self.page = self._watched(_new_page(self.browser, self.options))
+        self.page = self._watched(new_page(self.browser, self.options))
 
     def _watched(self, page: Page) -> Page:
         self.crashed = False
@@ -243,7 +245,7 @@ class Tab:
             page = _page_in(old.context)
         except WebbotError:
             try:
-                page = _new_page(self.browser, self.options)
+                page = new_page(self.browser, self.options)
             except (Error, WebbotError):
                 return None
         with suppress(Error):  # already gone, as a crashed page is

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from webbot.daily_set import act
 from webbot.daily_set.act import Hands
 from webbot.daily_set.page import CardSlot
 from webbot.mouse import Mouse
@@ -39,3 +40,30 @@ def test_a_page_in_a_frame_is_aimed_at_the_longer_way(page):
     hands = Hands(frame, Mouse(page))
 
     assert hands._aims([slot(1)]) == [None]
+
+
+# Two cards with checkboxes that tick on a click; the second one lies under a banner that
+# takes clicks (a late consent popup, say).
+TICKING = """<body style="margin:0">
+<a href="javascript:cardClicked(1)" onclick="document.querySelector('[name=A1]').checked=true"
+   style="position:absolute; left:10px; top:10px; width:100px; height:60px; background:#eee"></a>
+<a href="javascript:cardClicked(2)" onclick="document.querySelector('[name=A2]').checked=true"
+   style="position:absolute; left:150px; top:10px; width:100px; height:60px; background:#eee"></a>
+<input name="A1" type="checkbox" style="position:absolute; top:200px">
+<input name="A2" type="checkbox" style="position:absolute; top:200px; left:50px">
+<div style="position:fixed; left:140px; top:0; width:300px; height:100px;
+   background:rgba(0,0,0,0.5)">a banner</div></body>"""
+
+
+def test_a_click_a_cover_took_is_told_from_a_click_not_yet_ticked(page):
+    page.set_content(TICKING)
+    hands = Hands(page.main_frame, Mouse(page))
+    page.mouse.click(60, 40)
+    page.mouse.click(200, 40)  # on the banner
+
+    assert hands._checked(slot(1)) == act.TICKED
+    # Told at its first look, not after waiting for a tick that cannot come.
+    assert hands._tick_state(slot(2)) == act.COVERED
+    assert hands._checked(slot(2)) == act.COVERED
+    page.evaluate("document.querySelector('div').remove()")
+    assert hands._checked(slot(2)) == act.UNTICKED  # uncovered: only late, maybe

@@ -32,6 +32,7 @@ ANSWER_POLL_MS = 5  # between looks for the page's answer (an alert, a message, 
 # 100-330 px apart (the old page's table, the current page's 214 px pitch): one move to most.
 CLICK_STEP_PX = 250
 CLICK_MIN_STEPS = 1  # a flick from card to card: one move to a card near by, more when far
+TICKED, UNTICKED, COVERED = "ticked", "unticked", "covered"  # a clicked card's box
 
 
 @dataclass(frozen=True)
@@ -73,6 +74,7 @@ class Hands:
         self._dialogs: list[str] = []
         self._navigated: str | None = None
         self._ticks_seen = False  # the page ticks a clicked card's checkbox
+        self._hit_cover = False  # a clicked card seen unticked under a cover, this set
         self._elements: dict[str, ElementHandle | None] = {}  # each card's, once found
         self.page.on("dialog", self._on_dialog)
         self.page.on("request", self._on_request)
@@ -110,6 +112,7 @@ class Hands:
         is looked at while the mouse is on its way to the next card, by when the page has had
         a frame or two to tick it."""
         self._messages()  # forget anything said before
+        self._hit_cover = False
         seen = len(self._dialogs)
         aims = self._aims(slots)
         for before, slot, aim in zip([None, *slots[:-1]], slots, aims, strict=True):
@@ -123,7 +126,7 @@ class Hands:
         # A click lost to something that came over the page (a consent popup, which the
         # consent engine may have answered since) is clicked again: on a page that ticks its
         # boxes a lost click shows at once; on others, only when the page gives no answer.
-        answer = self._wait_answer(seen, CHECK_TIMEOUT_S)
+        answer = self._wait_answer(seen, CHECK_TIMEOUT_S, slots[-1])
         if answer is None and self._lost(slots):
             answer = self._click_lost(slots, seen)
         if answer is None:
@@ -142,7 +145,9 @@ class Hands:
         if self.way is None:
             return None
         lost = self._lost(slots)
-        covered = self.way.cover() is not None
+        # Seen under a cover since the clicks: the clicks hit it, even if the consent engine
+        # has closed it since.
+        covered = self._hit_cover or self.way.cover() is not None
         if not lost and not covered:
             return None
         self.way.clear()
@@ -180,12 +185,13 @@ class Hands:
         has ticked a box, a box that does not tick on an uncovered card says nothing (a saved
         page's scripts may be missing): the page's answer after the third card is what
         counts."""
-        if self._checked(slot) or self.way is None:
+        state = self._checked(slot)
+        if state == TICKED or self.way is None:
             return True
         element = self.frame.query_selector(slot.target)
         box = self._box(element)
-        covered = element is not None and box is not None and self.way.cover(
-            ((0.5, 0.5),), element, box) is not None
+        covered = state == COVERED or element is not None and box is not None and \
+            self.way.cover(((0.5, 0.5),), element, box) is not None
         # On a page whose boxes tick, an unticked box is a lost click even when nothing covers
         # the card any more: a popup may have come and gone (the consent engine answers it).
         if not covered and not self._ticks_seen:
@@ -194,7 +200,7 @@ class Hands:
         # A second look, the clearing past: a slow page's late tick must not be clicked off.
         # A covered card's click hit the cover: one look. Else the click may only be late: it
         # gets the wait of a click again.
-        late = self._ticked(slot) is not False if covered else self._checked(slot)
+        late = self._ticked(slot) is not False if covered else self._checked(slot) == TICKED
         if not late:
             self._click(slot)
         return False
@@ -215,20 +221,28 @@ class Hands:
         except Error:
             return None
 
-    def _checked(self, slot: CardSlot) -> bool:
-        """Whether the card's box ticks within CHECK_TIMEOUT_S (True on a page without one,
-        or one that moved on)."""
+    def _checked(self, slot: CardSlot) -> str:
+        """TICKED when the card's box ticks within CHECK_TIMEOUT_S (so on a page without one,
+        or one that moved on), else UNTICKED; COVERED at once when something has come over
+        the card's middle (the click went to it, not to the card)."""
         deadline = Deadline(CHECK_TIMEOUT_S)
         while True:
-            ticked = self._ticked(slot)
-            if ticked is None:
-                return True
-            if ticked:
-                self._ticks_seen = True
-                return True
-            if deadline.passed():
-                return False
+            state = self._tick_state(slot)
+            if state != UNTICKED or deadline.passed():
+                return state
             self.page.wait_for_timeout(15)
+
+    def _tick_state(self, slot: CardSlot) -> str:
+        """TICKED, UNTICKED or COVERED (unticked, something else over the card's middle in
+        its frame), in one round trip; TICKED on a page without boxes."""
+        try:
+            state = self.frame.evaluate(TICK_STATE, [f"A{slot.position}", slot.target])
+        except Error:
+            return TICKED
+        if state is True:
+            self._ticks_seen = True
+        self._hit_cover = self._hit_cover or state == "covered"
+        return TICKED if state in (True, None) else COVERED if state == "covered" else UNTICKED
 
     def _aims(self, slots: list[CardSlot]) -> list[tuple[float, float] | None]:
         """The middles of the cards, looked up in one round trip where that is enough: on a
@@ -281,7 +295,10 @@ class Hands:
         return (box.x >= 0 and box.y >= 0 and box.x + box.width <= size["width"]
                 and box.y + box.height <= size["height"])
 
-    def _wait_answer(self, seen: int, wait_s: float) -> Answer | None:
+    def _wait_answer(self, seen: int, wait_s: float, last: CardSlot | None = None
+                     ) -> Answer | None:
+        """The page's answer within `wait_s`, else None; None at once when the `last` card
+        clicked, on a page that ticks its boxes, is unticked under something come over it."""
         deadline = Deadline(wait_s)
         while not deadline.passed():
             if len(self._dialogs) > seen:
@@ -291,6 +308,8 @@ class Hands:
                     return _answer(text)
             if self._navigated:
                 return Answer("", left_page=self._navigated)
+            if last is not None and self._ticks_seen and self._tick_state(last) == COVERED:
+                return None
             self.page.wait_for_timeout(ANSWER_POLL_MS)
         return None
 
@@ -321,6 +340,18 @@ MIDDLES = """selectors => selectors.map(selector => {
   const top = document.elementFromPoint(x, y);
   return top && (top === card || card.contains(top)) ? [x, y] : null;
 })"""
+# A card's checkbox: ticked (true), none (null), unticked with something else over the card's
+# middle in this frame ("covered": a popup took the click), or unticked (false).
+TICK_STATE = """([name, selector]) => {
+  const box = document.querySelector(`input[name="${name}"]`);
+  if (!box) return null;
+  if (box.checked) return true;
+  const card = document.querySelector(selector);
+  if (!card) return false;
+  const r = card.getBoundingClientRect();
+  const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return top && top !== card && !card.contains(top) ? "covered" : false;
+}"""
 # A card's checkbox, ticked or not (null: none), in one round trip.
 TICKED = """name => {
   const box = document.querySelector(`input[name="${name}"]`);
