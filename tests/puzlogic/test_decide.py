@@ -162,3 +162,16 @@ def test_after_a_lost_page_the_level_under_way_is_opened_again_from_the_start():
     assert player(title) == Action("open", 1)
     assert player(level(1)) == Action("reread", 1)  # a fresh level, read afresh
     assert player(level(1, puzzle=PUZZLE)) == Action("place", 1, PLAN[0])
+
+
+def test_every_piece_in_one_go_then_one_look_says_which_to_drag_again():
+    _, solve = solving([PLAN])
+    player = Player([1], solve, drags_per_look=None)
+    assert started(player, level(1, puzzle=PUZZLE)) == Action("place", 1, PLAN[0], last=True,
+                                                              then=(PLAN[1],))
+    assert player(level(1, PLAN[1:])) == Action("place", 1, PLAN[0], last=True)  # lost: again
+    assert player(level(1, PLAN[1:])) == Action("restart", 1)  # lost twice
+    assert player(level(1)) == Action("place", 1, PLAN[0], last=True, then=(PLAN[1],))
+    assert player(level(1, PLAN[:1])) == Action("place", 1, PLAN[1], last=True)  # on from it
+    with pytest.raises(WebbotError, match="every piece is on its cell"):
+        player(level(1, PLAN))

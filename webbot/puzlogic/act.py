@@ -21,6 +21,10 @@ class Tempo:
     # game px (per 12 px for clicks).
     reach_steps: int | None = 1
     drag_steps: int | None = 1
+    # Pieces dragged between two looks: None, all a level still needs, one after another as a
+    # player's hand runs ahead of the eye (a look after the last says which landed; inputs
+    # reach the game in order, so the last one seen landed means all were taken).
+    drags_per_look: int | None = None
     # A drop is checked on the piece's cell and its tray slot alone; False: a whole reading.
     check_boxes: bool = True
     # Pause between grabs while waiting (a grab itself waits for the page's next frame).
@@ -34,8 +38,8 @@ class Tempo:
     camera: str = "pulled"
 
 
-BASELINE = Tempo(reach_steps=None, drag_steps=None, check_boxes=False, poll_s=0.05,
-                 fast_grabs=False)
+BASELINE = Tempo(reach_steps=None, drag_steps=None, drags_per_look=1, check_boxes=False,
+                 poll_s=0.05, fast_grabs=False)
 
 
 @dataclass

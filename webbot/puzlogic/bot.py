@@ -101,7 +101,8 @@ class PuzlogicBot:
         """Play the wanted levels in order; stops at the first level that fails."""
         with self.phases("menus"):
             try:
-                return play(self, Player(list(wanted), self.solve), self.recovery,
+                return play(self, Player(list(wanted), self.solve,
+                                                   self.tempo.drags_per_look), self.recovery,
                             self.session.recorder.phases)
             except WebbotError as exc:
                 if self._current is None:
@@ -134,7 +135,7 @@ class PuzlogicBot:
             self.seen = self.open(self.seen, action)
         elif action.kind == "place":
             assert action.placement is not None
-            self.seen = self.place(self.seen, action.placement, action.last)
+            self.seen = self.place(self.seen, (action.placement, *action.then), action.last)
         elif action.kind == "restart":
             self.seen = self.restart(self.seen)
             if self._current is not None and not action.read:
@@ -332,17 +333,27 @@ class PuzlogicBot:
         return self.wait_for(lambda new: new.screen == "level" and new.view is not None
                              and not new.view.placed, "the restarted level")
 
-    def place(self, seen: Observation, placement: Placement, last: bool) -> Observation:
-        """Drop a piece and look. The last one ends the level: then wait for "Level
-        Completed" (the board gives way to its overlay)."""
-        seen = self.drop(seen, placement, last)
+    def place(self, seen: Observation, placements: tuple[Placement, ...],
+              last: bool) -> Observation:
+        """Drag the pieces one after another, and look. When they end the level (`last`),
+        wait for "Level Completed" (the board gives way to its overlay)."""
+        *ahead, placement = placements
+        taken: list[SeenPiece] = []
+        for early in ahead:  # looked at with the last one
+            taken.append(self.tray_piece(seen, early, taken))
+            with self.phases("dragging"):
+                self.hands.drag(seen, taken[-1].spot.centre,
+                                seen.view.spots[early.cell].centre)  # type: ignore[union-attr]
+        seen = self.drop(seen, placement, last, taken, tuple(ahead))
         if last and seen.screen == "unknown":
             # The overlay fading in, or a cover (a site's popup) over the board that may have
             # taken the drag: the level is over only when its end shows.
-            seen = self.wait_for(lambda new: new.screen == "completed" or new.view is not None,
-                                 "the completed screen or the board", 5)
-        if last and (seen.screen not in ("level", "unknown")
-                     or seen.view is not None and holds(seen.view, placement)):
+            with self.phases("waiting"):
+                seen = self.wait_for(lambda new: new.screen == "completed"
+                                     or new.view is not None,
+                                     "the completed screen or the board", 5)
+        if last and (seen.screen not in ("level", "unknown") or seen.view is not None
+                     and all(holds(seen.view, p) for p in placements)):
             with self.phases("waiting"):  # the game's own settle and fade
                 seen = self.wait_for_screen("completed", timeout_s=5, read=False)
         if seen.screen == "completed" and self._current is not None:
@@ -350,21 +361,32 @@ class PuzlogicBot:
             self._level_over()
         return seen
 
-    def drop(self, seen: Observation, placement: Placement, last: bool) -> Observation:
-        """Drag a tray piece of the placement's value and colour onto its cell, and look.
-        After the last piece the level may be over: the board gives way to the overlay."""
-        view = seen.view
-        assert view is not None
-        piece = next((p for p in view.tray
-                      if (p.value, p.color) == (placement.value, placement.color)), None)
+    @staticmethod
+    def tray_piece(seen: Observation, placement: Placement,
+                   taken: list[SeenPiece]) -> SeenPiece:
+        """A piece of the placement's value and colour in the tray as seen, not yet taken."""
+        assert seen.view is not None
+        piece = next((p for p in seen.view.tray if p not in taken
+                      and (p.value, p.color) == (placement.value, placement.color)), None)
         if piece is None:
             raise WebbotError(f"no {placement.color} {placement.value} left in the tray")
+        return piece
+
+    def drop(self, seen: Observation, placement: Placement, last: bool,
+             taken: list[SeenPiece], ahead: tuple[Placement, ...]) -> Observation:
+        """Drag a tray piece of the placement's value and colour onto its cell, and look
+        (a whole reading when pieces were `taken` for the placements `ahead` since the look:
+        it says which of them landed). After the last piece the level may be over: the board
+        gives way to the overlay."""
+        view = seen.view
+        assert view is not None
+        piece = self.tray_piece(seen, placement, taken)
         target = view.spots[placement.cell]
         with self.phases("dragging"):
             self.hands.drag(seen, piece.spot.centre, target.centre)
         with self.phases("checking drops"):
-            landed = self.check_boxes(seen, piece, placement) if self.tempo.check_boxes \
-                else None
+            landed = self.check_boxes(seen, piece, placement) \
+                if self.tempo.check_boxes and not taken else None
             if landed is None:
                 try:
                     landed = self.wait_for(
@@ -376,15 +398,19 @@ class PuzlogicBot:
                 except WaitTimeout:
                     landed = self.wait_for_screen("level", "completed")
         self._drops += 1
-        held = landed.view is not None and holds(landed.view, placement)
         row, col = placement.cell
-        self._annotated(landed, f"drop-{self._drops}-{placement.value}{placement.color[0]}-on-"
-                                f"r{row + 1}c{col + 1}",
-                        [spot_mark(landed.picture, target, "landed" if held else
-                                   f"not there ({landed.screen})",
-                                   (0, 160, 0) if held else (0, 0, 255))]
+        what = f"drops-{self._drops}-{len(ahead) + 1}-pieces" if ahead else \
+            f"drop-{self._drops}-{placement.value}{placement.color[0]}-on-r{row + 1}c{col + 1}"
+        self._annotated(landed, what, [self._drop_mark(landed, view.spots[p.cell], p)
+                                       for p in (*ahead, placement)]
                         if landed.screen == "level" else [])
         return landed
+
+    @staticmethod
+    def _drop_mark(landed: Observation, target: Spot, placement: Placement) -> Mark:
+        held = landed.view is not None and holds(landed.view, placement)
+        return spot_mark(landed.picture, target, "landed" if held else
+                         f"not there ({landed.screen})", (0, 160, 0) if held else (0, 0, 255))
 
     def _annotated(self, seen: Observation, what: str, found: list[Mark]) -> None:
         """The frame with what was read or done on it drawn, named after the level."""

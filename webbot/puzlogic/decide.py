@@ -1,11 +1,11 @@
 """Decide: the policy that plays the wanted levels, from observations alone.
 
 It opens each wanted level in turn (first the highest open level before it, while it is
-locked), solves the puzzle read, places the pieces one by one, drops a piece again when it did
-not land, and restarts the level when the board went wrong. A reading is trusted only when it
-has exactly one solution: several (a sum hidden by a right click) mean a second reading, none a
-reading afresh after a restart. Pure: the solver is handed in, and it is tested without a
-browser.
+locked), solves the puzzle read, places the pieces (all in one go, or one per look), drops a
+piece again when it did not land, and restarts the level when the board went wrong. A reading
+is trusted only when it has exactly one solution: several (a sum hidden by a right click)
+mean a second reading, none a reading afresh after a restart. Pure: the solver is handed in,
+and it is tested without a browser.
 """
 
 from __future__ import annotations
@@ -31,8 +31,9 @@ RESTARTS = 2  # restarts of one level before the run fails
 @dataclass(frozen=True)
 class Action:
     """`open`: from any screen into `level` (its puzzle read), or onto the level select when
-    it is locked; `place`: drag one piece (`last`: the one that ends the level); `restart`:
-    the level's Restart button (`read`: and read the level again); `reread`: read it again."""
+    it is locked; `place`: drag one piece, and those of `then` after it without a look
+    between (`last`: the final drag ends the level); `restart`: the level's Restart button
+    (`read`: and read the level again); `reread`: read it again."""
 
     kind: str
     level: int = 0
@@ -40,6 +41,7 @@ class Action:
     last: bool = False
     unlocking: bool = False  # opened only to unlock a later wanted level
     read: bool = False
+    then: tuple[Placement, ...] = ()
 
 
 def holds(view: LevelView, placement: Placement) -> bool:
@@ -67,12 +69,13 @@ class Level:
 
     number: int
     solve: Callable[[Puzzle], list[Solution]]
+    drags_per_look: int | None = 1  # drags between two looks; None: every piece left
     puzzle: Puzzle | None = None
     found: list[Solution] = field(default_factory=list)
     solution: Solution | None = None
     fresh: bool = False  # the level has been seen as it starts (nothing placed, no error)
     checked: bool = False  # a reading without exactly one solution was read again
-    placing: int = 0  # the placement under way
+    placing: int = 0  # the first placement not seen on its cell
     tries: int = 0  # drops of it so far
     restarts: int = 0
 
@@ -85,18 +88,19 @@ class Level:
         view = seen.view
         if seen.screen != "level" or view is None:
             return self._restart()
-        if self.placing < len(self.solution):
-            placement = self.solution[self.placing]
-            if self.tries and holds(view, placement):
-                self.placing, self.tries = self.placing + 1, 0
-            elif self.tries and (view.red or misplaced(view, self.solution)) or \
-                    self.tries >= DROP_TRIES:
+        left = [p for p in self.solution if not holds(view, p)]
+        if self.tries:
+            first = self.solution.index(left[0]) if left else len(self.solution)
+            if first > self.placing:  # the look shows pieces landed: on from there
+                self.placing, self.tries = first, 0
+            elif view.red or misplaced(view, self.solution) or self.tries >= DROP_TRIES:
                 return self._restart()
-        if self.placing >= len(self.solution):  # the environment waits for the end itself
+        if not left:  # the environment waits for the end itself
             raise WebbotError("every piece is on its cell, yet the level did not end")
         self.tries += 1
-        return Action("place", self.number, self.solution[self.placing],
-                      last=self.placing == len(self.solution) - 1)
+        drags = left[:self.drags_per_look] if self.drags_per_look else left
+        return Action("place", self.number, drags[0], last=len(drags) == len(left),
+                      then=tuple(drags[1:]))
 
     def _read(self, seen: Observation) -> Action:
         """Solve the level as read; read it again when the reading is not to be trusted."""
@@ -137,6 +141,7 @@ class Player:
 
     wanted: list[int]
     solve: Callable[[Puzzle], list[Solution]]
+    drags_per_look: int | None = 1  # see Level
     completed: set[int] = field(default_factory=set)
     level: Level | None = None
     _next: int = 0  # index of the wanted level to play next
@@ -178,7 +183,7 @@ class Player:
         assert self._opening is not None
         number = self._opening.level
         if seen.screen == "level" and seen.view is not None and seen.view.level == number:
-            self.level = Level(number, self.solve)
+            self.level = Level(number, self.solve, self.drags_per_look)
             return self.level.next(seen)
         target = button(seen.buttons, number)
         if target.unlocked:
