@@ -12,15 +12,17 @@ Every number read (a given, a piece, a sum) is checked against the level file.
 
 The run: the 15 bundled levels played by the bot at its pace (webbot.puzlogic.act.Tempo) and at
 BASELINE's (a mouse move per 80 game px, per 12 px for clicks; a whole reading after each drop;
-50 ms between grabs; the default PNG encoding), the time split by phase: menus, reading,
-solving, dragging, checking each drop, waiting for the game's own animations. The bot's own
-time per piece is its dragging and checking. The bot once more on the page's screencast (PNG;
-issue 32), and the README's row: the run against its floor, the replica's own settle and fade
-after each level (read from its source) and the bot's drags. Then --generated levels (50 by
-default) of the replica's generator, 15 to a page (4 to 12 pieces, boards up to 7 rows, all
-three sum kinds), at the bot's pace; their shapes and sums are taken from the fixture's test
-hook, as a tester would (the bot never reads it). Prints Markdown tables; --docs also puts them
-into their docs page.
+50 ms between grabs; the default PNG encoding), after an untimed run (a first run teaches the
+reader the glyphs its teaching frames did not show, and leaves them on disk), the time split by
+phase: menus, reading, solving, dragging, checking each drop, waiting for the game's own
+animations. The bot's own time per piece is its dragging and checking. The bot once more with a
+look after each drop (as it played before 2026-11-27's evening: Tempo(drags_per_look=1)), and on
+the page's screencast (PNG; issue 32); and the README's row: the run against its floor, the
+replica's own settle and fade after each level (read from its source) and the bot's drags. Then
+--generated levels (50 by default) of the replica's generator, 15 to a page (4 to 12 pieces,
+boards up to 7 rows, all three sum kinds), at the bot's pace; their shapes and sums are taken
+from the fixture's test hook, as a tester would (the bot never reads it). Prints Markdown
+tables; --docs also puts them into their docs page.
 
     .venv/bin/python scripts/bench_puzlogic.py [--frames 2] [--no-run] [--generated 50]
                                                [--quick] [--docs]
@@ -203,27 +205,34 @@ def generated_table(run: dict, bundled: dict) -> list[str]:
     return lines + [f"\nFailures: {'; '.join(run['failures'])}" if run["failures"] else ""]
 
 
-def run_table(bot: dict, base: dict, streamed: dict) -> list[str]:
+def run_table(bot: dict, base: dict, each: dict, streamed: dict) -> list[str]:
     lines = ["| 15 bundled levels, headless | baseline | bot | bot vs baseline | "
-             "bot on the screencast (PNG) |", "|---|---|---|---|---|"]
+             "bot, a look after each drop | bot on the screencast (PNG) |",
+             "|---|---|---|---|---|---|"]
     names = [*PHASES, *[name for name in bot["phases"] if name not in PHASES]]
     for name in names:
         mine, theirs = bot["phases"].get(name, 0.0), base["phases"].get(name, 0.0)
         ratio = f"{theirs / mine:.1f}x faster" if mine > 0.05 else ""
         lines.append(f"| {name} | {theirs:.2f} s | {mine:.2f} s | {ratio} | "
+                     f"{each['phases'].get(name, 0.0):.2f} s | "
                      f"{streamed['phases'].get(name, 0.0):.2f} s |")
     lines.append(f"| **total** | **{base['seconds']:.1f} s** | **{bot['seconds']:.1f} s** | "
                  f"**{base['seconds'] / bot['seconds']:.1f}x faster** | "
-                 f"**{streamed['seconds']:.1f} s** |")
+                 f"**{each['seconds']:.1f} s** | **{streamed['seconds']:.1f} s** |")
     for label, key in (("levels completed", "completed"), ("pieces placed", "pieces")):
-        lines.append(f"| {label} | {base[key]} | {bot[key]} | | {streamed[key]} |")
+        lines.append(f"| {label} | {base[key]} | {bot[key]} | | {each[key]} | "
+                     f"{streamed[key]} |")
     own = [1000 * (run["phases"].get("dragging", 0) + run["phases"].get("checking drops", 0))
-           / max(1, run["pieces"]) for run in (base, bot, streamed)]
+           / max(1, run["pieces"]) for run in (base, bot, each, streamed)]
     lines.append(f"| the bot's own time per piece (dragging and checking) | {own[0]:.0f} ms | "
-                 f"{own[1]:.0f} ms | {own[0] / own[1]:.1f}x faster | {own[2]:.0f} ms |")
+                 f"{own[1]:.0f} ms | {own[0] / own[1]:.1f}x faster | {own[2]:.0f} ms | "
+                 f"{own[3]:.0f} ms |")
     lines += ["", f"Targets: 15 levels in at most {TARGET_RUN_S} s (bot: {bot['seconds']:.1f} s,"
               f" {bot['seconds'] / TARGET_RUN_S:.2f} of it); at most {TARGET_PIECE_MS} ms of "
-              f"the bot's own time per piece (bot: {own[1]:.0f} ms). The bot plays on pulled "
+              f"the bot's own time per piece (bot: {own[1]:.0f} ms). The bot drags a "
+              "level's pieces one after another and then looks once (the look says which "
+              "landed); with a look after each drop it took "
+              f"{each['seconds'] / bot['seconds']:.2f}x as long. It plays on pulled "
               "pictures: on the page's screencast (PNG frames of the whole window, 60 a "
               "second under the drifting leaves) the same bot took "
               f"{streamed['seconds'] / bot['seconds']:.2f}x as long, its drags and checks "
@@ -288,7 +297,10 @@ def main() -> int:
             if mine["tesseract"]:  # a look the templates had not seen: once more, learned
                 rows.append((f"{label}, read again", len(chosen), measure(ours, chosen, truth),
                              base))
+        if not args.no_run:  # untimed: what the teaching frames did not show (the level
+            full_run(ours, Tempo())  # select's buttons, the HUD), as a second run finds it
         runs = None if args.no_run else (full_run(ours, Tempo()), full_run(ours, BASELINE),
+                                         full_run(ours, Tempo(drags_per_look=1)),
                                          full_run(ours, Tempo(camera="png")))
         generated = generated_run(ours, args.generated) if runs and args.generated else None
 
@@ -319,7 +331,7 @@ def main() -> int:
     if args.docs and not put_in_docs("bench_puzlogic", table):
         return 1
     if runs:
-        floor = floor_rows(runs[0], runs[2])
+        floor = floor_rows(runs[0], runs[3])
         print(floor)
         if args.docs and not put_in_docs("speed_puzlogic", floor):
             return 1
