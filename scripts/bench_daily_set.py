@@ -14,7 +14,8 @@ out (what the page bot does); target <= 300 ms. Without --quick, also every boar
 of drawn pictures (3 layouts, scales, JPEG qualities, backgrounds, tilts): read exactly,
 refused, or wrong (must stay 0).
 
-Play: headless, one browser, a fresh page per run: from the start of page.goto to the page
+Play: headless, one browser, a fresh page per run, opened as the bot opens its page (the consent
+engine installed in its context): from the start of page.goto to the page
 confirming the 6th set, on the bundled page and generated puzzles in both layouts, split by
 phase (page loaded, game found, cards read, sets clicked). Target: <= 1.5 s on the bundled
 page. Against the bot as it played before 2026-11-27 (card by card), and a baseline: the same
@@ -33,7 +34,7 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,13 +48,13 @@ from playwright.sync_api import sync_playwright
 from render_set_board import Look, board, daily_board, daily_puzzle
 from render_set_cards import card_for_number
 
-from webbot.browser import BrowserOptions, open_browser, open_url
+from webbot.browser import BrowserOptions, new_page, open_browser, open_url
 from webbot.daily_set import act, bot
 from webbot.daily_set.board import BoardError, read_board
 from webbot.daily_set.bot import DailySetBot
 from webbot.daily_set.decide import find_sets
 from webbot.daily_set.model import Card
-from webbot.daily_set.page import parse_board
+from webbot.daily_set.page import CardSlot, parse_board
 from webbot.daily_set.perceive import classify, load
 from webbot.debug import Recorder
 from webbot.mouse import Mouse
@@ -295,16 +296,29 @@ def as_before() -> Iterator[None]:
     """The bot as it played before the page was made faster (2026-11-27): each card's box
     asked for and its cover looked for card by card, two mouse moves a card at least (and one
     per BEFORE_STRIDE_PX, which play_runs is given), the page's board parsed twice (once to
-    recognise the game, once to play it), a look for the page's answer every 15 ms."""
-    aims, steps, parse, poll = (act.Hands._aims, act.CLICK_MIN_STEPS, bot.parse_board,
-                                act.ANSWER_POLL_MS)
+    recognise the game, once to play it), a look for the page's answer every 15 ms, and a
+    click a popup took noticed only once its card's box had not ticked for 0.5 s."""
+    aims, steps, parse, poll, tick = (act.Hands._aims, act.CLICK_MIN_STEPS, bot.parse_board,
+                                      act.ANSWER_POLL_MS, act.Hands._tick_state)
     act.Hands._aims = lambda self, slots: [None] * len(slots)
+    act.Hands._tick_state = _blind_to_covers(tick)
     act.CLICK_MIN_STEPS, bot.parse_board, act.ANSWER_POLL_MS = 2, parse_board.__wrapped__, 15
     try:
         yield
     finally:
         act.Hands._aims, act.CLICK_MIN_STEPS, bot.parse_board, act.ANSWER_POLL_MS = (
             aims, steps, parse, poll)
+        act.Hands._tick_state = tick
+
+
+def _blind_to_covers(tick: Callable[[act.Hands, CardSlot], str]
+                     ) -> Callable[[act.Hands, CardSlot], str]:
+    def unticked_or_ticked(hands: act.Hands, slot: CardSlot) -> str:
+        state = tick(hands, slot)
+        hands._hit_cover = False
+        return act.UNTICKED if state == act.COVERED else state
+
+    return unticked_or_ticked
 
 
 def play_runs(urls: list[str], step_px: float, before: bool = False) -> list[Run]:
@@ -319,7 +333,7 @@ def _play_runs(urls: list[str], step_px: float) -> list[Run]:
     with sync_playwright() as playwright:
         browser = open_browser(playwright, BrowserOptions())
         for url in urls:
-            page = browser.new_page(viewport={"width": 1280, "height": 800})
+            page = new_page(browser, BrowserOptions())  # with the consent engine, as played
             started = time.perf_counter()
             open_url(page, url)
             playing = time.perf_counter()
@@ -329,7 +343,7 @@ def _play_runs(urls: list[str], step_px: float) -> list[Run]:
             results.append(Run(playing - started, outcome.found_s, read_s,
                                outcome.confirmed_s - outcome.found_s - read_s,
                                outcome.complete))
-            page.close()
+            page.context.close()
         browser.close()
     return results
 
