@@ -96,6 +96,7 @@ class BurritoBot:
         self.results_read = False         # the results screen in front has been read
         self.round_started = time.monotonic()
         self.rockets = 0
+        self.rockets_unseen = 0  # rocket clicks whose effect no frame showed
         self.events: list[str] = []
         self._numbers = Stillness(NUMBERS_STILL_S)
         self._rocket_clicked = False
@@ -127,7 +128,7 @@ class BurritoBot:
             # The round under way went with the page: the new page's round is counted afresh
             # (its rocket slams are what its results will say; the soak's first fault run
             # reported 9 where the game had 3).
-            self.rockets, self._rocket_clicked = 0, False
+            self.rockets, self.rockets_unseen, self._rocket_clicked = 0, 0, False
             self._numbers = Stillness(NUMBERS_STILL_S)
             self.events.append("page lost and reopened")
         return self.look()
@@ -168,6 +169,8 @@ class BurritoBot:
             self._rocket_clicked = False
             if sighting.screen == "flight":  # the full bar went: the slam happened
                 self.rockets += 1
+            else:  # the flight was over by the next frame read: a slam or a click too late
+                self.rockets_unseen += 1
         if sighting.screen != "results":
             self.results_read = False
         self._previous = sighting
@@ -243,10 +246,11 @@ class BurritoBot:
             self.report(f"round {number}: the total reads {total:,} but the last total, "
                         f"purchases and this round's coins make {expected:,}; kept as read")
         done = Round(number, reading.distance, reading.coins, total,
-                     time.monotonic() - self.round_started, self.rockets, self.events)
+                     time.monotonic() - self.round_started, self.rockets, self.events,
+                     self.rockets_unseen)
         self.rounds.append(done)
         self.total = total if total is not None else expected
-        self.spent, self.rockets, self.events = 0, 0, []
+        self.spent, self.rockets, self.rockets_unseen, self.events = 0, 0, 0, []
         self.results_read = True
         self.affordable = self.total is not None and (
             self.cheapest is None or self.total >= self.cheapest)
@@ -313,5 +317,5 @@ def round_line(done: Round) -> str:
 
     extras = f" ({', '.join(done.events)})" if done.events else ""
     return (f"round {done.number}: {number(done.distance, ' m')}, {number(done.coins)} coins, "
-            f"total {number(done.total)}, {done.rockets} rocket slams, "
+            f"total {number(done.total)}, {done.rocket_slams} rocket slams, "
             f"{done.seconds:.1f} s{extras}")

@@ -70,7 +70,7 @@ def rounds_table(rounds: list[Round], seconds: float, per_second: float,
                         f"{recovered(len(recoveries))}")
     for done in rounds:
         table.add_row(str(done.number), number(done.distance), number(done.coins),
-                      number(done.total), str(done.rockets), f"{done.seconds:.1f}",
+                      number(done.total), done.rocket_slams, f"{done.seconds:.1f}",
                       ", ".join(done.events))
     return table
 

@@ -83,5 +83,15 @@ class Round:
     coins: int | None = None
     total: int | None = None
     seconds: float = 0.0
-    rockets: int = 0
+    rockets: int = 0  # slams seen: the full bar clicked, then the flight going on
     events: list[str] = field(default_factory=list)
+    # Rocket clicks whose effect no frame showed (the next screen read was not the flight: it
+    # had ended, a slam or not): the game's count lies between rockets and rockets plus these.
+    rockets_unseen: int = 0
+
+    @property
+    def rocket_slams(self) -> str:
+        """The slams, in words: "2", or "2 (+1 click not seen to land)"."""
+        unseen = f" (+{self.rockets_unseen} click{'s' if self.rockets_unseen > 1 else ''} " \
+                 "not seen to land)" if self.rockets_unseen else ""
+        return f"{self.rockets}{unseen}"

@@ -7,6 +7,7 @@ import random
 
 import click
 
+from webbot.burrito_bison.model import Round
 from webbot.params import Finite
 from webbot.session import Session
 from webbot.words import counted
@@ -29,9 +30,23 @@ def soak_case(chance: random.Random, extra: str, options: dict) -> tuple[str, st
             f"burrito-bison/index.html?seed={game_seed}&size={width}x{height}{extra}")
 
 
+def round_judged(mine: Round, game: dict) -> str | None:
+    """None when the round the bot reports is the one the game records (its `rounds` entry):
+    distance and coins, and rocket slams at least those the bot saw land, at most those and
+    its rocket clicks it did not see land; else what differs."""
+    said = (mine.distance, mine.coins, mine.rocket_slams)
+    done = (game["distance"], game["coins"], game["rocketsUsed"])
+    if said[:2] == done[:2] and mine.rockets <= done[2] <= mine.rockets + mine.rockets_unseen:
+        return None
+    return f"round {mine.number}: the bot reports {said} (distance, coins, rocket slams), " \
+           f"the game {done}"
+
+
 def play_and_judge(session: Session, options: dict) -> str | None:
     """Play the rounds; None when every round's distance, coins and rocket slams the bot
-    reports are the game's, and so are the total and every purchase, else why not."""
+    reports are the game's (the slams at least those the bot saw, at most those and its
+    rocket clicks it did not see land), and so are the total and every purchase, else why
+    not."""
     from webbot.burrito_bison.bot import BurritoBot
     from webbot.burrito_bison.matching import TemplatePack
 
@@ -43,11 +58,8 @@ def play_and_judge(session: Session, options: dict) -> str | None:
     if len(bot.rounds) != rounds or len(state["rounds"]) < rounds:
         return f"{counted(len(bot.rounds), 'round')} reported, {len(state['rounds'])} played"
     for mine, game in zip(bot.rounds, state["rounds"], strict=False):
-        said = (mine.distance, mine.coins, mine.rockets)
-        done = (game["distance"], game["coins"], game["rocketsUsed"])
-        if said != done:
-            return f"round {mine.number}: the bot reports {said} (distance, coins, rocket " \
-                   f"slams), the game {done}"
+        if (wrong := round_judged(mine, game)) is not None:
+            return wrong
     if bot.rounds[-1].total != state["coins"]:
         return f"the bot reports a total of {bot.rounds[-1].total}, the game holds {state['coins']}"
     bought = [e for r in bot.rounds for e in r.events if e.startswith("bought")]
