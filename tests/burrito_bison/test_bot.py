@@ -11,7 +11,7 @@ import pytest
 
 from tests.conftest import in_own_thread, run_webbot
 from tests.test_cli import closed_port
-from webbot.burrito_bison.bot import BurritoBot
+from webbot.burrito_bison.bot import BurritoBot, round_line
 from webbot.burrito_bison.matching import TemplatePack
 from webbot.burrito_bison.model import Round
 from webbot.burrito_bison.replica import round_judged
@@ -216,6 +216,7 @@ def test_rocket_clicks_not_seen_to_land_are_told_apart_and_bound_the_game_s_coun
     seen = Round(1, 1200, 40, 500, rockets=1)
     unsure = Round(1, 1200, 40, 500, rockets=1, rockets_unseen=1)
     assert (seen.rocket_slams, unsure.rocket_slams) == ("1", "1 (+1 click not seen to land)")
+    assert "1 rocket slams (+1 click not seen to land), " in round_line(unsure)
     game = {"distance": 1200, "coins": 40, "rocketsUsed": 2}
     assert round_judged(unsure, game) is None  # the unseen click was a slam
     assert round_judged(unsure, {**game, "rocketsUsed": 1}) is None  # ... or too late

@@ -114,7 +114,8 @@ def test_a_drag_lost_among_pieces_dragged_in_one_go_is_seen_and_dragged_again(re
 
     results, (game, lost) = in_own_thread(run)
     assert lost == "1"  # the first drag of level 1 never reached the game
-    assert [(r.level, r.pieces, r.result) for r in results] == [(1, 2, "completed")]
+    assert [(r.level, r.pieces, r.result, r.restarts) for r in results] == [
+        (1, 2, "completed", 0)]  # dragged again, not restarted
     assert game["finished"] == [1]
 
 

@@ -317,5 +317,5 @@ def round_line(done: Round) -> str:
 
     extras = f" ({', '.join(done.events)})" if done.events else ""
     return (f"round {done.number}: {number(done.distance, ' m')}, {number(done.coins)} coins, "
-            f"total {number(done.total)}, {done.rocket_slams} rocket slams, "
+            f"total {number(done.total)}, {done.rockets} rocket slams{done.unseen_words}, "
             f"{done.seconds:.1f} s{extras}")

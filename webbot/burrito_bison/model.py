@@ -90,8 +90,12 @@ class Round:
     rockets_unseen: int = 0
 
     @property
+    def unseen_words(self) -> str:
+        """The rocket clicks not seen to land, in words: "" or " (+1 click not seen to land)"."""
+        n = self.rockets_unseen
+        return f" (+{n} click{'s' if n > 1 else ''} not seen to land)" if n else ""
+
+    @property
     def rocket_slams(self) -> str:
         """The slams, in words: "2", or "2 (+1 click not seen to land)"."""
-        unseen = f" (+{self.rockets_unseen} click{'s' if self.rockets_unseen > 1 else ''} " \
-                 "not seen to land)" if self.rockets_unseen else ""
-        return f"{self.rockets}{unseen}"
+        return f"{self.rockets}{self.unseen_words}"

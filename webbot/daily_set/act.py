@@ -140,8 +140,10 @@ class Hands:
 
     def _click_lost(self, slots: list[CardSlot], seen: int) -> Answer | None:
         """Clears the way and clicks again the cards whose clicks went astray (when none shows
-        as lost but something covers the game, the last card); the page's answer, None when
-        nothing was lost or the page still does not answer."""
+        as lost but something covers the game, the last card): after one look when a cover
+        was seen over a card since the clicks (they hit it), else after the wait of a click
+        (they may only be late). The page's answer, None when nothing was lost or the page
+        still does not answer."""
         if self.way is None:
             return None
         lost = self._lost(slots)
@@ -151,8 +153,8 @@ class Hands:
         if not lost and not covered:
             return None
         self.way.clear()
-        # A slow page's late answer, the clearing past: one look when something covered the
-        # page (the clicks hit it), else the wait of a click again (they may only be late).
+        self._hit_cover = False
+        # A slow page's late answer, the clearing past.
         answer = self._wait_answer(seen, LOOK_S if covered else CHECK_TIMEOUT_S)
         if answer is not None:
             return answer
@@ -188,10 +190,7 @@ class Hands:
         state = self._checked(slot)
         if state == TICKED or self.way is None:
             return True
-        element = self.frame.query_selector(slot.target)
-        box = self._box(element)
-        covered = state == COVERED or element is not None and box is not None and \
-            self.way.cover(((0.5, 0.5),), element, box) is not None
+        covered = state == COVERED or self._covered(slot)
         # On a page whose boxes tick, an unticked box is a lost click even when nothing covers
         # the card any more: a popup may have come and gone (the consent engine answers it).
         if not covered and not self._ticks_seen:
@@ -203,7 +202,16 @@ class Hands:
         late = self._ticked(slot) is not False if covered else self._checked(slot) == TICKED
         if not late:
             self._click(slot)
+        self._hit_cover = False  # that cover is dealt with
         return False
+
+    def _covered(self, slot: CardSlot) -> bool:
+        """Whether something covers the card's middle, looked at through every frame."""
+        assert self.way is not None
+        element = self.frame.query_selector(slot.target)
+        box = self._box(element)
+        return element is not None and box is not None and self.way.cover(
+            ((0.5, 0.5),), element, box) is not None
 
     def _lost(self, slots: list[CardSlot]) -> list[CardSlot]:
         """The cards whose clicks went astray, on a page that ticks its boxes: those left
@@ -217,7 +225,7 @@ class Hands:
         """Whether the card's checkbox is ticked; None on a page without one (or one that
         moved on)."""
         try:
-            return self.frame.evaluate(TICKED, f"A{slot.position}")
+            return self.frame.evaluate(IS_TICKED, f"A{slot.position}")
         except Error:
             return None
 
@@ -353,7 +361,7 @@ TICK_STATE = """([name, selector]) => {
   return top && top !== card && !card.contains(top) ? "covered" : false;
 }"""
 # A card's checkbox, ticked or not (null: none), in one round trip.
-TICKED = """name => {
+IS_TICKED = """name => {
   const box = document.querySelector(`input[name="${name}"]`);
   return box ? box.checked : null;
 }"""

@@ -25,7 +25,8 @@ class Tempo:
     # player's hand runs ahead of the eye (a look after the last says which landed; inputs
     # reach the game in order, so the last one seen landed means all were taken).
     drags_per_look: int | None = None
-    # A drop is checked on the piece's cell and its tray slot alone; False: a whole reading.
+    # A lone drop is checked on the piece's cell and its tray slot alone; False: a whole
+    # reading (after several drags, a whole reading always).
     check_boxes: bool = True
     # Pause between grabs while waiting (a grab itself waits for the page's next frame).
     poll_s: float = 0.0

@@ -2,8 +2,9 @@
 
 Each step is one intent of the policy (decide.py): open a level from whatever screen the game
 shows (through the level select; Next or the menu on "Level Completed"), and read it until two
-readings agree; drag one piece and look whether it landed (and, for the last, wait for "Level
-Completed"); press Restart; read the level again. Every wait is for something seen.
+readings agree; drag pieces (all the level needs, or one) and look which landed (and, when they
+end the level, wait for "Level Completed"); press Restart; read the level again. Every wait is
+for something seen.
 """
 
 from __future__ import annotations
@@ -388,11 +389,17 @@ class PuzlogicBot:
             landed = self.check_boxes(seen, piece, placement) \
                 if self.tempo.check_boxes and not taken else None
             if landed is None:
+                # A whole reading judges the whole board: one with doubts (a leaf over a
+                # digit) is looked at again.
+                def landed_clearly(new: Observation) -> bool:
+                    return (last and new.screen in ("completed", "unknown")) or (
+                        new.view is not None and not new.view.doubts
+                        and holds(new.view, placement)
+                        and not any(p.spot == piece.spot for p in new.view.tray))
+
                 try:
                     landed = self.wait_for(
-                        lambda new: (last and new.screen in ("completed", "unknown")) or (
-                            new.view is not None and holds(new.view, placement)
-                            and not any(p.spot == piece.spot for p in new.view.tray)),
+                        landed_clearly,
                         f"the {placement.color} {placement.value} on cell {placement.cell}",
                         2, "drop")
                 except WaitTimeout:

@@ -76,7 +76,7 @@ class Level:
     fresh: bool = False  # the level has been seen as it starts (nothing placed, no error)
     checked: bool = False  # a reading without exactly one solution was read again
     placing: int = 0  # the first placement not seen on its cell
-    tries: int = 0  # drops of it so far
+    tries: int = 0  # looks after drags of it so far
     restarts: int = 0
 
     def next(self, seen: Observation) -> Action | None:
