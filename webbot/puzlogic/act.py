@@ -7,8 +7,10 @@ from dataclasses import dataclass, field
 
 from webbot.mouse import Mouse
 from webbot.puzlogic.model import Observation
+from webbot.stream import FORMATS
 
 Point = tuple[float, float]
+CAMERAS = ("pulled", *FORMATS)
 
 
 @dataclass(frozen=True)
@@ -37,6 +39,13 @@ class Tempo:
     # the whole window, 60 frames a second under the drifting leaves, made drags and checks
     # twice as slow (scripts/bench_puzlogic.py).
     camera: str = "pulled"
+
+    def __post_init__(self) -> None:
+        if self.drags_per_look is not None and self.drags_per_look < 1:
+            raise ValueError(f"drags_per_look is None (all) or at least 1, not "
+                             f"{self.drags_per_look}")
+        if self.camera not in CAMERAS:
+            raise ValueError(f"camera is one of {', '.join(CAMERAS)}, not {self.camera!r}")
 
 
 BASELINE = Tempo(reach_steps=None, drag_steps=None, drags_per_look=1, check_boxes=False,
