@@ -276,8 +276,9 @@ class Screen:
         game on the page, the first one shown after the game's page has begun
         FRAMES_AFTER_INPUT animation frames since (webbot.stream.frames_begun): the input's
         first effect, even to a late look. When none comes, the newest, if the page holds
-        still (_held). Never a pulled picture while the stream runs: a clipped capture leaves
-        the stream's next frames blank (measured)."""
+        still (_held). None when no frame can show the game (none came, a pinch-zoomed page,
+        the game out of the window): only then is a picture pulled, as a clipped capture
+        leaves the stream's next frames blank (measured)."""
         assert self.stream is not None
         self.before_capture()
         box, moved = self._cached_box()
