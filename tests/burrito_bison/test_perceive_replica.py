@@ -159,3 +159,14 @@ def test_a_fade_is_looked_at_again_before_it_is_searched():
     assert pace.due(1.31)  # art that only the search finds: every frame searched
     pace.saw(known, searched=False, now=1.4)
     assert not pace.due(1.41)
+
+
+
+def test_a_canvas_left_undrawn_is_no_known_screen():
+    # (what a screencast frame may show after a pulled capture: webbot.screen._streamed)
+    pack = TemplatePack()
+    for colour, hint in (((0, 0, 0), None), ((255, 255, 255), "flight"),
+                         ((90, 140, 200), "results")):
+        undrawn = np.full((660, 1173, 3), colour, np.uint8)
+        assert classify(pack, undrawn, hint, framed=True, search=False).screen == "unknown"
+    assert classify(pack, undrawn, framed=True, search=True).screen == "unknown"
