@@ -298,17 +298,22 @@ def as_before() -> Iterator[None]:
     per BEFORE_STRIDE_PX, which play_runs is given), the page's board parsed twice (once to
     recognise the game, once to play it), a look for the page's answer every 15 ms, and a
     click a popup took noticed only once its card's box had not ticked for 0.5 s."""
-    aims, steps, parse, poll, tick = (act.Hands._aims, act.CLICK_MIN_STEPS, bot.parse_board,
-                                      act.ANSWER_POLL_MS, act.Hands._tick_state)
+    aims, steps, parse, wait, tick = (act.Hands._aims, act.CLICK_MIN_STEPS, bot.parse_board,
+                                      act.Hands._until_said, act.Hands._tick_state)
     act.Hands._aims = lambda self, slots: [None] * len(slots)
     act.Hands._tick_state = _blind_to_covers(tick)
-    act.CLICK_MIN_STEPS, bot.parse_board, act.ANSWER_POLL_MS = 2, parse_board.__wrapped__, 15
+    act.Hands._until_said = _a_look_every_15_ms
+    act.CLICK_MIN_STEPS, bot.parse_board = 2, parse_board.__wrapped__
     try:
         yield
     finally:
-        act.Hands._aims, act.CLICK_MIN_STEPS, bot.parse_board, act.ANSWER_POLL_MS = (
-            aims, steps, parse, poll)
-        act.Hands._tick_state = tick
+        act.Hands._aims, act.CLICK_MIN_STEPS, bot.parse_board = aims, steps, parse
+        act.Hands._until_said, act.Hands._tick_state = wait, tick
+
+
+def _a_look_every_15_ms(hands: act.Hands, seconds: float, cover: CardSlot | None) -> None:
+    """The wait for the page's answer before it was told by the page: 15 ms, then a look."""
+    hands.page.wait_for_timeout(min(15, seconds * 1000))
 
 
 def _blind_to_covers(tick: Callable[[act.Hands, CardSlot], str]

@@ -67,3 +67,62 @@ def test_a_click_a_cover_took_is_told_from_a_click_not_yet_ticked(page):
     assert hands._checked(slot(2)) == act.COVERED
     page.evaluate("document.querySelector('div').remove()")
     assert hands._checked(slot(2)) == act.UNTICKED  # uncovered: only late, maybe
+
+
+# The current page's message box, which a script fills a moment after it is asked to; and an
+# alert, and a new page, for the older layouts' answers.
+ANSWERS = """<body><div class="set-messages"></div><script>
+function sayLater(text, ms) {
+  setTimeout(() => document.querySelector(".set-messages").innerText = text, ms);
+}
+</script></body>"""
+
+
+def counting_looks(hands: Hands) -> list[int]:
+    looks = [0]
+    take = hands._messages
+
+    def counted() -> list[str]:
+        looks[0] += 1
+        return take()
+
+    hands._messages = counted
+    return looks
+
+
+def test_the_page_s_answer_ends_the_wait_for_it_without_a_look_every_few_ms(page, pages_url):
+    page.goto(f"{pages_url}plain.html")
+    page.set_content(ANSWERS)
+    hands = Hands(page.main_frame, Mouse(page))
+    looks = counting_looks(hands)
+
+    page.evaluate("sayLater('Something else', 100); sayLater('GREAT! 1 Set Found', 400)")
+    answer = hands._wait_answer(0, 5.0)
+    assert (answer.text, answer.found) == ("GREAT! 1 Set Found", 1)
+    # Woken by the page: a look at the start and one per text it showed, not one per 5 ms of
+    # the 400 ms.
+    assert looks[0] <= 4
+
+    page.evaluate("setTimeout(() => alert('3 Sets Found'), 300)")
+    answer = hands._wait_answer(0, 5.0)
+    assert answer.found == 3 and looks[0] <= 7
+
+    looks[0] = 0
+    assert hands._wait_answer(1, 0.3) is None  # nothing said: the wait's end
+    assert looks[0] <= 2
+
+    page.evaluate("setTimeout(() => location.href = 'plain.html?done=5', 300)")
+    assert hands._wait_answer(1, 5.0).left_page.endswith("plain.html?done=5")
+
+
+def test_a_cover_over_the_last_card_ends_the_wait_for_the_answer(page):
+    page.set_content(TICKING)
+    hands = Hands(page.main_frame, Mouse(page))
+    page.mouse.click(60, 40)
+    assert hands._checked(slot(1)) == act.TICKED  # a page that ticks its boxes
+    page.evaluate("document.querySelector('div').remove()")
+    page.evaluate("""setTimeout(() => document.body.insertAdjacentHTML('beforeend',
+        '<div style="position:fixed; inset:0; background:#0008">a popup</div>'), 300)""")
+
+    assert hands._wait_answer(0, 5.0, slot(2)) is None
+    assert hands._hit_cover

@@ -5,6 +5,8 @@ done. The page may sit in a frame of another page (a portal's)."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import math
 import re
 from dataclasses import dataclass
@@ -27,7 +29,7 @@ COMPLETED_TITLE = re.compile(r"completed today", re.IGNORECASE)
 CHECK_TIMEOUT_S = 0.5  # a clicked card's checkbox ticks within a frame or two
 ANSWER_TIMEOUT_S = 5.0
 LOOK_S = 0.05  # one more look
-ANSWER_POLL_MS = 5  # between looks for the page's answer (an alert, a message, a new URL)
+ANSWER_RETRY_MS = 5  # before looking again when the page could not be asked (it moves on)
 # Chromium delivers in-page mouse moves once a frame (measured), and cards lie
 # 100-330 px apart (the old page's table, the current page's 214 px pitch): one move to most.
 CLICK_STEP_PX = 250
@@ -76,12 +78,14 @@ class Hands:
         self._ticks_seen = False  # the page ticks a clicked card's checkbox
         self._hit_cover = False  # a clicked card seen unticked under a cover, this set
         self._elements: dict[str, ElementHandle | None] = {}  # each card's, once found
+        self._woken: asyncio.Future | None = None  # ends _until_said's wait (see there)
         self.page.on("dialog", self._on_dialog)
         self.page.on("request", self._on_request)
         self._watching = self._watch_messages()
 
     def _on_dialog(self, dialog: Dialog) -> None:
         self._dialogs.append(dialog.message)
+        self._wake("dialog")
         dialog.accept()
 
     def _on_request(self, request: Request) -> None:
@@ -90,6 +94,7 @@ class Hands:
         if (request.is_navigation_request() and request.frame == self.frame
                 and request.url.split("#")[0] != self.start_url.split("#")[0]):
             self._navigated = request.url
+            self._wake("navigated")
 
     def _watch_messages(self) -> bool:
         """Note every text the message box shows, as a player watching it would: a message
@@ -306,9 +311,11 @@ class Hands:
     def _wait_answer(self, seen: int, wait_s: float, last: CardSlot | None = None
                      ) -> Answer | None:
         """The page's answer within `wait_s`, else None; None at once when the `last` card
-        clicked, on a page that ticks its boxes, is unticked under something come over it."""
+        clicked, on a page that ticks its boxes, is unticked under something come over it.
+        Not polled: the wait ends when the page speaks (an alert, a new text in the message
+        box, a navigation) or covers the card (_until_said)."""
         deadline = Deadline(wait_s)
-        while not deadline.passed():
+        while True:
             if len(self._dialogs) > seen:
                 return _answer(self._dialogs[seen])
             for text in self._messages():
@@ -316,10 +323,47 @@ class Hands:
                     return _answer(text)
             if self._navigated:
                 return Answer("", left_page=self._navigated)
-            if last is not None and self._ticks_seen and self._tick_state(last) == COVERED:
+            if deadline.passed():
                 return None
-            self.page.wait_for_timeout(ANSWER_POLL_MS)
-        return None
+            cover = last if last is not None and self._ticks_seen else None
+            if self._until_said(deadline.left(), cover) == COVERED:
+                self._hit_cover = True
+                return None
+
+    def _until_said(self, seconds: float, cover: CardSlot | None) -> str | None:
+        """Waits, in one call, until the page says something (a new text in the message box:
+        "said"; an alert: "dialog"; a navigation: "navigated"), until something comes over
+        the `cover` card's middle with its box unticked (COVERED), or `seconds` pass (None).
+
+        The page is not asked again and again: a script in it (SAID_OR_COVERED) answers when
+        its message box changes or, at its animation frames, when the card is covered, and
+        the page's dialog and navigation events end the wait from here. The sync API hands
+        events over only inside its calls, so the wait is one call ended by whichever comes
+        first: a future on Playwright's own loop, as webbot.stream waits for a frame (`_sync`
+        and `_impl_obj` are not public; playwright is pinned in pyproject.toml)."""
+        loop = self.page._loop
+        woken = self._woken = loop.create_future()
+        arg = [f"A{cover.position}" if cover else None, cover.target if cover else None,
+               round(seconds * 1000)]
+        asked = loop.create_task(self.frame._impl_obj.evaluate(SAID_OR_COVERED, arg))
+
+        def told(task: asyncio.Task) -> None:
+            failed = task.cancelled() or task.exception() is not None
+            if not woken.done():  # (a page that could not be asked: looked at again)
+                woken.set_result("failed" if failed else task.result())
+
+        asked.add_done_callback(told)
+        with contextlib.suppress(asyncio.TimeoutError):
+            self.page._sync(asyncio.wait_for(asyncio.shield(woken), max(0.0, seconds)))
+        self._woken = None
+        why = woken.result() if woken.done() else None
+        if why == "failed":
+            self.page.wait_for_timeout(ANSWER_RETRY_MS)
+        return COVERED if why == "covered" else why
+
+    def _wake(self, why: str) -> None:
+        if self._woken is not None and not self._woken.done():
+            self._woken.set_result(why)
 
 
 # Installed once in the game's frame: records each new text of the message box.
@@ -332,10 +376,38 @@ WATCH_MESSAGES = """selector => {
   new MutationObserver(() => {
     const text = box.innerText.trim();
     if (text) said.push(text);
+    if (text && window.__webbotWake) window.__webbotWake();
   }).observe(box, {subtree: true, childList: true, characterData: true});
   return true;
 }"""
 TAKE_MESSAGES = "() => window.__webbotSaid ? window.__webbotSaid.splice(0) : []"
+# Waits in the game's frame until the message box says something new ("said", woken by
+# WATCH_MESSAGES's observer), the card with checkbox `name` (if given) is unticked with
+# something else over its middle ("covered", looked at each animation frame), or `ms` pass
+# (null). A newer wait takes over from an older one, which then ends at its own time.
+SAID_OR_COVERED = """([name, selector, ms]) => new Promise(done => {
+  if (window.__webbotSaid && window.__webbotSaid.length) return done("said");
+  const finish = why => {
+    if (window.__webbotWake === wake) window.__webbotWake = null;
+    clearTimeout(timer);
+    done(why);
+  };
+  const wake = () => finish("said");
+  window.__webbotWake = wake;
+  const timer = setTimeout(() => finish(null), ms);
+  if (!name) return;
+  (function look() {
+    if (window.__webbotWake !== wake) return;  // ended, or a newer wait took over
+    const box = document.querySelector(`input[name="${name}"]`);
+    const card = document.querySelector(selector);
+    if (box && !box.checked && card) {
+      const r = card.getBoundingClientRect();
+      const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      if (top && top !== card && !card.contains(top)) return finish("covered");
+    }
+    requestAnimationFrame(look);
+  })();
+})"""
 # Each card's middle in the page, null where it is missing, out of view or something is on top
 # of it there (what Way.guard looks for, for all three cards at once).
 MIDDLES = """selectors => selectors.map(selector => {
