@@ -42,10 +42,12 @@ class Stats:
     """The latest 2000 looks, each in phases (ms): `picture_ms` getting the picture (a pull,
     or waiting for a new frame of the screencast and cutting the game from it), `classify_ms`
     reading it, `look_ms` from the picture's arrival to the decision (a pull counts from
-    its asking)."""
+    its asking), `age_ms` from the moment the picture shows to the decision (a streamed
+    frame's time on screen, which reaches the bot some frames later; a pull's asking)."""
 
     decisions: int = 0
     look_ms: deque[float] = field(default_factory=lambda: deque(maxlen=2000))
+    age_ms: deque[float] = field(default_factory=lambda: deque(maxlen=2000))
     picture_ms: deque[float] = field(default_factory=lambda: deque(maxlen=2000))
     classify_ms: deque[float] = field(default_factory=lambda: deque(maxlen=2000))
     started: float = field(default_factory=time.monotonic)
@@ -161,6 +163,8 @@ class BurritoBot:
         now = time.monotonic()
         self._searching.saw(sighting, search, self._looked)
         self.stats.look_ms.append((now - grab.arrived_at) * 1000)
+        self.stats.age_ms.append((now - (grab.taken_at if grab.streamed else grab.arrived_at))
+                                 * 1000)
         self.stats.picture_ms.append((pictured - started) * 1000)
         self.stats.classify_ms.append((done - pictured) * 1000)
         self.stats.decisions += 1
