@@ -357,17 +357,22 @@ CLICKS = 18  # 6 sets of 3 cards
 FRAME_S = 1 / 60  # Chromium hands an in-page mouse input to the page once a frame
 
 
-def floor_rows(ours: dict[str, list[Run]]) -> str:
+def floor_rows(ours: dict[str, list[Run]], before: dict[str, list[Run]]) -> str:
     """The README's Daily SET rows: page open to the 6th set against the floor, the page's own
-    load and one page frame per card clicked."""
+    load and one page frame per card clicked, and against the bot before (same run)."""
     lines = ["| game, measure | goal | the bot | the floor | from the floor |",
              "|---|---|---|---|---|"]
     for page, runs in ours.items():
         total = statistics.median(run.total_s for run in runs)
         load = statistics.median(run.open_s for run in runs)
         floor = load + CLICKS * FRAME_S
+        versus = ""
+        if before.get(page):
+            ratio = statistics.median(run.total_s for run in before[page]) / total
+            versus = f" ({ratio:.2f}x as fast as the bot before 2026-11-27)"
         lines.append(f"| Daily SET, page open to the 6th set ({PAGE_NAMES[page]}) | <= "
-                     f"{TARGET_PLAY_S:g} s | {total:.2f} s | {floor:.2f} s (the page's load, "
+                     f"{TARGET_PLAY_S:g} s | {total:.2f} s{versus} | {floor:.2f} s (the page's "
+                     "load, "
                      f"{load:.2f} s, and {CLICKS} clicks a page frame each, "
                      f"{CLICKS * FRAME_S:.2f} s) | {total / floor:.1f}x the floor |")
     return "\n".join(lines + ["", f"Measured {time.strftime('%Y-%m-%d')} on {cores()} cores "
@@ -453,7 +458,7 @@ def main() -> int:
               "target", file=sys.stderr)
     if args.docs and not put_in_docs("bench_daily_set", table):
         return 1
-    floor = floor_rows(ours)
+    floor = floor_rows(ours, before)
     print(floor)
     if args.docs and not args.quick and not put_in_docs("speed_daily_set", floor):
         return 1

@@ -249,15 +249,18 @@ def game_animations_s() -> float:
     return 15 * (ms["SETTLE_MS"] + ms["FADE_MS"]) / 1000
 
 
-def floor_rows(bot: dict, streamed: dict) -> str:
-    """The README's Puzlogic row: the 15 levels against their floor."""
+def floor_rows(bot: dict, base: dict, each: dict, streamed: dict) -> str:
+    """The README's Puzlogic row: the 15 levels against their floor, and against the bot with
+    a look after each drop and the baseline (same run)."""
     animations, drags = game_animations_s(), bot["phases"].get("dragging", 0.0)
     floor = animations + drags
     return "\n".join([
         "| game, measure | goal | the bot | the floor | from the floor |",
         "|---|---|---|---|---|",
         f"| Puzlogic, the 15 levels | <= {GOAL_RUN_S} s | {bot['seconds']:.1f} s (pulled "
-        f"pictures; {streamed['seconds']:.1f} s on the screencast) | {floor:.1f} s (the game's "
+        f"pictures; {each['seconds'] / bot['seconds']:.2f}x as fast as with a look after each "
+        f"drop, the bot before 2026-11-27, and {base['seconds'] / bot['seconds']:.1f}x the "
+        f"baseline; {streamed['seconds']:.1f} s on the screencast) | {floor:.1f} s (the game's "
         f"own settle and fade, {animations:.2f} s, and the drags' page frames, {drags:.1f} s) "
         f"| {bot['seconds'] / floor:.2f}x the floor |",
         "", f"Measured {time.strftime('%Y-%m-%d')} on {cores()} cores with "
@@ -331,7 +334,7 @@ def main() -> int:
     if args.docs and not put_in_docs("bench_puzlogic", table):
         return 1
     if runs:
-        floor = floor_rows(runs[0], runs[3])
+        floor = floor_rows(*runs)
         print(floor)
         if args.docs and not put_in_docs("speed_puzlogic", floor):
             return 1
