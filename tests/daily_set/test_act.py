@@ -78,41 +78,50 @@ function sayLater(text, ms) {
 </script></body>"""
 
 
-def counting_looks(hands: Hands) -> list[int]:
-    looks = [0]
-    take = hands._messages
+def counting_looks(hands: Hands) -> tuple[list[int], list[str | None]]:
+    """How many times the bot looked at the message box, and how each wait ended."""
+    looks, ends = [0], []
+    take, wait = hands._messages, hands._until_said
 
     def counted() -> list[str]:
         looks[0] += 1
         return take()
 
-    hands._messages = counted
-    return looks
+    def noted(seconds: float, cover: CardSlot | None) -> str | None:
+        ends.append(wait(seconds, cover))
+        return ends[-1]
+
+    hands._messages, hands._until_said = counted, noted
+    return looks, ends
 
 
 def test_the_page_s_answer_ends_the_wait_for_it_without_a_look_every_few_ms(page, pages_url):
     page.goto(f"{pages_url}plain.html")
     page.set_content(ANSWERS)
     hands = Hands(page.main_frame, Mouse(page))
-    looks = counting_looks(hands)
+    looks, ends = counting_looks(hands)
 
     page.evaluate("sayLater('Something else', 100); sayLater('GREAT! 1 Set Found', 400)")
     answer = hands._wait_answer(0, 5.0)
     assert (answer.text, answer.found) == ("GREAT! 1 Set Found", 1)
-    # Woken by the page: a look at the start and one per text it showed, not one per 5 ms of
-    # the 400 ms.
-    assert looks[0] <= 4
+    # Woken by the page, each text it showed: a look at the start and one per text, not one
+    # per 5 ms of the 400 ms, and no wait left to run out.
+    assert looks[0] <= 4 and ends and None not in ends and set(ends) <= {"said"}
 
+    ends.clear()
     page.evaluate("setTimeout(() => alert('3 Sets Found'), 300)")
     answer = hands._wait_answer(0, 5.0)
-    assert answer.found == 3 and looks[0] <= 7
+    assert answer.found == 3 and ends == ["dialog"]
 
     looks[0] = 0
+    ends.clear()
     assert hands._wait_answer(1, 0.3) is None  # nothing said: the wait's end
-    assert looks[0] <= 2
+    assert looks[0] <= 2 and ends == [None]
 
+    ends.clear()
     page.evaluate("setTimeout(() => location.href = 'plain.html?done=5', 300)")
     assert hands._wait_answer(1, 5.0).left_page.endswith("plain.html?done=5")
+    assert ends[:1] == ["navigated"]  # (the request, before the page it asked goes away)
 
 
 def test_a_cover_over_the_last_card_ends_the_wait_for_the_answer(page):
@@ -123,6 +132,8 @@ def test_a_cover_over_the_last_card_ends_the_wait_for_the_answer(page):
     page.evaluate("document.querySelector('div').remove()")
     page.evaluate("""setTimeout(() => document.body.insertAdjacentHTML('beforeend',
         '<div style="position:fixed; inset:0; background:#0008">a popup</div>'), 300)""")
+    looks, ends = counting_looks(hands)
 
     assert hands._wait_answer(0, 5.0, slot(2)) is None
-    assert hands._hit_cover
+    assert hands._hit_cover and ends == [act.COVERED]
+    assert looks[0] == 2  # and what the page said meanwhile looked at once more

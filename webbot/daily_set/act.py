@@ -310,56 +310,61 @@ class Hands:
 
     def _wait_answer(self, seen: int, wait_s: float, last: CardSlot | None = None
                      ) -> Answer | None:
-        """The page's answer within `wait_s`, else None; None at once when the `last` card
-        clicked, on a page that ticks its boxes, is unticked under something come over it.
-        Not polled: the wait ends when the page speaks (an alert, a new text in the message
-        box, a navigation) or covers the card (_until_said)."""
+        """The page's answer within `wait_s`, else None; None when the `last` card clicked, on
+        a page that ticks its boxes, is unticked under something come over it (once what the
+        page said meanwhile has been looked at). Not polled: the wait ends when the page
+        speaks (an alert, a new text in the message box, a navigation) or covers the card
+        (_until_said)."""
         deadline = Deadline(wait_s)
+        covered = False
         while True:
+            texts = self._messages()  # (events that came during this call are in by now)
             if len(self._dialogs) > seen:
                 return _answer(self._dialogs[seen])
-            for text in self._messages():
+            for text in texts:
                 if _answer(text).is_verdict:
                     return _answer(text)
             if self._navigated:
                 return Answer("", left_page=self._navigated)
-            if deadline.passed():
+            if covered or deadline.passed():
                 return None
             cover = last if last is not None and self._ticks_seen else None
             if self._until_said(deadline.left(), cover) == COVERED:
-                self._hit_cover = True
-                return None
+                self._hit_cover = covered = True  # one more look at what the page said
 
     def _until_said(self, seconds: float, cover: CardSlot | None) -> str | None:
         """Waits, in one call, until the page says something (a new text in the message box:
         "said"; an alert: "dialog"; a navigation: "navigated"), until something comes over
-        the `cover` card's middle with its box unticked (COVERED), or `seconds` pass (None).
+        the `cover` card's middle with its box unticked (COVERED), or `seconds` pass (None);
+        "failed" when the page could not be asked (it moved on, say).
 
         The page is not asked again and again: a script in it (SAID_OR_COVERED) answers when
-        its message box changes or, at its animation frames, when the card is covered, and
-        the page's dialog and navigation events end the wait from here. The sync API hands
-        events over only inside its calls, so the wait is one call ended by whichever comes
-        first: a future on Playwright's own loop, as webbot.stream waits for a frame (`_sync`
-        and `_impl_obj` are not public; playwright is pinned in pyproject.toml)."""
+        its message box changes or, every 16 ms, when the card is covered, and the page's
+        dialog and navigation events end the wait from here. The sync API hands events over
+        only inside its calls, so the wait is one call ended by whichever comes first: a
+        future on Playwright's own loop, as webbot.stream waits for a frame (`_sync` and
+        `_impl_obj` are not public; playwright is pinned in pyproject.toml)."""
         loop = self.page._loop
         woken = self._woken = loop.create_future()
         arg = [f"A{cover.position}" if cover else None, cover.target if cover else None,
-               round(seconds * 1000)]
+               round(seconds * 1000), self._watching]
         asked = loop.create_task(self.frame._impl_obj.evaluate(SAID_OR_COVERED, arg))
 
         def told(task: asyncio.Task) -> None:
             failed = task.cancelled() or task.exception() is not None
-            if not woken.done():  # (a page that could not be asked: looked at again)
+            if not woken.done():
                 woken.set_result("failed" if failed else task.result())
 
         asked.add_done_callback(told)
-        with contextlib.suppress(asyncio.TimeoutError):
-            self.page._sync(asyncio.wait_for(asyncio.shield(woken), max(0.0, seconds)))
-        self._woken = None
+        try:
+            with contextlib.suppress(asyncio.TimeoutError):
+                self.page._sync(asyncio.wait_for(asyncio.shield(woken), max(0.0, seconds)))
+        finally:
+            self._woken = None
         why = woken.result() if woken.done() else None
-        if why == "failed":
+        if why == "failed":  # looked at again after a moment, not at once
             self.page.wait_for_timeout(ANSWER_RETRY_MS)
-        return COVERED if why == "covered" else why
+        return why
 
     def _wake(self, why: str) -> None:
         if self._woken is not None and not self._woken.done():
@@ -382,11 +387,11 @@ WATCH_MESSAGES = """selector => {
 }"""
 TAKE_MESSAGES = "() => window.__webbotSaid ? window.__webbotSaid.splice(0) : []"
 # Waits in the game's frame until the message box says something new ("said", woken by
-# WATCH_MESSAGES's observer), the card with checkbox `name` (if given) is unticked with
-# something else over its middle ("covered", looked at each animation frame), or `ms` pass
-# (null). A newer wait takes over from an older one, which then ends at its own time.
-SAID_OR_COVERED = """([name, selector, ms]) => new Promise(done => {
-  if (window.__webbotSaid && window.__webbotSaid.length) return done("said");
+# WATCH_MESSAGES's observer, when it is `watching`), the card with checkbox `name` (if given)
+# is unticked with something else over its middle ("covered", looked at every 16 ms), or `ms`
+# pass (null). A newer wait takes over from an older one, which then ends at its own time.
+SAID_OR_COVERED = """([name, selector, ms, watching]) => new Promise(done => {
+  if (watching && window.__webbotSaid && window.__webbotSaid.length) return done("said");
   const finish = why => {
     if (window.__webbotWake === wake) window.__webbotWake = null;
     clearTimeout(timer);
@@ -396,7 +401,7 @@ SAID_OR_COVERED = """([name, selector, ms]) => new Promise(done => {
   window.__webbotWake = wake;
   const timer = setTimeout(() => finish(null), ms);
   if (!name) return;
-  (function look() {
+  (function look() {  // (timers, not animation frames: those stop in a hidden frame)
     if (window.__webbotWake !== wake) return;  // ended, or a newer wait took over
     const box = document.querySelector(`input[name="${name}"]`);
     const card = document.querySelector(selector);
@@ -405,7 +410,7 @@ SAID_OR_COVERED = """([name, selector, ms]) => new Promise(done => {
       const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
       if (top && top !== card && !card.contains(top)) return finish("covered");
     }
-    requestAnimationFrame(look);
+    setTimeout(look, 16);
   })();
 })"""
 # Each card's middle in the page, null where it is missing, out of view or something is on top
