@@ -259,8 +259,9 @@ def floor_rows(bot: dict, base: dict, each: dict, streamed: dict) -> str:
         "|---|---|---|---|---|",
         f"| Puzlogic, the 15 levels | <= {GOAL_RUN_S} s | {bot['seconds']:.1f} s (pulled "
         f"pictures; {each['seconds'] / bot['seconds']:.2f}x as fast as with a look after each "
-        f"drop, the bot before 2026-11-27, and {base['seconds'] / bot['seconds']:.1f}x the "
-        f"baseline; {streamed['seconds']:.1f} s on the screencast) | {floor:.1f} s (the game's "
+        f"drop, the bot before 2026-11-27, and {base['seconds'] / bot['seconds']:.1f}x as fast "
+        f"as the baseline; {streamed['seconds']:.1f} s on the screencast) | {floor:.1f} s (the "
+        "game's "
         f"own settle and fade, {animations:.2f} s, and the drags' page frames, {drags:.1f} s) "
         f"| {bot['seconds'] / floor:.2f}x the floor |",
         "", f"Measured {time.strftime('%Y-%m-%d')} on {cores()} cores with "
