@@ -37,7 +37,7 @@ class Tempo:
     # Where pictures come from: "pulled" one at a time, or the page's screencast ("png"; JPEG
     # blurs the small blue sums into digits refused). Pulled: on 2 cores a PNG screencast of
     # the whole window, 60 frames a second under the drifting leaves, slows the drags and
-    # checks (the 15 levels 1.08x to 1.58x as long, by the hour: scripts/bench_puzlogic.py).
+    # checks (the 15 levels 1.01x to 1.58x as long, by the hour: scripts/bench_puzlogic.py).
     camera: str = "pulled"
 
     def __post_init__(self) -> None:
