@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import base64
 import bisect
-import contextlib
 import math
 import time
 from dataclasses import dataclass, field, replace
@@ -23,6 +22,8 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 from playwright.sync_api import CDPSession, ElementHandle, Error, Locator, Page
+
+from webbot.events import in_background, told, wait_until_told
 
 FORMATS = ("png", "jpeg")
 MAX_SIDE = 8192  # px
@@ -148,17 +149,10 @@ class FrameStream:
         return replace(self.newest, drawn_at=moment - self._shift)
 
     def _wait_for_one(self, seconds: float) -> None:
-        """Lets Playwright hand events over until a frame comes or `seconds` pass.
-
-        The sync API runs its event loop only inside its calls; a loop of 1 ms calls
-        (page.wait_for_timeout) took so much of two cores that the browser sent fewer frames
-        than while one long call waited, so the wait is one call that the frame's handler
-        ends: a future awaited on Playwright's own loop, by its sync API's `_sync` (not
-        public; playwright is pinned in pyproject.toml)."""
-        loop = self.page._loop
-        self._arrived = loop.create_future()
-        with contextlib.suppress(asyncio.TimeoutError):
-            self.page._sync(asyncio.wait_for(self._arrived, max(0.0, seconds)))
+        """Lets Playwright hand events over until a frame comes or `seconds` pass, in one call
+        that the frame's handler ends (webbot.events)."""
+        self._arrived = told(self.page)
+        wait_until_told(self.page, self._arrived, seconds)
         self._arrived = None
 
     def _on_frame(self, event: dict) -> None:
@@ -187,10 +181,9 @@ class FrameStream:
         """Tells Chromium the frame came: it sends the next one then. Sent and not waited
         for, on Playwright's own loop (`_impl_obj`, not public): the sync call waited for
         Chromium's answer, the costliest step of a Burrito Bison decision after reading."""
-        sent = self.page._loop.create_task(
-            cdp._impl_obj.send("Page.screencastFrameAck", {"sessionId": session_id}, None))
         # (an answer that fails, a page closed meanwhile, is nobody's business)
-        sent.add_done_callback(lambda task: task.cancelled() or task.exception())
+        in_background(self.page, cdp._impl_obj.send("Page.screencastFrameAck",
+                                                     {"sessionId": session_id}, None))
 
 
 # Frames shown up to the start of the page's third animation frame after an input's ack still

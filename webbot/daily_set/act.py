@@ -6,7 +6,6 @@ done. The page may sit in a frame of another page (a portal's)."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import math
 import re
 from dataclasses import dataclass
@@ -16,6 +15,7 @@ from playwright.sync_api import Dialog, ElementHandle, Error, Frame, Request
 from webbot.daily_set.page import CardSlot
 from webbot.deadline import Deadline
 from webbot.errors import WebbotError
+from webbot.events import in_background, told, wait_until_told
 from webbot.mouse import Mouse
 from webbot.screen import Box
 from webbot.way import Way
@@ -340,28 +340,23 @@ class Hands:
 
         The page is not asked again and again: a script in it (SAID_OR_COVERED) answers when
         its message box changes or, every 16 ms, when the card is covered, and the page's
-        dialog and navigation events end the wait from here. The sync API hands events over
-        only inside its calls, so the wait is one call ended by whichever comes first: a
-        future on Playwright's own loop, as webbot.stream waits for a frame (`_sync` and
-        `_impl_obj` are not public; playwright is pinned in pyproject.toml)."""
-        loop = self.page._loop
-        woken = self._woken = loop.create_future()
+        dialog and navigation events end the wait from here: one call ended by whichever comes
+        first (webbot.events; `_impl_obj` is not public: playwright is pinned)."""
+        woken = self._woken = told(self.page)
         arg = [f"A{cover.position}" if cover else None, cover.target if cover else None,
                round(seconds * 1000), self._watching]
-        asked = loop.create_task(self.frame._impl_obj.evaluate(SAID_OR_COVERED, arg))
+        asked = in_background(self.page, self.frame._impl_obj.evaluate(SAID_OR_COVERED, arg))
 
-        def told(task: asyncio.Task) -> None:
-            failed = task.cancelled() or task.exception() is not None
-            if not woken.done():
+        def answered(task: asyncio.Task) -> None:
+            if not woken.done():  # (a page that could not be asked: looked at again)
+                failed = task.cancelled() or task.exception() is not None
                 woken.set_result("failed" if failed else task.result())
 
-        asked.add_done_callback(told)
+        asked.add_done_callback(answered)
         try:
-            with contextlib.suppress(asyncio.TimeoutError):
-                self.page._sync(asyncio.wait_for(asyncio.shield(woken), max(0.0, seconds)))
+            why = wait_until_told(self.page, woken, seconds)
         finally:
             self._woken = None
-        why = woken.result() if woken.done() else None
         if why == "failed":  # looked at again after a moment, not at once
             self.page.wait_for_timeout(ANSWER_RETRY_MS)
         return why
@@ -386,6 +381,19 @@ WATCH_MESSAGES = """selector => {
   return true;
 }"""
 TAKE_MESSAGES = "() => window.__webbotSaid ? window.__webbotSaid.splice(0) : []"
+# A card's checkbox: ticked (true), none (null), unticked with something else over the card's
+# middle in this frame ("covered": a popup took the click), or unticked (false).
+CARD_STATE = """(name, selector) => {
+  const box = document.querySelector(`input[name="${name}"]`);
+  if (!box) return null;
+  if (box.checked) return true;
+  const card = document.querySelector(selector);
+  if (!card) return false;
+  const r = card.getBoundingClientRect();
+  const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return top && top !== card && !card.contains(top) ? "covered" : false;
+}"""
+TICK_STATE = "([name, selector]) => (" + CARD_STATE + ")(name, selector)"
 # Waits in the game's frame until the message box says something new ("said", woken by
 # WATCH_MESSAGES's observer, when it is `watching`), the card with checkbox `name` (if given)
 # is unticked with something else over its middle ("covered", looked at every 16 ms), or `ms`
@@ -401,15 +409,10 @@ SAID_OR_COVERED = """([name, selector, ms, watching]) => new Promise(done => {
   window.__webbotWake = wake;
   const timer = setTimeout(() => finish(null), ms);
   if (!name) return;
+  const stateOf = """ + CARD_STATE + """;
   (function look() {  // (timers, not animation frames: those stop in a hidden frame)
     if (window.__webbotWake !== wake) return;  // ended, or a newer wait took over
-    const box = document.querySelector(`input[name="${name}"]`);
-    const card = document.querySelector(selector);
-    if (box && !box.checked && card) {
-      const r = card.getBoundingClientRect();
-      const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-      if (top && top !== card && !card.contains(top)) return finish("covered");
-    }
+    if (stateOf(name, selector) === "covered") return finish("covered");
     setTimeout(look, 16);
   })();
 })"""
@@ -425,18 +428,6 @@ MIDDLES = """selectors => selectors.map(selector => {
   const top = document.elementFromPoint(x, y);
   return top && (top === card || card.contains(top)) ? [x, y] : null;
 })"""
-# A card's checkbox: ticked (true), none (null), unticked with something else over the card's
-# middle in this frame ("covered": a popup took the click), or unticked (false).
-TICK_STATE = """([name, selector]) => {
-  const box = document.querySelector(`input[name="${name}"]`);
-  if (!box) return null;
-  if (box.checked) return true;
-  const card = document.querySelector(selector);
-  if (!card) return false;
-  const r = card.getBoundingClientRect();
-  const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-  return top && top !== card && !card.contains(top) ? "covered" : false;
-}"""
 # A card's checkbox, ticked or not (null: none), in one round trip.
 IS_TICKED = """name => {
   const box = document.querySelector(`input[name="${name}"]`);
