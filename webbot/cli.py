@@ -20,6 +20,7 @@ from webbot.commands import console, run_options
 from webbot.errors import WebbotError, first_line
 from webbot.registry import games
 from webbot.session import RunOptions
+from webbot.shown import shown
 from webbot.soak.cli import soak
 
 
@@ -114,7 +115,7 @@ cli.add_command(soak)
 
 
 def _fail(message: str, code: int) -> int:
-    print(f"webbot: error: {message}", file=sys.stderr)
+    print(f"webbot: error: {shown(message, limit=None)}", file=sys.stderr)
     return code
 
 

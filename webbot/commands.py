@@ -8,7 +8,6 @@ import sys
 from collections.abc import Callable
 
 import click
-from rich.console import Console
 
 from webbot.browser import BrowserOptions
 from webbot.errors import WebbotError, first_line
@@ -24,8 +23,9 @@ from webbot.params import (
 )
 from webbot.report import RunReport
 from webbot.session import MAX_RECOVERIES, RunOptions
+from webbot.shown import TextConsole
 
-console = Console()
+console = TextConsole()  # page text in its lines is shown as text
 
 
 def run_options(command: Callable) -> Callable:
@@ -99,7 +99,5 @@ def reported(report: RunReport, run: Callable[[], object]) -> object:
             type(exc).__name__
         raise
     finally:
-        report.write(" ".join(["webbot", *sys.argv[1:]]),
-                     console.export_html(inline_styles=True,
-                                         code_format="<pre>{code}</pre>"), failure)
+        report.write(" ".join(["webbot", *sys.argv[1:]]), console.export_text(), failure)
         console.print(f"report: {report.path}")

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import re
 import shutil
+import sys
 import tempfile
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +19,9 @@ from webbot.errors import WebbotError
 from webbot.phases import Phases
 from webbot.report import RunReport
 from webbot.screen import Grab
+from webbot.shown import shown
+
+MAX_NAME = 80  # characters of a label in a frame's file name
 
 
 @dataclass(frozen=True)
@@ -48,14 +52,20 @@ def annotate(grab: Grab, marks: Iterable[Mark]):
 
 
 def _slug(label: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_.-]+", "-", label).strip("-") or "frame"
+    """A file name's part from a label (which may hold page text), in letters, digits and
+    `_.-`, short enough for any file system."""
+    return re.sub(r"[^A-Za-z0-9_.-]+", "-", shown(label, MAX_NAME)).strip("-") or "frame"
+
+
+def _on_stderr(line: str) -> None:
+    print(f"webbot: {line}", file=sys.stderr)
 
 
 class Recorder:
     """Keeps the last frame seen; with a debug folder also saves frames and a trace there."""
 
     def __init__(self, directory: Path | None = None, report: RunReport | None = None,
-                 keep: int | None = None) -> None:
+                 keep: int | None = None, warn: Callable[[str], None] = _on_stderr) -> None:
         self.directory = Path(directory) if directory else None
         self.report = report  # annotated frames go to the run's report too
         self.phases = report.phases if report is not None else Phases()  # the play loop's
@@ -72,6 +82,15 @@ class Recorder:
         self._count = 0
         self._tracing: BrowserContext | None = None
         self._failure_folder: Path | None = None
+        self._warn = warn  # told once when a frame cannot be written
+        self._unwritten = False
+
+    def _write(self, path: Path, image) -> None:
+        """A frame into the folder; one that cannot be written (a full disk, a folder gone)
+        is said once, and the run goes on."""
+        if not cv2.imwrite(str(path), image) and not self._unwritten:
+            self._unwritten = True
+            self._warn(f"cannot write the frame {path}; frames after it may be missing too")
 
     def _path(self, label: str, suffix: str = "") -> Path:
         assert self.directory is not None
@@ -88,7 +107,7 @@ class Recorder:
     def keep(self, grab: Grab, label: str) -> None:
         self.last_grab = grab
         if self.directory:
-            cv2.imwrite(str(self._path(label)), grab.image)
+            self._write(self._path(label), grab.image)
 
     def wants_frames(self) -> bool:
         """Whether annotated frames are kept (a debug folder, or a report)."""
@@ -100,7 +119,7 @@ class Recorder:
         image = annotate(grab, marks)
         if self.directory:
             path = self._path(label, "-annotated")
-            cv2.imwrite(str(path), image)
+            self._write(path, image)
             label = path.stem
         if self.report is not None:
             self.report.frame(label, image)
@@ -113,7 +132,7 @@ class Recorder:
         with (self.directory / "recoveries.txt").open("a", encoding="utf-8") as out:
             out.write(f"{number}: {cause}\n")
         if self.last_grab is not None:
-            cv2.imwrite(str(self._path(f"page-lost-{number}")), self.last_grab.image)
+            self._write(self._path(f"page-lost-{number}"), self.last_grab.image)
 
     def start_trace(self, context: BrowserContext) -> None:
         if self.directory:
@@ -152,17 +171,17 @@ class Recorder:
         """Keep a frame worth looking at after the run (a stuck screen) in the failure
         folder; return its path."""
         path = self.failure_folder() / f"{_slug(label)}.png"
-        cv2.imwrite(str(path), grab.image)
+        self._write(path, grab.image)
         return path
 
     def save_failure(self, reason: str, details: str | None = None) -> Path:
         """Write the last frame and the reason; return the folder holding them."""
         folder = self.failure_folder()
-        (folder / "reason.txt").write_text(reason + "\n")
+        (folder / "reason.txt").write_text(shown(reason, limit=None) + "\n", encoding="utf-8")
         if details:
-            (folder / "details.txt").write_text(details)
+            (folder / "details.txt").write_text(shown(details, limit=None), encoding="utf-8")
         if self.last_grab is not None:
-            cv2.imwrite(str(folder / "last-frame.png"), self.last_grab.image)
+            self._write(folder / "last-frame.png", self.last_grab.image)
         if self.page_shot:
             (folder / "page.png").write_bytes(self.page_shot)
         return folder

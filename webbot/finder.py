@@ -22,6 +22,7 @@ from webbot.errors import WebbotError, first_line
 from webbot.game import Candidate, GameSpec, frame_name
 from webbot.inputs import InputError
 from webbot.screen import Box, Camera
+from webbot.shown import shown
 from webbot.way import Way, answer_consent
 from webbot.words import counted
 
@@ -211,7 +212,7 @@ def _look_at(candidate: Candidate, spec: GameSpec, done: list[str]) -> str | Non
             return f"covered by {cover.what}"
         return None if spec.recognises(candidate) else f"not {spec.name}"
     except (Error, WebbotError) as exc:
-        return f"cannot be looked at ({str(exc).splitlines()[0]})"
+        return f"cannot be looked at ({shown(first_line(exc))})"
 
 
 def _focus(way: Way) -> None:
@@ -228,5 +229,5 @@ def _not_found(page: Page, spec: GameSpec, selector: str | None, looked: list[st
     seen = "; ".join(looked) if looked else f"no displayed {what}"
     if any(": covered by " in line for line in looked):
         seen += f"; tried {chain_of(page).tried()}"
-    return (f"no frame of {page.url} shows {spec.name} after {timeout_s:.0f} s; looked in "
+    return (f"no frame of {shown(page.url)} shows {spec.name} after {timeout_s:.0f} s; looked in "
             f"{counted(len(frames), 'frame')} ({', '.join(frames)}): {seen}")

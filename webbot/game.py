@@ -16,6 +16,7 @@ import numpy as np
 from playwright.sync_api import ElementHandle, Error, Frame
 
 from webbot.screen import Box, Camera, Grab
+from webbot.shown import shown
 
 
 @dataclass
@@ -66,17 +67,14 @@ class GameSpec:
 
 
 def frame_name(frame: Frame) -> str:
-    url = frame.url
-    if len(url) > 80:
-        url = url[:77] + "..."
-    return "the top page" if frame.parent_frame is None else f"frame {url}"
+    return "the top page" if frame.parent_frame is None else f"frame {shown(frame.url, 80)}"
 
 
 def describe(element: ElementHandle) -> str:
     """tag#id.class, the way a reader would name the element."""
     try:
-        return element.evaluate(
+        return shown(element.evaluate(
             "e => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + "
-            "[...e.classList].slice(0, 2).map(c => '.' + c).join('')")
+            "[...e.classList].slice(0, 2).map(c => '.' + c).join('')"))
     except Error:
         return "a detached element"

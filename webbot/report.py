@@ -15,7 +15,12 @@ import cv2
 import numpy as np
 
 from webbot.phases import Phases
+from webbot.shown import shown
 
+# The page runs no script and loads nothing but its own pictures and styles, so a string that
+# slipped through as HTML could still do nothing there.
+POLICY = ("default-src 'none'; img-src data:; style-src 'unsafe-inline'; base-uri 'none'; "
+          "form-action 'none'")
 MAX_FRAMES = 200  # the latest annotated frames; a long grind keeps its last ones
 
 
@@ -44,14 +49,16 @@ class RunReport:
         self.page_shot = page_shot
 
     def write(self, command: str, output: str, failure: str | None) -> None:
-        """The page: `output` is the run's terminal output as HTML (rich's export)."""
+        """The page: `output` is what the run printed, as text (escaped here, as everything
+        the page embeds: page text reaches it through the run's lines)."""
         when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(self.started))
         seconds = time.time() - self.started
-        verdict = (f'<p class="failed">Failed: {html.escape(failure)}</p>' if failure
+        verdict = (f'<p class="failed">Failed: {html.escape(shown(failure, None))}</p>'
+                   if failure
                    else '<p class="passed">Finished without an error.</p>')
         parts = [f"<h1>webbot report</h1><p><code>{html.escape(command)}</code>, started "
                  f"{when}, {seconds:.1f} s.</p>", verdict,
-                 f"<h2>What it printed</h2>{output}", _chart(self.phases, seconds)]
+                 f"<h2>What it printed</h2>{printed(output)}", _chart(self.phases, seconds)]
         if failure:
             parts.append("<h2>Where it stopped</h2>")
             parts += [_figure(png, caption) for png, caption in
@@ -61,8 +68,17 @@ class RunReport:
                      + (f", the latest; {self.dropped} earlier not kept" if self.dropped else "")
                      + ")</h2>")
         parts += [_figure(png, label) for label, png in self.frames]
-        self.path.write_text(PAGE.format(title=html.escape(f"webbot: {command}"),
-                                         body="\n".join(parts)), encoding="utf-8")
+        self.path.write_text(page(f"webbot: {command}", "\n".join(parts)), encoding="utf-8")
+
+
+def page(title: str, body: str) -> str:
+    """A whole report page around `body` (HTML made here, everything in it escaped)."""
+    return PAGE.format(policy=POLICY, title=html.escape(shown(title, limit=None)), body=body)
+
+
+def printed(output: str) -> str:
+    """A run's terminal output in the page: text, escaped, its control characters shown."""
+    return f"<pre>{html.escape(shown(output, limit=None))}</pre>"
 
 
 def _chart(phases: Phases, seconds: float) -> str:
@@ -80,12 +96,15 @@ def _chart(phases: Phases, seconds: float) -> str:
 
 def _figure(png: bytes, caption: str) -> str:
     data = base64.b64encode(png).decode("ascii")
+    caption = shown(caption)  # a frame's label may hold page text
     return (f'<figure><img src="data:image/png;base64,{data}" alt="{html.escape(caption)}">'
             f"<figcaption>{html.escape(caption)}</figcaption></figure>")
 
 
 PAGE = """<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>{title}</title>
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="{policy}">
+<title>{title}</title>
 <style>
 body {{ font-family: sans-serif; margin: 2em; max-width: 1300px; }}
 .passed {{ color: #070; }} .failed {{ color: #b00; font-weight: bold; }}

@@ -20,6 +20,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from webbot.deadline import Deadline
 from webbot.errors import WaitTimeout, WebbotError
+from webbot.shown import shown
 from webbot.stream import DEVTOOLS_TIMEOUT_MS, FrameStream, StreamFrame, crop, frames_begun
 from webbot.vision.still import alike, changed_fraction
 
@@ -145,7 +146,7 @@ class Camera:
                 "format": "png", "clip": clip, "captureBeyondViewport": False,
                 "optimizeForSpeed": self.fast}, timeout=DEVTOOLS_TIMEOUT_MS)
         except PlaywrightTimeout:
-            raise WebbotError(f"no picture of the game from {self.page.url} within "
+            raise WebbotError(f"no picture of the game from {shown(self.page.url)} within "
                               f"{DEVTOOLS_TIMEOUT_MS / 1000:g} s") from None
         return base64.b64decode(shot["data"])
 
@@ -216,7 +217,8 @@ class Screen:
             png = self.camera.shoot(box)
         except Error as exc:
             if "Timeout" in str(exc):
-                raise WebbotError(f"no visible '{self.selector}' on {self.page.url}") from None
+                raise WebbotError(f"no visible '{self.selector}' on "
+                                  f"{shown(self.page.url)}") from None
             raise
         image = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR)
         grab = Grab(image, Box.of(box), arrived_at=asked,
@@ -230,7 +232,7 @@ class Screen:
             self._first = False
         box = self.locator.bounding_box(timeout=self.timeout_s * 1000)
         if box is None or box["width"] <= 0 or box["height"] <= 0:
-            raise WebbotError(f"'{self.selector}' on {self.page.url} is not displayed")
+            raise WebbotError(f"'{self.selector}' on {shown(self.page.url)} is not displayed")
         return box
 
     def _element_box(self) -> dict:
@@ -241,7 +243,7 @@ class Screen:
             box = None
         if box is None or box["width"] <= 0 or box["height"] <= 0:
             raise WebbotError(f"the game ({self.selector}) is no longer displayed on "
-                              f"{self.page.url}")
+                              f"{shown(self.page.url)}")
         return box
 
     def _measure(self) -> dict:
@@ -318,7 +320,7 @@ class Screen:
         now = self.current_box()
         if _moved(cut, now):
             self._box_at = -math.inf  # measured again for the next look
-            raise MovedSinceSeen(f"the game moved on {self.page.url} after it was seen")
+            raise MovedSinceSeen(f"the game moved on {shown(self.page.url)} after it was seen")
         return now
 
     def _cached_box(self) -> tuple[dict, bool]:

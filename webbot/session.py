@@ -29,6 +29,7 @@ from webbot.recovery import Recovery
 from webbot.report import RunReport
 from webbot.screen import Box, Camera, Grab, Screen
 from webbot.server import FixtureServer
+from webbot.shown import shown
 from webbot.stream import FrameStream
 
 MAX_RECOVERIES = 3
@@ -83,7 +84,7 @@ class Session:
         now = self.page.url
         if now.startswith("chrome-error:"):
             return "the page reloaded and could not load (its server stopped answering?)"
-        return f"the page dropped the game (a reload or navigation; now at {now})"
+        return f"the page dropped the game (a reload or navigation; now at {shown(now)})"
 
     def reopen(self, report: Callable[[str], None] = lambda line: None) -> None:
         """A fresh page on the run's URL; the games find their game on it again. A server

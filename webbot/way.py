@@ -22,6 +22,7 @@ from webbot.consent.buttons import CONSENT_CONTEXT, HELPERS
 from webbot.deadline import Deadline
 from webbot.errors import WebbotError
 from webbot.screen import Box
+from webbot.shown import shown
 
 # What closes or gets past a cover that is not a consent dialog: a preroll's skip, a splash's
 # play button, an ad-blocker notice's way on, a newsletter or sign-up popup's no or close.
@@ -165,7 +166,7 @@ class Way:
             found = holder.evaluate_handle(_COVER, args).get_properties()
             if found:
                 what = found["0"].json_value()
-                return Cover(what, found["1"].as_element() if what != "outside" else None)
+                return Cover(shown(what), found["1"].as_element() if what != "outside" else None)
         return None
 
     def watch(self, every_s: float = GUARD_EVERY_S) -> None:
@@ -234,13 +235,14 @@ class Way:
 
 def _name(element: ElementHandle) -> str:
     try:
-        return element.evaluate("e => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '')")
+        return shown(element.evaluate(
+            "e => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '')"))
     except Error:
         return "an element"
 
 
 def _label(element: ElementHandle) -> str:
     try:
-        return " ".join(element.inner_text().split()) or _name(element)
+        return shown(element.inner_text()) or _name(element)
     except Error:
         return _name(element)

@@ -12,6 +12,7 @@ from pathlib import Path
 import click
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from webbot.burrito_bison import REGISTRATION
 from webbot.burrito_bison.layout import MANIFEST, SHOTS, Box
@@ -142,7 +143,8 @@ def pack_cut_command(paths: list[Path], out: Path, box: Box | None, console: Con
                   title="The screenshots read back with the new pack")
     for check in report.checks:
         rival = f"{check.rival} {check.rival_score:.2f}" if check.rival else "-"
-        verdict = check.read_as if check.ok else f"[red]{check.read_as} (not told apart)[/red]"
+        verdict = Text(check.read_as) if check.ok else \
+            Text(f"{check.read_as} (not told apart)", style="red")
         table.add_row(f"{check.shot}.png", verdict, f"{check.score:.2f}", rival)
     console.print(table)
     if report.digits:

@@ -10,6 +10,8 @@ from dataclasses import dataclass
 
 from playwright.sync_api import ElementHandle, Error, Frame
 
+from webbot.shown import shown
+
 # Vendor, its dialog, its decline buttons, its accept buttons. Inside a vendor's dialog any
 # button whose words decline counts too (Quantcast's DISAGREE stands after MORE OPTIONS, and
 # both are "secondary").
@@ -164,7 +166,8 @@ def consent_buttons(frame: Frame) -> list[Button]:
         for row in rows:
             element = row["0"].as_element()
             if element is not None:
-                buttons.append(Button(element, *(row[k].json_value() for k in ("1", "2", "3"))))
+                vendor, answer, label = (shown(row[k].json_value()) for k in ("1", "2", "3"))
+                buttons.append(Button(element, vendor, answer, label))
         found.dispose()
         return buttons
     except Error:

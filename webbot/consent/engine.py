@@ -28,6 +28,8 @@ from typing import Any
 
 from playwright.sync_api import BrowserContext, Error, Frame
 
+from webbot.shown import shown
+
 PACKAGE = "@duckduckgo/autoconsent"
 # Where scripts/setup.sh installs it (npm ci beside package.json); WEBBOT_AUTOCONSENT names
 # another install (the folder holding node_modules/), or "off".
@@ -120,7 +122,7 @@ def knows_the_page(rules: list[dict], top: bool) -> bool:
 
 def vendor_name(cmp: str | None) -> str:
     """The library's name for a consent manager; its word-list detector is not one."""
-    return "an unbranded dialog" if str(cmp).startswith("HEURISTIC") else str(cmp)
+    return "an unbranded dialog" if str(cmp).startswith("HEURISTIC") else shown(cmp, 100)
 
 
 @dataclass

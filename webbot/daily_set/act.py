@@ -18,6 +18,7 @@ from webbot.errors import WebbotError
 from webbot.events import in_background, told, wait_until_told
 from webbot.mouse import Mouse
 from webbot.screen import Box
+from webbot.shown import shown
 from webbot.way import Way
 
 MESSAGES = "div.set-messages"
@@ -84,7 +85,7 @@ class Hands:
         self._watching = self._watch_messages()
 
     def _on_dialog(self, dialog: Dialog) -> None:
-        self._dialogs.append(dialog.message)
+        self._dialogs.append(shown(dialog.message))
         self._wake("dialog")
         dialog.accept()
 
@@ -93,7 +94,7 @@ class Hands:
         # still shows where the game sent the player.
         if (request.is_navigation_request() and request.frame == self.frame
                 and request.url.split("#")[0] != self.start_url.split("#")[0]):
-            self._navigated = request.url
+            self._navigated = shown(request.url)
             self._wake("navigated")
 
     def _watch_messages(self) -> bool:
@@ -178,11 +179,11 @@ class Hands:
             except Error:
                 title, url = "", ""
             if url and url.split("#")[0] != self.start_url.split("#")[0]:
-                self._navigated = self._navigated or url
+                self._navigated = self._navigated or shown(url)
             if self._navigated is not None:
                 return f"the page went on to {self._navigated}"
             if COMPLETED_TITLE.search(title):
-                return f"the page's title became '{title}'"
+                return f"the page's title became '{shown(title)}'"
             self.page.wait_for_timeout(20)
         return None
 
@@ -380,7 +381,9 @@ WATCH_MESSAGES = """selector => {
   }).observe(box, {subtree: true, childList: true, characterData: true});
   return true;
 }"""
-TAKE_MESSAGES = "() => window.__webbotSaid ? window.__webbotSaid.splice(0) : []"
+# (The page's own scripts can reach the list: what comes back is bounded, and text.)
+TAKE_MESSAGES = """() => (Array.isArray(window.__webbotSaid) ? window.__webbotSaid.splice(0) : [])
+  .slice(-50).map(text => String(text).slice(0, 2000))"""
 # A card's checkbox: ticked (true), none (null), unticked with something else over the card's
 # middle in this frame ("covered": a popup took the click), or unticked (false).
 CARD_STATE = """(name, selector) => {
@@ -436,6 +439,6 @@ IS_TICKED = """name => {
 
 
 def _answer(text: str) -> Answer:
-    line = " ".join(text.split())
+    line = shown(text)
     found = FOUND.search(line)
     return Answer(line, int(found.group(1)) if found else None)

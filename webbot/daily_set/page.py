@@ -23,6 +23,7 @@ from urllib3.util.retry import Retry
 from webbot.cache import default_cache_dir
 from webbot.errors import WebbotError
 from webbot.inputs import InputError, decode_image
+from webbot.shown import shown
 
 CARDS = 12
 CLICK_LINK = re.compile(r"^\s*javascript:\s*board\.cardClicked\(\s*(\d+)\s*\)\s*;?\s*$")
@@ -71,8 +72,8 @@ def parse_board(html: str | bytes, url: str) -> Board:
         found.setdefault(position, CardSlot(position, urljoin(url, image["src"]),
                                             f'img[name="{image["name"]}"]'))
     if sorted(found) != list(range(1, CARDS + 1)):
-        shown = len(found)
-        raise PageError(f"{url}: found {shown} card{'s' * (shown != 1)} "
+        count = len(found)
+        raise PageError(f"{shown(url)}: found {count} card{'s' * (count != 1)} "
                         f"(a Daily SET page has {CARDS}, numbered 1 to {CARDS})")
     return Board(url, layout, tuple(found[p] for p in range(1, CARDS + 1)))
 
@@ -90,7 +91,7 @@ def fetch_page(url: str, session: requests.Session | None = None,
     its encoding, and relative links count from where a redirect led."""
     page = _get(session or new_session(), url, MAX_PAGE_BYTES, "page", timeout)
     if page.content_type and "html" not in page.content_type.lower():
-        raise PageError(f"page {page.url}: {page.content_type}, not an HTML page")
+        raise PageError(f"page {shown(page.url)}: {page.content_type}, not an HTML page")
     return page
 
 
@@ -127,7 +128,7 @@ class ImageFetcher:
         data = _get(self.session, url, MAX_IMAGE_BYTES, "card image", self.timeout,
                     self.origin).body
         try:  # the one picture gate: a picture declaring absurd dimensions is never decoded
-            decode_image(data, f"card image {url}", cv2.IMREAD_UNCHANGED)
+            decode_image(data, f"card image {shown(url)}", cv2.IMREAD_UNCHANGED)
         except InputError as exc:
             raise PageError(f"{exc} ({len(data)} bytes)") from None
         if self.use_cache:
@@ -155,11 +156,11 @@ class ImageFetcher:
 def _origin(url: str) -> str:
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise PageError(f"{url}: only http(s) URLs are fetched")
+        raise PageError(f"{shown(url)}: only http(s) URLs are fetched")
     try:
         port = parts.port or {"http": 80, "https": 443}[parts.scheme]
     except ValueError:
-        raise PageError(f"{url}: not a valid URL") from None
+        raise PageError(f"{shown(url)}: not a valid URL") from None
     return f"{parts.scheme}://{parts.hostname}:{port}"
 
 
@@ -169,7 +170,7 @@ def _get(session: requests.Session, url: str, limit: int, what: str,
     for _ in range(MAX_REDIRECTS + 1):
         here = _origin(url)  # refuses anything but http(s)
         if origin is not None and here != origin:
-            raise PageError(f"{what} {url} is not on the page's site ({origin})")
+            raise PageError(f"{what} {shown(url)} is not on the page's site ({origin})")
         try:
             with session.get(url, timeout=timeout, stream=True,
                              allow_redirects=False) as response:
@@ -177,19 +178,19 @@ def _get(session: requests.Session, url: str, limit: int, what: str,
                     url = urljoin(url, response.headers["Location"])
                     continue
                 if response.status_code != 200:
-                    raise PageError(f"{what} {url}: HTTP {response.status_code}")
+                    raise PageError(f"{what} {shown(url)}: HTTP {response.status_code}")
                 declared = response.headers.get("Content-Length", "")
                 if declared.isdigit() and int(declared) > limit:
-                    raise PageError(f"{what} {url}: {declared} bytes, more than {limit}")
+                    raise PageError(f"{what} {shown(url)}: {declared} bytes, more than {limit}")
                 body = bytearray()
                 for chunk in response.iter_content(64 * 1024):
                     body += chunk
                     if len(body) > limit:
-                        raise PageError(f"{what} {url}: more than {limit} bytes")
+                        raise PageError(f"{what} {shown(url)}: more than {limit} bytes")
                 return Download(url, bytes(body), response.headers.get("Content-Type", ""))
         except requests.RequestException as exc:
-            raise PageError(f"{what} {url}: cannot load ({_reason(exc)})") from None
-    raise PageError(f"{what} {url}: more than {MAX_REDIRECTS} redirects")
+            raise PageError(f"{what} {shown(url)}: cannot load ({_reason(exc)})") from None
+    raise PageError(f"{what} {shown(url)}: more than {MAX_REDIRECTS} redirects")
 
 
 def _reason(error: requests.RequestException) -> str:

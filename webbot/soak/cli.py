@@ -19,6 +19,7 @@ from rich.table import Table
 from webbot.commands import console as terminal
 from webbot.params import BROWSER_ENDPOINT, OUTPUT_FILE, SCHEDULER, Finite
 from webbot.registry import Registration, games
+from webbot.shown import TextConsole
 from webbot.soak.pages import SoakPages
 from webbot.soak.resume import recorded
 from webbot.soak.runner import (
@@ -161,10 +162,10 @@ def _report(plan: Plan, result: SoakResult, console: Console,
     for table in tables:
         console.print(table)
     if pages:
-        page = Console(record=True, file=io.StringIO(), width=console.width)
+        page = TextConsole(record=True, file=io.StringIO(), width=console.width)
         for table in tables:
             page.print(table)
-        pages.write(page.export_html(inline_styles=True, code_format="<pre>{code}</pre>"))
+        pages.write(page.export_text())
         console.print(f"report: {pages.path}")
     if result.lost_workers:
         lost = result.lost_workers

@@ -8,7 +8,6 @@ A game passes only when the bot finished without an error and the hook confirms 
 
 from __future__ import annotations
 
-import html
 import random
 import re
 import tempfile
@@ -82,8 +81,7 @@ def play_case(case: Case, connect: str | None = None, options: dict | None = Non
         page = RunReport(Path(folder) / "game.html", deque(maxlen=REPORT_FRAMES))
         played = _play_case(case, connect, options, page)
         verdict = "passed" if played.passed else f"failed: {played.reason}"
-        page.write(f"webbot soak {case.game}: game {case.number}, {case.name}",
-                   f"<pre>{html.escape(verdict)}</pre>",
+        page.write(f"webbot soak {case.game}: game {case.number}, {case.name}", verdict,
                    None if played.passed else played.reason)
         return replace(played, report=page.path.read_text(encoding="utf-8"))
 

@@ -9,7 +9,8 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from webbot.report import PAGE
+from webbot.report import page, printed
+from webbot.shown import shown
 from webbot.soak.runner import GameRecord
 
 
@@ -39,20 +40,19 @@ class SoakPages:
                 links.append(f"try {number} ({outcome}, worker {html.escape(attempt.worker)})")
         record.tries[:] = [replace(t, played=replace(t.played, report="")) for t in record.tries]
         verdict = "passed" if record.passed else "failed"
-        reason = html.escape(record.tries[-1].played.reason)
+        reason = html.escape(shown(record.tries[-1].played.reason, limit=None))
         number = record.case.number
         self.rows.append((number, f'<tr class="{verdict}"><td>{number}</td><td>'
-                                  f"{html.escape(record.case.name)}</td><td>{verdict}</td><td>"
+                                  f"{html.escape(shown(record.case.name))}</td><td>{verdict}</td><td>"
                                   f"{record.seconds:.1f} s</td><td>{', '.join(links)}</td>"
                                   f"<td>{reason}</td></tr>"))
 
     def write(self, summary: str) -> None:
-        """The index: `summary` is the soak's closing tables as HTML (rich's export)."""
+        """The index: `summary` is the soak's closing tables as the terminal showed them."""
         when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(self.started))
         body = (f"<h1>webbot soak report</h1><p><code>{html.escape(self.title)}</code>, "
-                f"started {when}.</p><h2>What it printed</h2>{summary}"
+                f"started {when}.</p><h2>What it printed</h2>{printed(summary)}"
                 f"<h2>Games ({len(self.rows)})</h2><table class=\"games\"><tr><th>number</th>"
                 "<th>case</th><th>outcome</th><th>time</th><th>tries</th><th>reason</th></tr>"
                 + "".join(row for _, row in sorted(self.rows)) + "</table>")
-        self.path.write_text(PAGE.format(title=html.escape(self.title), body=body),
-                             encoding="utf-8")
+        self.path.write_text(page(self.title, body), encoding="utf-8")

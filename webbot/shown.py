@@ -1,0 +1,57 @@
+"""Text a page chose (an id, a class, a button's words, a title, a message), made safe to
+show: the one way page text reaches the terminal, a report or a file name.
+
+A page may put anything in its strings: console markup (`[/x]`, `[link=...]`, and every
+Tailwind class such as `data-[state=open]:animate-in` looks like markup to rich), terminal
+control codes (`ESC ] 0 ;` retitles the window, `ESC [ 2J` clears the screen), a newline that
+starts a line of its own that looks like the bot's, or a 200,000-character title. What is
+shown is the text itself: markup is never interpreted (webbot.commands' console has markup,
+emoji and highlighting off and passes every string through here; the report escapes all it
+embeds), control characters are replaced by a visible picture of them, and a page's string
+is cut to MAX_SHOWN characters.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rich.console import Console
+from rich.text import Text
+
+MAX_SHOWN = 300
+# C0 but tab and newline, DEL, C1, and the bidirectional overrides and isolates, which can
+# make a line read in another order than it is written.
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def _picture(match: re.Match) -> str:
+    code = ord(match.group())
+    if code < 0x20:
+        return chr(0x2400 + code)  # Unicode's control pictures: ␛ for ESC, ␇ for BEL ...
+    return "\u2421" if code == 0x7F else "\ufffd"  # ␡ for DEL, � for the rest
+
+
+def shown(text: object, limit: int | None = MAX_SHOWN) -> str:
+    """`text` safe to show. With a `limit` (a page's string, put into a line of the bot's) its
+    whitespace, newlines included, is folded into single spaces and it is cut to `limit`
+    characters with an ellipsis; with None (a whole line or file of the bot's) tabs and
+    newlines stay. Control characters are shown as pictures either way, one for one."""
+    text = str(text)
+    if limit is not None:
+        text = " ".join(text[:limit * 4].split())
+        if len(text) > limit:
+            text = text[:limit - 1] + "…"
+    return _CONTROL.sub(_picture, text)
+
+
+class TextConsole(Console):
+    """A rich console that prints strings as text: no markup, emoji codes or highlighting, and
+    control characters shown, never obeyed (tables' cells and status lines included: rich
+    turns every string it renders into text here)."""
+
+    def __init__(self, **options) -> None:
+        super().__init__(markup=False, emoji=False, highlight=False, **options)
+
+    def render_str(self, text: str, **options) -> Text:
+        options.update(markup=False, emoji=False)
+        return super().render_str(shown(text, limit=None), **options)
