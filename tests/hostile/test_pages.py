@@ -1,0 +1,93 @@
+"""Pages that misbehave around the bundled games: each is played, or the run ends with one
+clean line, within a bounded time, the bot's processes under 1 GB; neither the output nor the
+report carries what the page injected."""
+
+from __future__ import annotations
+
+import re
+import resource
+import shutil
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+
+from tests.conftest import run_webbot
+from webbot.server import FixtureServer
+
+PAGES = Path(__file__).parent / "pages"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+OBEYED = re.compile("[\x1b\x07\r\x08\x9b\u202e]")  # what a terminal would obey
+GIB = 1 << 30
+
+
+@pytest.fixture(scope="module")
+def hostile_url():
+    """The hostile pages, served from an origin other than the game's."""
+    with FixtureServer(PAGES) as server:
+        yield server.url.replace("127.0.0.1", "localhost")
+
+
+def _ran_clean(done, *, played: bool) -> None:
+    output = done.stdout + done.stderr
+    assert not OBEYED.search(output), repr(output[-2000:])
+    assert "Traceback" not in output
+    if played:
+        assert done.returncode == 0, done.stderr
+    else:
+        assert done.returncode == 1
+        [line] = done.stderr.strip().splitlines()
+        assert line.startswith("webbot: error: ")
+    # The largest process the run started (the bot's own, or a browser's) stayed under 1 GB.
+    assert resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024 < GIB
+
+
+@pytest.mark.parametrize("page, played", [
+    ("storm.html", True),  # alerts, confirms and prompts every 20 ms, a beforeunload
+    ("huge.html", True),  # 200,000 elements, 20,000 canvases, a title of a million characters
+    ("dom.html", False),  # elementFromPoint, getComputedStyle, querySelector... redefined
+])
+def test_a_misbehaving_page_around_puzlogic(hostile_url, fixtures_url, page, played):
+    game = quote(f"{fixtures_url}puzlogic/index.html", safe="")
+    done = run_webbot("puzlogic", "--levels", "1", "--find-timeout", "10", "--url",
+                      f"{hostile_url}{page}?game={game}", timeout=240)
+    _ran_clean(done, played=played)
+    if played:
+        assert "1 of 1 level completed" in done.stdout
+
+
+@pytest.fixture
+def daily_set_copy(tmp_path):
+    """A copy of the bundled Daily SET (and the portal's consent script it loads) to change."""
+    for name in ("daily-set", "portal"):
+        shutil.copytree(FIXTURES / name, tmp_path / name)
+    return tmp_path
+
+
+def test_daily_set_messages_are_shown_as_text(daily_set_copy):
+    page = daily_set_copy / "daily-set" / "set" / "puzzle" / "index.html"
+    hostile = ("<script>const say = SetBoard.prototype.say; SetBoard.prototype.say = "
+               "function (m) { say.call(this, m + ' [/x] [link=javascript:alert(1)]x[/link] "
+               "\\x1b]0;PWNED\\x07\\x1b[2J'); };</script>")
+    page.write_text(page.read_text().replace('<script src="../../javascript/PuzzleGenerator.js">',
+                                             hostile + '<script src="../../javascript/'
+                                             'PuzzleGenerator.js">'))
+    with FixtureServer(daily_set_copy) as server:
+        done = run_webbot("daily-set", "--url", f"{server.url}daily-set/set/puzzle/index.html",
+                          timeout=240, env={"COLUMNS": "2000"})
+    _ran_clean(done, played=True)
+    assert "[/x] [link=javascript:alert(1)]x[/link] ␛]0;PWNED␇␛[2J" in done.stdout
+
+
+@pytest.mark.parametrize("source", ["file:///etc/passwd", "http://127.0.0.2:9/60.png"])
+def test_a_card_image_elsewhere_than_the_page_s_site_is_refused(daily_set_copy, source):
+    page = daily_set_copy / "daily-set" / "set" / "puzzle" / "index.html"
+    text = page.read_text()
+    assert 'name="card5" src="../../images/setcards/new/51.png"' in text
+    page.write_text(text.replace('name="card5" src="../../images/setcards/new/51.png"',
+                                 f'name="card5" src="{source}"'))
+    with FixtureServer(daily_set_copy) as server:
+        done = run_webbot("daily-set", "--url", f"{server.url}daily-set/set/puzzle/index.html",
+                          "--find-timeout", "10", timeout=240)
+    _ran_clean(done, played=False)
+    assert source in done.stderr
