@@ -206,6 +206,8 @@ def _look_at(candidate: Candidate, spec: GameSpec, done: list[str]) -> str | Non
             candidate.element.scroll_into_view_if_needed(timeout=5000)
             candidate.box = _current(candidate)
             cover = way.cover()
+        if cover is not None and cover.what == "outside":
+            return "outside the window, even scrolled into view"
         if cover is not None:
             if cover.button is not None:
                 done.append(way.press(cover))
