@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
+from pathlib import Path
 
 import psutil
 from playwright.sync_api import Browser, BrowserContext, Error, Page, Playwright, sync_playwright
@@ -59,14 +62,92 @@ def find_chromium() -> str:
                       "chromium) or set WEBBOT_CHROMIUM")
 
 
+@dataclass(frozen=True)
+class Sandbox:
+    """Whether Chromium runs in its own sandbox (its renderers kept from the rest of the
+    machine), and why not when it does not."""
+
+    on: bool
+    why_off: str = ""
+
+    def __str__(self) -> str:
+        return "on" if self.on else f"off ({self.why_off})"
+
+
+# Kernel switches that turn user namespaces (which Chromium's sandbox is built on) off.
+USER_NAMESPACE_SWITCHES = {"/proc/sys/user/max_user_namespaces": "user.max_user_namespaces",
+                           "/proc/sys/kernel/unprivileged_userns_clone":
+                               "kernel.unprivileged_userns_clone"}
+
+
+def user_namespaces_off() -> str | None:
+    """Why this machine gives no user namespaces, or None when it does (as far as its
+    switches tell: Chromium's own start is the test)."""
+    for path, name in USER_NAMESPACE_SWITCHES.items():
+        try:
+            value = Path(path).read_text().strip()
+        except OSError:
+            continue  # not this kernel's switch
+        if value == "0":
+            return f"no user namespaces here: {name} is 0"
+    return None
+
+
+def sandbox_plan(euid: int | None = None, namespaces_off: str | None = None) -> Sandbox:
+    """The sandbox Chromium is started with here, before trying: off as root (Chromium
+    refuses it to root) or without user namespaces, else on (to be tried)."""
+    if euid is None:
+        euid = os.geteuid() if hasattr(os, "geteuid") else -1
+    if euid == 0:
+        return Sandbox(False, "running as root")
+    if namespaces_off:
+        return Sandbox(False, namespaces_off)
+    return Sandbox(True)
+
+
+# Set once Chromium would not start with its sandbox in this process: later browsers (a
+# recovery's, a soak worker's next game's) start without it, and it is not said again.
+_sandbox_refused: Sandbox | None = None
+
+
+def _say(line: str) -> None:
+    print(line, file=sys.stderr)
+
+
 def _is_cdp_endpoint(url: str) -> bool:
     return url.startswith(("http://", "https://")) or "/devtools/browser/" in url
 
 
-def open_browser(playwright: Playwright, options: BrowserOptions) -> Browser:
+def open_browser(playwright: Playwright, options: BrowserOptions,
+                 report: Callable[[str], None] = _say) -> Browser:
     """Launch the local Chromium, or connect to the endpoint in `options.connect`."""
+    return start_browser(playwright, options, report)[0]
+
+
+def start_browser(playwright: Playwright, options: BrowserOptions,
+                  report: Callable[[str], None] = _say) -> tuple[Browser, Sandbox | None]:
+    """open_browser, and the sandbox the browser runs in (None: a remote browser, started as
+    its server chose). Chromium is started in its sandbox wherever the sandbox_plan allows;
+    one that will not start so is started without, said once through `report`."""
+    global _sandbox_refused
     if options.connect:
-        return _connect(playwright, options)
+        return _connect(playwright, options), None
+    sandbox = _sandbox_refused or sandbox_plan(namespaces_off=user_namespaces_off())
+    if not sandbox.on:
+        return _launch(playwright, options, sandbox=False), sandbox
+    try:
+        return _launch(playwright, options, sandbox=True), sandbox
+    except SandboxRefused as exc:
+        _sandbox_refused = Sandbox(False, f"it could not start here: {exc}")
+        report(f"the browser's sandbox could not start here ({exc}): going on without it")
+        return _launch(playwright, options, sandbox=False), _sandbox_refused
+
+
+class SandboxRefused(WebbotError):
+    """Chromium would not start with its sandbox (the reason is the message)."""
+
+
+def _launch(playwright: Playwright, options: BrowserOptions, *, sandbox: bool) -> Browser:
     executable = find_chromium()
     try:
         return playwright.chromium.launch(
@@ -74,12 +155,26 @@ def open_browser(playwright: Playwright, options: BrowserOptions) -> Browser:
             headless=not options.headed,
             slow_mo=options.slow_mo,
             args=CHROMIUM_ARGS,
+            chromium_sandbox=sandbox,
         )
     except Error as exc:
         reason = first_line(exc)
         if "DISPLAY" in str(exc) or "X server" in str(exc):
             reason = "no display for --headed (run under xvfb-run, or drop --headed)"
+        elif sandbox and (why := _sandbox_reason(str(exc))):
+            raise SandboxRefused(why) from None
         raise WebbotError(f"Chromium ({executable}) failed to start: {reason}") from None
+
+
+def _sandbox_reason(text: str) -> str | None:
+    """Chromium's own line about its sandbox in a failed launch's log (else Playwright's),
+    without its prefixes; None when the log does not speak of the sandbox."""
+    lines = [line for line in text.splitlines() if "sandbox" in line.lower()
+             and "<launching>" not in line]
+    chromium = [line for line in lines if "[err]" in line]
+    if not lines:
+        return None
+    return re.sub(r"^\s*-?\s*(\[[^\]]*\]\s*)+", "", (chromium or lines)[0]).strip()
 
 
 def _connect(playwright: Playwright, options: BrowserOptions) -> Browser:
@@ -178,13 +273,14 @@ class Tab:
     renderer, a closed page, a browser gone. Playwright tells of each as an event; `lost` says
     which happened, `reopen` gives a fresh page (in a fresh browser when the old one is gone)."""
 
-    def __init__(self, playwright: Playwright, options: BrowserOptions) -> None:
-        self.playwright, self.options = playwright, options
+    def __init__(self, playwright: Playwright, options: BrowserOptions,
+                 report: Callable[[str], None] = _say) -> None:
+        self.playwright, self.options, self.report = playwright, options, report
         self.reopened = 0
         self._start_browser()
 
     def _start_browser(self) -> None:
-        self.browser = open_browser(self.playwright, self.options)
+        self.browser, self.sandbox = start_browser(self.playwright, self.options, self.report)
         self.pid = None if self.options.connect else _browser_pid(self.browser)
         self.page = self._watched(new_page(self.browser, self.options))
 
@@ -278,10 +374,11 @@ class Tab:
 
 
 @contextmanager
-def open_tab(options: BrowserOptions) -> Iterator[Tab]:
-    """A Tab in a fresh browser; everything is closed on exit."""
+def open_tab(options: BrowserOptions, report: Callable[[str], None] = _say) -> Iterator[Tab]:
+    """A Tab in a fresh browser; everything is closed on exit. `report` hears what the user
+    should know of the browser (that it runs without its sandbox, once)."""
     with sync_playwright() as playwright:
-        tab = Tab(playwright, options)
+        tab = Tab(playwright, options, report)
         try:
             yield tab
         finally:

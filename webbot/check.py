@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 
-from webbot.browser import chromium_version
+from webbot.browser import Sandbox, chromium_version
 from webbot.consent.engine import find_library
 from webbot.debug import Mark
 from webbot.errors import WebbotError
@@ -25,6 +25,11 @@ def consent_engine() -> str:
         return ("autoconsent not installed or turned off (bash scripts/setup.sh installs it); "
                 "the bot's own vendors and words only")
     return f"{library.name} ({library.root})"
+
+
+def sandbox_row(sandbox: Sandbox | None) -> str:
+    """Whether the browser runs in its sandbox, and why not."""
+    return str(sandbox) if sandbox else "as the remote browser was started (--connect)"
 
 
 def run_check(options: RunOptions) -> list[tuple[str, str]]:
@@ -47,6 +52,7 @@ def run_check(options: RunOptions) -> list[tuple[str, str]]:
         return [
             ("page", session.url),
             ("chromium", chromium_version(session.page)),
+            ("sandbox", sandbox_row(session.tab.sandbox if session.tab else None)),
             ("frame", f"{width}x{height} px at scale {grab.scale:g}"),
             ("tesseract", tesseract),
             ("consent", consent_engine()),

@@ -111,14 +111,14 @@ class Camera:
         # loops); the same pixels.
         self.fast = fast
         self._cdp: CDPSession | None = None
-        self._ratio: float | None = None  # the device pixel ratio, asked once
+        self._ratio: float | None = None  # the browser's device pixel ratio, asked once
         self._portable = False  # no CDP here: Playwright's call
 
     def _scale(self) -> float:
         if len(self.page.frames) > 1:
             return 1.0
         if self._ratio is None:
-            self._ratio = float(self.page.evaluate("devicePixelRatio"))
+            self._ratio = device_scale(self.page, self._cdp)
         return self._ratio
 
     def shoot(self, box: dict) -> bytes:
@@ -133,12 +133,17 @@ class Camera:
         outside = view_size is not None and (
             box["x"] < 0 or box["y"] < 0 or box["x"] + box["width"] > view_size["width"] + 0.5
             or box["y"] + box["height"] > view_size["height"] + 0.5)
+        if view_size is not None:
+            _refuse_beyond_window(box, view_size["width"], view_size["height"], scale,
+                                  self.page.url)
         if self._cdp is None or outside:
             return self.page.screenshot(clip=box, animations="allow", caret="hide",
                                         scale="device" if scale != 1 else "css")
         try:
             view = self._cdp.send("Page.getLayoutMetrics",
                                   timeout=DEVTOOLS_TIMEOUT_MS)["cssVisualViewport"]
+            _refuse_beyond_window(box, view["clientWidth"], view["clientHeight"], scale,
+                                  self.page.url)
             clip = {"x": box["x"] + view["pageX"], "y": box["y"] + view["pageY"],
                     "width": box["width"], "height": box["height"],
                     "scale": scale * view.get("zoom", 1)}
@@ -149,6 +154,47 @@ class Camera:
             raise WebbotError(f"no picture of the game from {shown(self.page.url)} within "
                               f"{DEVTOOLS_TIMEOUT_MS / 1000:g} s") from None
         return base64.b64decode(shot["data"])
+
+
+# The scale of a picture: a page can redefine its own devicePixelRatio (one saying 40 made the
+# captures so large the browser went down), so it is read in a script world of the bot's own,
+# which the page's scripts cannot reach. (DevTools' layout metrics cannot tell it: under the
+# context's emulated scale, Chromium 156 reports the same CSS sizes in both viewports.)
+SCALE_WORLD = "webbot-scale"
+
+
+def device_scale(page: Page, cdp: CDPSession | None = None) -> float:
+    """The browser's device pixels per CSS pixel on `page`, whatever the page's own scripts
+    say (1 where it cannot be asked: not Chromium)."""
+    try:
+        session = cdp or page.context.new_cdp_session(page)
+        frame_id = session.send("Page.getFrameTree",
+                                timeout=DEVTOOLS_TIMEOUT_MS)["frameTree"]["frame"]["id"]
+        world = session.send("Page.createIsolatedWorld",
+                             {"frameId": frame_id, "worldName": SCALE_WORLD},
+                             timeout=DEVTOOLS_TIMEOUT_MS)["executionContextId"]
+        answer = session.send("Runtime.evaluate",
+                              {"expression": "devicePixelRatio", "contextId": world,
+                               "returnByValue": True}, timeout=DEVTOOLS_TIMEOUT_MS)
+        if session is not cdp:
+            session.detach()
+    except Error:
+        return 1.0
+    ratio = answer.get("result", {}).get("value")
+    if not isinstance(ratio, (int, float)) or not 0 < ratio < math.inf:
+        return 1.0
+    return float(ratio)
+
+
+def _refuse_beyond_window(box: dict, width: float, height: float, scale: float,
+                          url: str) -> None:
+    """A picture is of a part of the window: a box larger than the window (CSS pixels; a page
+    that made its element huge) is refused, not captured."""
+    if box["width"] > width + 0.5 or box["height"] > height + 0.5:
+        raise WebbotError(
+            f"a picture of {box['width']:.0f}x{box['height']:.0f} on {url} is larger than the "
+            f"{width:.0f}x{height:.0f} window: refused (at scale {scale:g} it would be "
+            f"{box['width'] * scale:.0f}x{box['height'] * scale:.0f} px)")
 
 
 # A look waits this long for a frame shown after the last picture (one every 17-33 ms while the

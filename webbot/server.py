@@ -6,6 +6,7 @@ import functools
 import os
 import sys
 import threading
+from http import HTTPStatus
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from types import TracebackType
@@ -29,6 +30,17 @@ class _QuietHandler(SimpleHTTPRequestHandler):
     def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - stdlib signature
         pass
 
+    def send_head(self):  # (the stdlib's: an open file, or None once answered)
+        try:
+            return super().send_head()
+        except ValueError:  # a NUL or a lone surrogate in the path: no file has that name
+            self.send_error(HTTPStatus.BAD_REQUEST, "No file can have that name")
+            return None
+
+    def list_directory(self, path: str | os.PathLike) -> None:
+        """A folder without an index page is not shown."""
+        self.send_error(HTTPStatus.NOT_FOUND, "File not found")
+
     def end_headers(self) -> None:
         # The replicas change while they are developed; a stale cached script is a confusing bug.
         self.send_header("Cache-Control", "no-store")
@@ -41,9 +53,12 @@ class _QuietServer(ThreadingHTTPServer):
     daemon_threads = True
 
     def handle_error(self, request, client_address) -> None:
-        # A browser that closes a page mid-download is normal; anything else is still shown.
-        if not isinstance(sys.exc_info()[1], ConnectionError):
-            super().handle_error(request, client_address)
+        # A browser that closes a page mid-download is normal; anything else is said in one
+        # line, without the request's words (anyone's input) and without a traceback.
+        error = sys.exc_info()[1]
+        if not isinstance(error, ConnectionError):
+            print(f"fixture server: a request from {client_address[0]} failed "
+                  f"({type(error).__name__})", file=sys.stderr)
 
 
 class FixtureServer:
