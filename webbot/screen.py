@@ -192,7 +192,8 @@ def _refuse_beyond_window(box: dict, width: float, height: float, scale: float,
     that made its element huge) is refused, not captured."""
     if box["width"] > width + 0.5 or box["height"] > height + 0.5:
         raise WebbotError(
-            f"a picture of {box['width']:.0f}x{box['height']:.0f} on {url} is larger than the "
+            f"a picture of {box['width']:.0f}x{box['height']:.0f} on {shown(url)} is larger "
+            "than the "
             f"{width:.0f}x{height:.0f} window: refused (at scale {scale:g} it would be "
             f"{box['width'] * scale:.0f}x{box['height'] * scale:.0f} px)")
 
