@@ -118,7 +118,7 @@ class Camera:
         if len(self.page.frames) > 1:
             return 1.0
         if self._ratio is None:
-            self._ratio = float(self.page.evaluate("devicePixelRatio"))
+            self._ratio = float(answer.evaluate(self.page, "devicePixelRatio"))
         return self._ratio
 
     def shoot(self, box: dict) -> bytes:

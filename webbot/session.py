@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 from playwright.sync_api import ElementHandle, Error, Page
 
-from webbot.answer import box, evaluate
+from webbot.answer import NoAnswer, box, evaluate
 from webbot.browser import (
     BrowserOptions,
     Tab,
@@ -89,6 +89,8 @@ class Session:
                 return None
         except Error:  # its frame or document went away with a navigation
             pass
+        except NoAnswer:  # a frame of another site, its own renderer stuck; the top answers
+            return "the game stopped answering (its frame's script never let go)"
         now = self.page.url
         if now.startswith("chrome-error:"):
             return "the page reloaded and could not load (its server stopped answering?)"
