@@ -19,6 +19,7 @@ import psutil
 import pytest
 
 from tests import processes
+from webbot import answer
 from webbot.server import FixtureServer, fixtures_root
 
 PAGES = Path(__file__).parent / "pages"
@@ -132,3 +133,18 @@ def test_a_game_whose_own_script_never_yields_is_recovered_or_ends_in_one_line(t
         result, took, memory = run_bounded("puzlogic", "--url", url, "--levels", "1-15",
                                            "--max-recoveries", "1")
     _played_or_one_line(result, took, memory)
+
+
+def test_a_call_to_a_page_whose_script_never_yields_is_given_up(page):
+    """Playwright's evaluate, a handle's box and the mouse have no timeout: each is given up
+    after its deadline, with the one line that says why, and the page can still be closed."""
+    page.set_content("<canvas width=300 height=200></canvas>")
+    canvas = page.query_selector("canvas")
+    page.evaluate("setTimeout(() => { while (true) {} }, 0)")
+    for call in (lambda: answer.evaluate(page, "1", seconds=1),
+                 lambda: answer.answered(canvas, lambda own: own.bounding_box(), "a box", 1),
+                 lambda: answer.answered(page.mouse, lambda own: own.move(5, 5, None),
+                                         "the mouse", 1)):
+        with pytest.raises(answer.NoAnswer, match="^the page stopped answering: .* within 1 s$"):
+            call()
+    page.close()
