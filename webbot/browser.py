@@ -17,6 +17,7 @@ import psutil
 from playwright.sync_api import Browser, BrowserContext, Error, Page, Playwright, sync_playwright
 
 from webbot import consent
+from webbot.answer import NoAnswer, evaluate
 from webbot.deadline import Deadline
 from webbot.errors import WebbotError, first_line
 from webbot.stream import DEVTOOLS_TIMEOUT_MS
@@ -38,6 +39,9 @@ REMOTE_EXECUTABLE = os.environ.get("WEBBOT_REMOTE_CHROMIUM", "/usr/bin/chromium"
 # killed, Chromium was seen (once in ~50 runs) never to answer a new page in the old context,
 # and Playwright's new_page has no timeout of its own.
 REOPEN_PATIENCE_S = 15.0
+# How long the page may take to say it is there. A page whose script never yields answers
+# nothing (no script, picture or mouse event): it is as lost as a crashed one.
+ALIVE_S = 5.0
 
 
 @dataclass(frozen=True)
@@ -305,7 +309,11 @@ class Tab:
         if self.page.is_closed():
             return "the page was closed"
         try:  # a crash not heard of yet shows on the next call
-            self.page.evaluate("1")
+            evaluate(self.page, "1", seconds=ALIVE_S)
+        except NoAnswer:
+            with suppress(Error):  # Chromium closes a page whose script is stuck
+                self.page.close()
+            return f"the page stopped answering (nothing within {ALIVE_S:g} s)"
         except Error as exc:
             text = str(exc).lower()
             if "crash" in text:
@@ -414,6 +422,7 @@ def open_url(page: Page, url: str, timeout_s: float = 30) -> None:
             if code in text:
                 raise Unanswered(f"cannot open {url}: {reason}") from None
         if "Timeout" in text:
+            _stop_loading(page)
             raise Unanswered(f"cannot open {url}: no answer within {timeout_s:g} s") from None
         if "interrupted by another navigation" in text or "ERR_ABORTED" in text:
             raise Unanswered(f"cannot open {url}: the navigation was cut short (by another, "
@@ -425,6 +434,14 @@ def open_url(page: Page, url: str, timeout_s: float = 30) -> None:
         raise Unanswered(f"cannot open {url}: HTTP {response.status}")
     if response is not None and response.status >= 400:
         raise WebbotError(f"cannot open {url}: HTTP {response.status}")
+
+
+def _stop_loading(page: Page) -> None:
+    """Leave a navigation that waits on a server: while it waits, the page answers no script
+    (the check whether it is still there, say). Measured with a server that takes the
+    connection and sends nothing."""
+    with suppress(Error):
+        page.goto("about:blank", timeout=5_000)
 
 
 def open_url_again(page: Page, url: str, patience_s: float,

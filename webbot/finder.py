@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 import soupsieve
 from playwright.sync_api import ElementHandle, Error, Frame, Page
 
+from webbot import answer
 from webbot.consent import chain_of
 from webbot.consent.buttons import HELPERS
 from webbot.deadline import Deadline
@@ -95,7 +96,7 @@ def candidates(page: Page, spec: GameSpec, selector: str | None = None,
         return
     for frame, handle in _largest_first(page, spec.candidates):
         try:
-            box = handle.bounding_box()
+            box = answer.box(handle)
         except Error:
             continue
         if box and box["width"] >= spec.min_size[0] and box["height"] >= spec.min_size[1]:
@@ -105,7 +106,7 @@ def candidates(page: Page, spec: GameSpec, selector: str | None = None,
 def _selected(page: Page, selector: str, camera: Camera) -> list[Candidate]:
     """The displayed elements --game-selector names, largest first."""
     try:
-        handles = page.locator(frame_selector(selector)).element_handles()
+        handles = answer.handles(page.locator(frame_selector(selector)))
     except Error as exc:
         if "while parsing" not in str(exc):
             raise
@@ -114,7 +115,7 @@ def _selected(page: Page, selector: str, camera: Camera) -> list[Candidate]:
     found = []
     for handle in handles:
         try:
-            frame, box = handle.owner_frame(), handle.bounding_box()
+            frame, box = answer.owner_frame(handle), answer.box(handle)
         except Error:
             continue
         if frame is not None and box:
@@ -128,13 +129,13 @@ def _largest_first(page: Page, elements: str) -> Iterator[tuple[Frame, ElementHa
     ranked = []
     for frame_number, frame in enumerate(page.frames):
         try:
-            found = frame.evaluate_handle(MATCHING, elements)
-            width, areas = found.evaluate(AREAS)
+            found = answer.evaluate_handle(frame, MATCHING, elements)
+            width, areas = answer.evaluate(found, AREAS)
             if not areas:
                 continue
             scale = 1.0
             if frame.parent_frame is not None:  # a frame's element may be drawn scaled
-                box = frame.frame_element().bounding_box()
+                box = answer.box(answer.frame_element(frame))
                 scale = box["width"] / width if box and width else 1.0
         except Error:
             continue  # a frame that went away while we looked
@@ -142,7 +143,7 @@ def _largest_first(page: Page, elements: str) -> Iterator[tuple[Frame, ElementHa
                    for i, area in enumerate(areas)]
     for _, _, i, frame, found in sorted(ranked, key=lambda item: item[:3]):
         try:
-            handle = found.evaluate_handle("(elements, i) => elements[i]", i).as_element()
+            handle = answer.evaluate_handle(found, "(elements, i) => elements[i]", i).as_element()
         except Error:
             continue  # its frame went away meanwhile
         if handle is not None:
@@ -185,7 +186,7 @@ def find_game(page: Page, spec: GameSpec, *, selector: str | None = None,
 
 
 def _current(candidate: Candidate) -> Box:
-    box = candidate.element.bounding_box()
+    box = answer.box(candidate.element)
     if not box:
         raise WebbotError(f"the game ({candidate.name}) is no longer displayed")
     return Box.of(box)

@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 from playwright.sync_api import ElementHandle, Error, Frame
 
+from webbot import answer
 from webbot.screen import Box, Camera, Grab
 from webbot.shown import shown
 
@@ -42,7 +43,7 @@ class Candidate:
         """A picture of the element (scrolled into view first), taken once."""
         if self._grab is None:
             self.element.scroll_into_view_if_needed(timeout=5000)
-            box = self.element.bounding_box() or {}
+            box = answer.box(self.element) or {}
             if not box.get("width") or not box.get("height"):
                 raise Error("not displayed")
             png = self.camera.shoot(box)
@@ -51,7 +52,7 @@ class Candidate:
         return self._grab
 
     def html(self) -> str:
-        return self.frame.content()
+        return answer.content(self.frame)
 
 
 @dataclass(frozen=True)
@@ -73,7 +74,8 @@ def frame_name(frame: Frame) -> str:
 def describe(element: ElementHandle) -> str:
     """tag#id.class, the way a reader would name the element."""
     try:
-        return shown(element.evaluate(
+        return shown(answer.evaluate(
+            element,
             "e => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + "
             "[...e.classList].slice(0, 2).map(c => '.' + c).join('')"))
     except Error:

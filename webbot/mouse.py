@@ -8,6 +8,8 @@ from collections.abc import Callable
 
 from playwright.sync_api import Page
 
+from webbot.answer import answered
+
 Point = tuple[float, float]
 
 
@@ -50,10 +52,10 @@ class Mouse:
     def move_to(self, x: float, y: float, step_px: float | None = None,
                 steps: int | None = None) -> None:
         if self.position is None:
-            self.page.mouse.move(x, y)
+            self._move(x, y)
         else:
             for px, py in path(self.position, (x, y), step_px or self.step_px, steps=steps):
-                self.page.mouse.move(px, py)
+                self._move(px, py)
                 if self.pause_ms:
                     self.page.wait_for_timeout(self.pause_ms)
         self.position = (x, y)
@@ -64,15 +66,15 @@ class Mouse:
         if self.guard:
             self.guard(x, y)
         self.move_to(x, y, step_px, steps)
-        self.page.mouse.down(button=button)
-        self.page.mouse.up(button=button)
+        self._down(button)
+        self._up(button)
         self.acted_at = time.monotonic()
 
     def press(self, button: str = "left") -> None:
         """Press and release where the mouse is (it was moved there by move_to, and nothing
         else has clicked since: a Playwright click elsewhere moves the mouse)."""
-        self.page.mouse.down(button=button)
-        self.page.mouse.up(button=button)
+        self._down(button)
+        self._up(button)
         self.acted_at = time.monotonic()
 
     def drag(self, start: Point, end: Point, step_px: float | None = None,
@@ -85,7 +87,22 @@ class Mouse:
         if self.guard:
             self.guard(*start)
         self.move_to(*start, step_px, steps[0])
-        self.page.mouse.down()
+        self._down()
         self.move_to(*end, step_px, steps[1])
-        self.page.mouse.up()
+        self._up()
         self.acted_at = time.monotonic()
+
+    def press_key(self, key: str) -> None:
+        """A key pressed and released on the page (Escape, say)."""
+        answered(self.page.keyboard, lambda own: own.press(key, None), "the keyboard")
+        self.acted_at = time.monotonic()
+
+    # Playwright's mouse has no timeout: a page whose script never yields would hold it.
+    def _move(self, x: float, y: float) -> None:
+        answered(self.page.mouse, lambda own: own.move(x, y, None), "the mouse")
+
+    def _down(self, button: str = "left") -> None:
+        answered(self.page.mouse, lambda own: own.down(button, None), "the mouse")
+
+    def _up(self, button: str = "left") -> None:
+        answered(self.page.mouse, lambda own: own.up(button, None), "the mouse")

@@ -18,6 +18,7 @@ import numpy as np
 from playwright.sync_api import CDPSession, ElementHandle, Error, Locator, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from webbot import answer
 from webbot.deadline import Deadline
 from webbot.errors import WaitTimeout, WebbotError
 from webbot.shown import shown
@@ -285,7 +286,7 @@ class Screen:
     def _element_box(self) -> dict:
         assert self.element is not None
         try:
-            box = self.element.bounding_box()
+            box = answer.box(self.element)
         except Error:
             box = None
         if box is None or box["width"] <= 0 or box["height"] <= 0:

@@ -18,7 +18,16 @@ import cv2
 import numpy as np
 from playwright.sync_api import ElementHandle, Error, Page
 
-from webbot.browser import BrowserOptions, Tab, full_page, open_tab, open_url, open_url_again
+from webbot.answer import NoAnswer, box, evaluate
+from webbot.browser import (
+    BrowserOptions,
+    Tab,
+    Unanswered,
+    full_page,
+    open_tab,
+    open_url,
+    open_url_again,
+)
 from webbot.consent import chain_of
 from webbot.debug import Mark, Recorder
 from webbot.errors import WebbotError, first_line
@@ -77,10 +86,12 @@ class Session:
         if self.found is None:
             return None
         try:
-            if self.found.candidate.element.evaluate("e => e.isConnected"):
+            if evaluate(self.found.candidate.element, "e => e.isConnected"):
                 return None
         except Error:  # its frame or document went away with a navigation
             pass
+        except NoAnswer:  # a frame of another site, its own renderer stuck; the top answers
+            return "the game stopped answering (its frame's script never let go)"
         now = self.page.url
         if now.startswith("chrome-error:"):
             return "the page reloaded and could not load (its server stopped answering?)"
@@ -135,12 +146,12 @@ class Session:
         """A button the bot is about to press outside the game (a consent dialog's, a
         cover's), boxed on the page (in whatever frame) and named."""
         try:
-            box = button.bounding_box()
+            where = box(button)
         except Error:
             return
-        if box is None or (grab := self._page_grab()) is None:
+        if where is None or (grab := self._page_grab()) is None:
             return
-        self.recorder.annotated(grab, what, [_mark(grab, Box.of(box), what, (160, 0, 160))])
+        self.recorder.annotated(grab, what, [_mark(grab, Box.of(where), what, (160, 0, 160))])
 
     def _page_grab(self) -> Grab | None:
         """The whole viewport as a Grab (page coordinates), through the Camera (a capture at
@@ -213,9 +224,11 @@ def game_session(options: RunOptions, fixture_path: str) -> Iterator[Session]:
                               options.find_timeout_s, tab, options.max_recoveries)
             try:
                 open_url(tab.page, url)
+            except Unanswered:
+                raise  # a server that does not answer ends the run here, within its deadline
             except WebbotError as exc:
                 # A page lost in its first load (a renderer killed) is opened again, counted
-                # with the run's recoveries; a server that does not answer ends the run here.
+                # with the run's recoveries.
                 if not Recovery(session, report=lambda line: None)(exc):
                     raise
             try:

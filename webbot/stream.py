@@ -23,6 +23,7 @@ import cv2
 import numpy as np
 from playwright.sync_api import CDPSession, ElementHandle, Error, Locator, Page
 
+from webbot.answer import evaluate
 from webbot.events import in_background, told, wait_until_told
 
 FORMATS = ("png", "jpeg")
@@ -203,7 +204,7 @@ def frames_begun(target: ElementHandle | Locator, count: int = FRAMES_AFTER_INPU
     one draws on its own) starts its `count`-th animation frame from now: any frame shown
     after it shows what an input acknowledged before this call did. Now, if the frame is gone."""
     try:
-        return target.evaluate(_FRAMES_BEGUN, count) / 1000
+        return evaluate(target, _FRAMES_BEGUN, count) / 1000
     except Error:
         return time.time()
 

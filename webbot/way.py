@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from playwright.sync_api import ElementHandle, Error, Page
 
+from webbot import answer
 from webbot.consent import chain_of
 from webbot.consent.buttons import CONSENT_CONTEXT, HELPERS
 from webbot.deadline import Deadline
@@ -97,7 +98,7 @@ def answer_consent(page: Page) -> list[str]:
 
 def _covered(page: Page, button: ElementHandle) -> bool:
     def box() -> Box:
-        found = button.bounding_box()
+        found = answer.box(button)
         if not found:
             raise WebbotError("the button is not displayed")
         return Box.of(found)
@@ -137,9 +138,9 @@ class Way:
     def _chain(element: ElementHandle) -> list[ElementHandle]:
         """The iframe elements from the top page down to the game's frame."""
         chain: list[ElementHandle] = []
-        frame = element.owner_frame()
+        frame = answer.owner_frame(element)
         while frame is not None and frame.parent_frame is not None:
-            chain.insert(0, frame.frame_element())
+            chain.insert(0, answer.frame_element(frame))
             frame = frame.parent_frame
         return chain
 
@@ -155,17 +156,18 @@ class Way:
             if holder is target:
                 places = list(points)
             else:
-                outer = holder.bounding_box()
+                outer = answer.box(holder)
                 if not outer or not outer["width"] or not outer["height"]:
                     return Cover(f"{_name(holder)}, not displayed")
                 places = [((x - outer["x"]) / outer["width"], (y - outer["y"]) / outer["height"])
                           for x, y in page_points]
             args = [places, CLOSE_WORDS, CONSENT_CONTEXT]
-            if holder.evaluate(_COVER_NAME, args) is None:  # the usual answer: one round trip
+            # the usual answer: one round trip
+            if answer.evaluate(holder, _COVER_NAME, args) is None:
                 continue
-            found = holder.evaluate_handle(_COVER, args).get_properties()
+            found = answer.properties(answer.evaluate_handle(holder, _COVER, args))
             if found:
-                what = found["0"].json_value()
+                what = answer.value(found["0"])
                 return Cover(shown(what), found["1"].as_element() if what != "outside" else None)
         return None
 
@@ -235,8 +237,8 @@ class Way:
 
 def _name(element: ElementHandle) -> str:
     try:
-        return shown(element.evaluate(
-            "e => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '')"))
+        return shown(answer.evaluate(
+            element, "e => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '')"))
     except Error:
         return "an element"
 

@@ -4,8 +4,6 @@ it is now."""
 
 from __future__ import annotations
 
-import time
-
 from webbot.burrito_bison.model import Point
 from webbot.mouse import Mouse
 from webbot.screen import Grab
@@ -32,5 +30,4 @@ class Hands:
 
     def escape(self) -> None:
         """Escape on the keyboard (a popup the bot does not know may close on it)."""
-        self.mouse.page.keyboard.press("Escape")
-        self.mouse.acted_at = time.monotonic()
+        self.mouse.press_key("Escape")

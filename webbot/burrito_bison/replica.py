@@ -7,6 +7,7 @@ import random
 
 import click
 
+from webbot.answer import evaluate
 from webbot.burrito_bison.model import Round
 from webbot.params import Finite
 from webbot.session import Session
@@ -54,7 +55,7 @@ def play_and_judge(session: Session, options: dict) -> str | None:
     bot = BurritoBot(session, TemplatePack(), stuck_after=options.get("stuck_after", 10),
                      report=lambda line: None)
     bot.play(rounds=rounds)
-    state = session.page.evaluate("window.__burritoTest.state()")
+    state = evaluate(session.page, "window.__burritoTest.state()")
     if len(bot.rounds) != rounds or len(state["rounds"]) < rounds:
         return f"{counted(len(bot.rounds), 'round')} reported, {len(state['rounds'])} played"
     for mine, game in zip(bot.rounds, state["rounds"], strict=False):

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 from playwright.sync_api import BrowserContext, ElementHandle, Error, Frame, Page
 
+from webbot import answer
 from webbot.consent.buttons import Button, consent_buttons
 from webbot.consent.engine import Engine, Library, find_library
 
@@ -157,7 +158,7 @@ class Consent:
 
 def _showing(button: Button) -> bool:
     try:
-        return button.element.is_visible()
+        return answer.visible(button.element)
     except Error:
         return False
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from playwright.sync_api import ElementHandle, Error, Frame
 
+from webbot import answer
 from webbot.shown import shown
 
 # Vendor, its dialog, its decline buttons, its accept buttons. Inside a vendor's dialog any
@@ -159,15 +160,15 @@ def consent_buttons(frame: Frame) -> list[Button]:
     """The consent buttons showing in `frame` (its document and open shadow roots), the ways
     to decline first; empty when the frame went away meanwhile."""
     try:
-        found = frame.evaluate_handle(FIND, [VENDORS, DECLINE_WORDS, ACCEPT_WORDS,
-                                             CONSENT_CONTEXT])
-        rows = [row.get_properties() for row in found.get_properties().values()]
+        found = answer.evaluate_handle(frame, FIND, [VENDORS, DECLINE_WORDS, ACCEPT_WORDS,
+                                                     CONSENT_CONTEXT])
+        rows = [answer.properties(row) for row in answer.properties(found).values()]
         buttons = []
         for row in rows:
             element = row["0"].as_element()
             if element is not None:
-                vendor, answer, label = (shown(row[k].json_value()) for k in ("1", "2", "3"))
-                buttons.append(Button(element, vendor, answer, label))
+                vendor, kind, label = (shown(answer.value(row[k])) for k in ("1", "2", "3"))
+                buttons.append(Button(element, vendor, kind, label))
         found.dispose()
         return buttons
     except Error:

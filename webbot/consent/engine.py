@@ -28,6 +28,7 @@ from typing import Any
 
 from playwright.sync_api import BrowserContext, Error, Frame
 
+from webbot.answer import NoAnswer, evaluate
 from webbot.shown import shown
 
 PACKAGE = "@duckduckgo/autoconsent"
@@ -165,8 +166,8 @@ class Engine:
                                "rules": {"autoconsent": rules}})
         elif kind == "eval":  # only without isMainWorld; answered all the same
             try:
-                result = frame.evaluate(str(message.get("code", "")))
-            except Error:
+                result = evaluate(frame, str(message.get("code", "")))
+            except (Error, NoAnswer):
                 result = False
             self._send(frame, {"id": message.get("id"), "type": "evalResp",
                                "result": result})
@@ -190,9 +191,11 @@ class Engine:
     def _send(frame: Frame, message: dict[str, Any]) -> None:
         # As JSON text: Playwright's own argument encoding of a few hundred rules takes
         # Python most of a second; a string goes across at once.
-        with suppress(Error):  # the frame navigated or went away meanwhile
-            frame.evaluate("m => { window.autoconsentReceiveMessage(JSON.parse(m)); }",
-                           json.dumps(message))
+        # The frame navigated or went away meanwhile, or its script never yields: an error
+        # out of an event handler would end the bot's next call.
+        with suppress(Error, NoAnswer):
+            evaluate(frame, "m => { window.autoconsentReceiveMessage(JSON.parse(m)); }",
+                     json.dumps(message))
 
     def step(self) -> list[tuple[Frame, FrameState]]:
         """The frames whose engine finished since the last call; a failed opt-out is followed

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from playwright.sync_api import Dialog, ElementHandle, Error, Frame, Request
 
+from webbot.answer import box, evaluate, query
 from webbot.daily_set.page import CardSlot
 from webbot.deadline import Deadline
 from webbot.errors import WebbotError
@@ -101,7 +102,7 @@ class Hands:
         """Note every text the message box shows, as a player watching it would: a message
         may be cleared before the next look, and the same "GREAT!" may come twice."""
         try:
-            return self.frame.evaluate(WATCH_MESSAGES, MESSAGES)
+            return evaluate(self.frame, WATCH_MESSAGES, MESSAGES)
         except Error:
             return False
 
@@ -109,7 +110,7 @@ class Hands:
         if not self._watching:
             return []
         try:
-            return self.frame.evaluate(TAKE_MESSAGES) or []
+            return evaluate(self.frame, TAKE_MESSAGES) or []
         except Error:
             return []
 
@@ -214,7 +215,7 @@ class Hands:
     def _covered(self, slot: CardSlot) -> bool:
         """Whether something covers the card's middle, looked at through every frame."""
         assert self.way is not None
-        element = self.frame.query_selector(slot.target)
+        element = query(self.frame, slot.target)
         box = self._box(element)
         return element is not None and box is not None and self.way.cover(
             ((0.5, 0.5),), element, box) is not None
@@ -231,7 +232,7 @@ class Hands:
         """Whether the card's checkbox is ticked; None on a page without one (or one that
         moved on)."""
         try:
-            return self.frame.evaluate(IS_TICKED, f"A{slot.position}")
+            return evaluate(self.frame, IS_TICKED, f"A{slot.position}")
         except Error:
             return None
 
@@ -250,7 +251,7 @@ class Hands:
         """TICKED, UNTICKED or COVERED (unticked, something else over the card's middle in
         its frame), in one round trip; TICKED on a page without boxes."""
         try:
-            state = self.frame.evaluate(TICK_STATE, [f"A{slot.position}", slot.target])
+            state = evaluate(self.frame, TICK_STATE, [f"A{slot.position}", slot.target])
         except Error:
             return TICKED
         if state is True:
@@ -265,7 +266,7 @@ class Hands:
         if self.frame.parent_frame is not None:
             return [None] * len(slots)
         try:
-            found = self.frame.evaluate(MIDDLES, [slot.target for slot in slots])
+            found = evaluate(self.frame, MIDDLES, [slot.target for slot in slots])
         except Error:
             return [None] * len(slots)
         return [(middle[0], middle[1]) if middle else None for middle in found]
@@ -275,7 +276,7 @@ class Hands:
         element = self._elements.get(slot.target)
         box = self._box(element)
         if box is None:  # not looked for yet, or gone (the page drew its cards again)
-            element = self._elements[slot.target] = self.frame.query_selector(slot.target)
+            element = self._elements[slot.target] = query(self.frame, slot.target)
             box = self._box(element)
         if element is not None and box is not None and not self._in_view(box):
             element.scroll_into_view_if_needed(timeout=ANSWER_TIMEOUT_S * 1000)
@@ -299,7 +300,7 @@ class Hands:
     @staticmethod
     def _box(element: ElementHandle | None) -> Box | None:
         try:
-            found = element.bounding_box() if element is not None else None
+            found = box(element) if element is not None else None
         except Error:
             return None
         return Box.of(found) if found else None

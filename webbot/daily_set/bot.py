@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from webbot import answer
 from webbot.daily_set.act import Answer, Hands
 from webbot.daily_set.decide import DAILY_SETS, Misread, least_certain, next_set, todays_sets
 from webbot.daily_set.model import Card, Observation, Reading
@@ -145,7 +146,7 @@ class DailySetBot:
         reading = time.perf_counter()  # the game found, consent answered, ads skipped
         self.outcome.found_s = reading - self.started
         # The live page rather than a second download: a generated puzzle exists only there.
-        self.board = parse_board(frame.content(), frame.url)
+        self.board = parse_board(answer.content(frame), frame.url)
         images = fetch_images(self.board)
         readings = read_cards(self.board, images)
         self.outcome.layout, self.outcome.readings = layout_name(self.board, images), readings

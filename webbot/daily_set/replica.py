@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+from webbot.answer import evaluate
 from webbot.session import Session
 
 LAYOUTS = {"old": "daily-set/puzzle/set.htm",
@@ -25,7 +26,7 @@ def play_and_judge(session: Session, options: dict) -> str | None:
     completed, else why not."""
     from webbot.daily_set.bot import DailySetBot
 
-    puzzle = session.page.evaluate("window.__dailySetTest.state()")
+    puzzle = evaluate(session.page, "window.__dailySetTest.state()")
     outcome = DailySetBot(session, report=lambda line: None).play()
     found = sorted(sorted(found.positions) for found in outcome.found)
     if found != sorted(sorted(s) for s in puzzle["sets"]):

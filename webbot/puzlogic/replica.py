@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+from webbot.answer import evaluate
 from webbot.session import Session
 
 SOAK_OPTIONS: tuple = ()
@@ -22,7 +23,7 @@ def play_and_judge(session: Session, options: dict) -> str | None:
     from webbot.puzlogic.bot import PuzlogicBot
 
     results = PuzlogicBot(session, report=lambda line: None).play([1])
-    finished = session.page.evaluate("window.__puzlogicTest.state().finished")
+    finished = evaluate(session.page, "window.__puzlogicTest.state().finished")
     if not (results and results[-1].completed):
         return "the bot did not complete the level"
     if 1 not in finished:
