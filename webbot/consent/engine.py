@@ -5,13 +5,19 @@ How it is driven (the library's own Playwright runner does the same): its Playwr
 is an init script of the browser context, so it runs in every frame, cross-site ones and
 ones that appear later; it talks to the bot through one exposed binding. Each message is
 answered in the frame that sent it: `init` with the config and the rules that can run in that
-frame, `eval` with the snippet's result. It opts out, and opts in only where opting out failed.
+frame. It opts out, and opts in only where opting out failed.
+
+The binding takes messages from any script in the page's world, so what it says is checked
+(`messages.py`) and bounded per frame, and what it claims is not simply believed: the library
+waits for the bot's word before it answers a dialog it found (`autoAction` null), and the bot
+gives it only for a dialog it sees itself (`look.py`); that a dialog was answered is said only
+when the bot saw it gone (webbot.consent).
 
 The bundle runs in the page's main world, so the config says `isMainWorld`: the engine then
 runs its rule snippets itself instead of asking the bot (no `eval` round trip, whose 1 s limit
-a busy bot could miss). Measured with Playwright's sync API: a binding callback that calls
-`frame.evaluate` works (no deadlock); messages wait while the bot is not inside a Playwright
-call, so every wait in the bot is a Playwright wait.
+a busy bot could miss); an `eval` message is never answered. Measured with Playwright's sync
+API: a binding callback that calls `frame.evaluate` works (no deadlock); messages wait while
+the bot is not inside a Playwright call, so every wait in the bot is a Playwright wait.
 """
 
 from __future__ import annotations
@@ -20,13 +26,17 @@ import json
 import os
 import re
 import time
+from collections import deque
 from contextlib import suppress
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import BrowserContext, Error, Frame
+from playwright.sync_api import BrowserContext, ElementHandle, Error, Frame, JSHandle
+
+from webbot.consent.look import dialog_in
+from webbot.consent.messages import Done, Failure, Found, Init, Report, Result, checked
 
 PACKAGE = "@duckduckgo/autoconsent"
 # Where scripts/setup.sh installs it (npm ci beside package.json); WEBBOT_AUTOCONSENT names
@@ -34,7 +44,7 @@ PACKAGE = "@duckduckgo/autoconsent"
 HERE = Path(__file__).parent
 CONFIG = {
     "enabled": True,
-    "autoAction": "optOut",
+    "autoAction": None,  # it waits for the bot's optOut, given for a dialog the bot sees
     "disabledCmps": [],
     "enablePrehide": False,  # hidden-but-open dialogs would still swallow the game's clicks
     "enableCosmeticRules": True,
@@ -49,6 +59,11 @@ CONFIG = {
 }
 # How long a frame's engine may work on a popup it found before the next link takes over.
 PATIENCE_S = 8.0
+# What one frame may send (the library sends about 20 messages a document, a page load is two
+# documents: about:blank first), and how many of its documents get the rules.
+MAX_MESSAGES = 500
+MAX_INITS = 20
+MAX_ERRORS = 20  # the last ones kept
 
 
 @dataclass(frozen=True)
@@ -130,11 +145,23 @@ class FrameState:
     url: str
     lifecycle: str = "loading"
     cmp: str | None = None
-    popup_at: float | None = None  # when it found an open popup
+    found: tuple[str, float] | None = None  # the popup it said it found, and when
+    popup_at: float | None = None  # when it was asked to answer it
+    asked: str | None = None  # the consent manager whose popup it was asked to answer
+    dialog: list[ElementHandle] = field(default_factory=list)  # what the bot saw of it then
     result: str | None = None  # declined | accepted | failed
     opted_in: bool = False  # asked to opt in after its opt-out failed
     told: bool = False  # the result has been reported
     knows: bool = True  # the library has rules written for this page (knows_the_page)
+    document: JSHandle | None = None  # the document whose init was answered
+
+
+@dataclass
+class Budget:
+    """What one frame has sent, over all its documents."""
+
+    messages: int = 0
+    inits: int = 0
 
 
 @dataclass
@@ -143,46 +170,71 @@ class Engine:
 
     library: Library
     frames: dict[Frame, FrameState] = field(default_factory=dict)
-    errors: list[str] = field(default_factory=list)
+    budgets: dict[Frame, Budget] = field(default_factory=dict)
+    errors: deque[str] = field(default_factory=lambda: deque(maxlen=MAX_ERRORS))
 
     def install(self, context: BrowserContext) -> None:
         context.expose_binding("autoconsentSendMessage", self._on_message)
         context.add_init_script(script=self.library.bundle)
 
-    def _on_message(self, source: dict, message: dict) -> None:
+    def _on_message(self, source: dict, raw: object) -> None:
         frame: Frame = source["frame"]
-        kind = message.get("type")
+        budget = self.budgets.setdefault(frame, Budget())
+        budget.messages += 1
+        message = checked(raw) if budget.messages <= MAX_MESSAGES else None
+        if message is None:
+            return
         state = self.frames.get(frame)
-        if state is None or kind == "init":  # a new document in this frame starts afresh
-            state = self.frames[frame] = FrameState(str(message.get("url") or frame.url))
-        if kind == "init":
-            top = frame.parent_frame is None
-            rules = rules_for(self.library.root, state.url, top)
-            state.knows = knows_the_page(rules, top)
-            self._send(frame, {"type": "initResp", "config": CONFIG,
-                               "rules": {"autoconsent": rules}})
-        elif kind == "eval":  # only without isMainWorld; answered all the same
-            try:
-                result = frame.evaluate(str(message.get("code", "")))
-            except Error:
-                result = False
-            self._send(frame, {"id": message.get("id"), "type": "evalResp",
-                               "result": result})
-        elif kind == "report":
-            state.lifecycle = str((message.get("state") or {}).get("lifecycle", ""))
-        elif kind in ("cmpDetected", "popupFound"):
-            state.cmp = str(message.get("cmp"))
-            if kind == "popupFound" and state.popup_at is None:
-                state.popup_at = time.monotonic()
-        elif kind == "optOutResult":
-            state.cmp = str(message.get("cmp"))
-            state.result = "declined" if message.get("result") else "failed"
-        elif kind == "optInResult":
-            state.result = "accepted" if message.get("result") else "failed"
-        elif kind == "autoconsentDone" and message.get("isCosmetic") and not state.told:
+        if isinstance(message, Init):
+            if state is None or not _same_document(frame, state.document):
+                budget.inits += 1
+                self._start(frame, message.url, rules=budget.inits <= MAX_INITS)
+            return  # (a document's rules are sent once)
+        if state is None:
+            state = self.frames[frame] = FrameState(frame.url)
+        if isinstance(message, Report):
+            state.lifecycle = message.state.lifecycle
+        elif isinstance(message, Found):
+            state.cmp = message.cmp
+            if message.type == "popupFound" and state.found is None:
+                state.found = (message.cmp, time.monotonic())
+                self._ask(frame, state)
+        elif isinstance(message, Result) and message.cmp == state.asked:
+            if message.type == "optOutResult":
+                state.result = "declined" if message.result else "failed"
+            elif message.type == "optInResult":
+                state.result = "accepted" if message.result else "failed"
+        elif (isinstance(message, Done) and message.cmp == state.asked and message.isCosmetic
+              and not state.told):
             state.result = "hidden"  # a cosmetic rule hid it: the cover check still looks
-        elif kind == "autoconsentError":
-            self.errors.append(json.dumps(message.get("details"))[:200])
+        elif isinstance(message, Failure):
+            with suppress(TypeError, ValueError, RecursionError):
+                self.errors.append(json.dumps(message.details)[:200])
+
+    def _start(self, frame: Frame, url: str, rules: bool) -> None:
+        """A new document in the frame: the engine there gets the config and its rules (unless
+        the frame has had its MAX_INITS)."""
+        state = self.frames[frame] = FrameState(url or frame.url)
+        with suppress(Error):
+            state.document = frame.evaluate_handle("document")
+        if not rules:
+            return
+        top = frame.parent_frame is None
+        rules = rules_for(self.library.root, state.url, top)
+        state.knows = knows_the_page(rules, top)
+        self._send(frame, {"type": "initResp", "config": CONFIG, "rules": {"autoconsent": rules}})
+
+    def _ask(self, frame: Frame, state: FrameState) -> None:
+        """The library said it found a popup: it is asked to decline once the bot sees a dialog
+        there too (else the word may come from any script in the page, and nothing is done),
+        looked for again at each step for PATIENCE_S (a dialog that fades in)."""
+        if state.found is None or state.asked is not None:
+            return
+        seen = dialog_in(frame)
+        if not seen:
+            return
+        state.asked, state.dialog, state.popup_at = state.found[0], seen, time.monotonic()
+        self._send(frame, {"type": "optOut"})
 
     @staticmethod
     def _send(frame: Frame, message: dict[str, Any]) -> None:
@@ -196,10 +248,15 @@ class Engine:
         """The frames whose engine finished since the last call; a failed opt-out is followed
         by an opt-in in that frame (the dialog has no way to decline)."""
         finished = []
+        for frame in [f for f in self.budgets if f.is_detached() and f not in self.frames]:
+            del self.budgets[frame]
         for frame, state in list(self.frames.items()):
             if frame.is_detached() and (state.told or not state.result):
                 del self.frames[frame]  # (a dialog's own frame goes when it is answered)
                 continue
+            if (state.asked is None and state.found is not None
+                    and time.monotonic() - state.found[1] < PATIENCE_S):
+                self._ask(frame, state)
             if state.result == "failed" and not state.opted_in:
                 state.opted_in, state.result = True, None
                 state.popup_at = time.monotonic()
@@ -212,7 +269,7 @@ class Engine:
     def line(self, state: FrameState) -> str:
         """What the engine did in a frame, in words."""
         how = " (no way to decline)" if state.result == "accepted" else ""
-        return f"consent: {vendor_name(state.cmp)}, {state.result}{how} ({self.library.name})"
+        return f"consent: {vendor_name(state.asked)}, {state.result}{how} ({self.library.name})"
 
     def knows(self, frame: Frame) -> bool:
         """Whether the library has rules written for this frame's page (see FrameState)."""
@@ -220,7 +277,8 @@ class Engine:
         return state is None or state.knows or state.cmp is not None
 
     def busy(self) -> bool:
-        """Whether an engine is working on a popup it found (and has not run out of time)."""
+        """Whether an engine is working on a popup it found and the bot saw (and has not run
+        out of time)."""
         now = time.monotonic()
         return any(s.popup_at is not None and s.result is None and now - s.popup_at < PATIENCE_S
                    for s in self.frames.values())
@@ -230,3 +288,13 @@ class Engine:
         found = sorted({f"{vendor_name(s.cmp)} ({s.result or s.lifecycle})"
                         for s in self.frames.values() if s.cmp})
         return f"{self.library.name}: " + (", ".join(found) if found else "nothing it knows")
+
+
+def _same_document(frame: Frame, document: JSHandle | None) -> bool:
+    """Whether the frame still holds `document` (a handle into a document gone fails)."""
+    if document is None:
+        return False
+    try:
+        return bool(frame.evaluate("d => d === document", document))
+    except Error:
+        return False
