@@ -145,15 +145,21 @@ class FrameState:
     url: str
     lifecycle: str = "loading"
     cmp: str | None = None
-    found: tuple[str, float] | None = None  # the popup it said it found, and when
-    popup_at: float | None = None  # when it was asked to answer it
-    asked: str | None = None  # the consent manager whose popup it was asked to answer
-    dialog: list[ElementHandle] = field(default_factory=list)  # what the bot saw of it then
-    result: str | None = None  # declined | accepted | failed
+    found: float | None = None  # when it last said it found a popup
+    asked: str | None = None  # the reply awaited: optOutResult, or optInResult
+    popup_at: float | None = None  # when it was asked
+    dialog: list[ElementHandle] = field(default_factory=list)  # what the bot saw as it asked
+    answered: str | None = None  # the consent manager its reply named
+    result: str | None = None  # declined | accepted | failed | hidden
     opted_in: bool = False  # asked to opt in after its opt-out failed
     told: bool = False  # the result has been reported
     knows: bool = True  # the library has rules written for this page (knows_the_page)
     document: JSHandle | None = None  # the document whose init was answered
+    looking: bool = False  # the bot is looking for the dialog it said it found
+
+    def may_ask(self) -> bool:
+        """Whether the library may be asked to decline: nothing asked or answered yet."""
+        return not (self.asked or self.result or self.told)
 
 
 @dataclass
@@ -188,7 +194,7 @@ class Engine:
         if isinstance(message, Init):
             if state is None or not _same_document(frame, state.document):
                 budget.inits += 1
-                self._start(frame, message.url, rules=budget.inits <= MAX_INITS)
+                self._start(frame, message.url, answer=budget.inits <= MAX_INITS)
             return  # (a document's rules are sent once)
         if state is None:
             state = self.frames[frame] = FrameState(frame.url)
@@ -196,28 +202,25 @@ class Engine:
             state.lifecycle = message.state.lifecycle
         elif isinstance(message, Found):
             state.cmp = message.cmp
-            if message.type == "popupFound" and state.found is None:
-                state.found = (message.cmp, time.monotonic())
+            if message.type == "popupFound":
+                state.found = time.monotonic()
                 self._ask(frame, state)
-        elif isinstance(message, Result) and message.cmp == state.asked:
-            if message.type == "optOutResult":
-                state.result = "declined" if message.result else "failed"
-            elif message.type == "optInResult":
-                state.result = "accepted" if message.result else "failed"
-        elif (isinstance(message, Done) and message.cmp == state.asked and message.isCosmetic
+        elif isinstance(message, Result) and message.type == state.asked:
+            self._replied(state, message)
+        elif (isinstance(message, Done) and message.isCosmetic and message.cmp == state.answered
               and not state.told):
             state.result = "hidden"  # a cosmetic rule hid it: the cover check still looks
         elif isinstance(message, Failure):
             with suppress(TypeError, ValueError, RecursionError):
                 self.errors.append(json.dumps(message.details)[:200])
 
-    def _start(self, frame: Frame, url: str, rules: bool) -> None:
+    def _start(self, frame: Frame, url: str, answer: bool) -> None:
         """A new document in the frame: the engine there gets the config and its rules (unless
         the frame has had its MAX_INITS)."""
         state = self.frames[frame] = FrameState(url or frame.url)
         with suppress(Error):
             state.document = frame.evaluate_handle("document")
-        if not rules:
+        if not answer:
             return
         top = frame.parent_frame is None
         rules = rules_for(self.library.root, state.url, top)
@@ -227,14 +230,36 @@ class Engine:
     def _ask(self, frame: Frame, state: FrameState) -> None:
         """The library said it found a popup: it is asked to decline once the bot sees a dialog
         there too (else the word may come from any script in the page, and nothing is done),
-        looked for again at each step for PATIENCE_S (a dialog that fades in)."""
-        if state.found is None or state.asked is not None:
+        looked for again at each step for PATIENCE_S (a dialog that fades in). Messages that
+        come while the bot looks are handled meanwhile: one look at a time, and what they
+        changed is looked at after it."""
+        if state.found is None or state.looking or not state.may_ask():
             return
-        seen = dialog_in(frame)
-        if not seen:
+        state.looking = True
+        try:
+            seen = dialog_in(frame)
+        finally:
+            state.looking = False
+        if seen and state.may_ask():
+            state.asked, state.dialog, state.popup_at = "optOutResult", seen, time.monotonic()
+            self._send(frame, {"type": "optOut"})
+
+    @staticmethod
+    def _replied(state: FrameState, message: Result) -> None:
+        """The reply to the bot's optOut or optIn. The first one counts (another may come from
+        any script); "none" says the library had no popup when asked (the word that it found
+        one was not its own): asked again at its next word."""
+        if state.result is not None:
             return
-        state.asked, state.dialog, state.popup_at = state.found[0], seen, time.monotonic()
-        self._send(frame, {"type": "optOut"})
+        state.asked, state.popup_at = None, None
+        if message.cmp == "none":
+            state.dialog = []
+            return
+        state.answered = message.cmp
+        if message.type == "optOutResult":
+            state.result = "declined" if message.result else "failed"
+        else:
+            state.result = "accepted" if message.result else "failed"
 
     @staticmethod
     def _send(frame: Frame, message: dict[str, Any]) -> None:
@@ -254,12 +279,11 @@ class Engine:
             if frame.is_detached() and (state.told or not state.result):
                 del self.frames[frame]  # (a dialog's own frame goes when it is answered)
                 continue
-            if (state.asked is None and state.found is not None
-                    and time.monotonic() - state.found[1] < PATIENCE_S):
+            if state.found is not None and time.monotonic() - state.found < PATIENCE_S:
                 self._ask(frame, state)
             if state.result == "failed" and not state.opted_in:
                 state.opted_in, state.result = True, None
-                state.popup_at = time.monotonic()
+                state.asked, state.popup_at = "optInResult", time.monotonic()
                 self._send(frame, {"type": "optIn"})
             elif state.result and state.result != "failed" and not state.told:
                 state.told = True
@@ -269,7 +293,7 @@ class Engine:
     def line(self, state: FrameState) -> str:
         """What the engine did in a frame, in words."""
         how = " (no way to decline)" if state.result == "accepted" else ""
-        return f"consent: {vendor_name(state.asked)}, {state.result}{how} ({self.library.name})"
+        return f"consent: {vendor_name(state.answered)}, {state.result}{how} ({self.library.name})"
 
     def knows(self, frame: Frame) -> bool:
         """Whether the library has rules written for this frame's page (see FrameState)."""
