@@ -98,15 +98,16 @@ class Consent:
 
     def _library_done(self) -> list[str]:
         """What the library finished, in words. It was asked to answer only a dialog the bot saw
-        itself (engine.py); it is believed only when the bot sees that dialog gone: a frame
-        that still shows it, or a consent button, is left to the next links, and said so when
-        all fails."""
+        itself (engine.py); it is believed only when the bot sees that dialog gone: while the
+        frame still shows it, or a consent button, the library's next reply is waited for (the
+        one told may have come from another script), and after its time the frame is left to
+        the next links, which say so when all fails."""
         if not self.engine:
             return []
         done = []
         for frame, state in self.engine.step():
             if still_there(frame, state.dialog):
-                state.result = f"said {state.result}, but the dialog stayed"
+                self.engine.not_yet(state)
             else:
                 done.append(self.engine.line(state))
         return done

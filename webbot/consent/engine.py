@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from playwright.sync_api import BrowserContext, ElementHandle, Error, Frame, JSHandle
 
@@ -156,6 +157,8 @@ class FrameState:
     knows: bool = True  # the library has rules written for this page (knows_the_page)
     document: JSHandle | None = None  # the document whose init was answered
     looking: bool = False  # the bot is looking for the dialog it said it found
+    note: str | None = None  # a reply told while the dialog stayed
+    names: set[str] = field(default_factory=set)  # the popups and replies it named
 
     def may_ask(self) -> bool:
         """Whether the library may be asked to decline: nothing asked or answered yet."""
@@ -168,6 +171,8 @@ class Budget:
 
     messages: int = 0
     inits: int = 0
+    starting: bool = False  # an init is being answered
+    pending: str | None = None  # the address of an init that came meanwhile
 
 
 @dataclass
@@ -192,10 +197,8 @@ class Engine:
             return
         state = self.frames.get(frame)
         if isinstance(message, Init):
-            if state is None or not _same_document(frame, state.document):
-                budget.inits += 1
-                self._start(frame, message.url, answer=budget.inits <= MAX_INITS)
-            return  # (a document's rules are sent once)
+            self._init(frame, budget, message.url)
+            return
         if state is None:
             state = self.frames[frame] = FrameState(frame.url)
         if isinstance(message, Report):
@@ -204,6 +207,7 @@ class Engine:
             state.cmp = message.cmp
             if message.type == "popupFound":
                 state.found = time.monotonic()
+                state.names.add(message.cmp)
                 self._ask(frame, state)
         elif isinstance(message, Result) and message.type == state.asked:
             self._replied(state, message)
@@ -214,18 +218,45 @@ class Engine:
             with suppress(TypeError, ValueError, RecursionError):
                 self.errors.append(json.dumps(message.details)[:200])
 
+    def _init(self, frame: Frame, budget: Budget, url: str) -> None:
+        """A document's rules are sent once: an init from the document (and address) already
+        answered is not. One at a time: an init that comes while one is answered (messages are
+        handled meanwhile) waits for it, and only the last of those is looked at."""
+        budget.pending = url
+        if budget.starting:
+            return
+        budget.starting = True
+        try:
+            while budget.pending is not None:
+                url, budget.pending = budget.pending, None
+                state = self.frames.get(frame)
+                if (state is None or state.url != (url or frame.url)
+                        or not _same_document(frame, state.document)):
+                    budget.inits += 1
+                    self._start(frame, url, answer=budget.inits <= MAX_INITS)
+        finally:
+            budget.starting = False
+
     def _start(self, frame: Frame, url: str, answer: bool) -> None:
         """A new document in the frame: the engine there gets the config and its rules (unless
-        the frame has had its MAX_INITS)."""
-        state = self.frames[frame] = FrameState(url or frame.url)
-        with suppress(Error):
-            state.document = frame.evaluate_handle("document")
+        the frame has had its MAX_INITS). An init from a site the frame no longer shows came
+        from a document gone (the blank one a frame starts with): its answer would reach the
+        document after it."""
+        if url and _site(url) != _site(frame.url):
+            return
+        try:
+            document = frame.evaluate_handle(_THE_DOCUMENT, url == "about:blank").as_element()
+        except Error:
+            return  # the frame went meanwhile
+        if document is None:
+            return
+        state = self.frames[frame] = FrameState(url or frame.url, document=document)
         if not answer:
             return
         top = frame.parent_frame is None
         rules = rules_for(self.library.root, state.url, top)
         state.knows = knows_the_page(rules, top)
-        self._send(frame, {"type": "initResp", "config": CONFIG, "rules": {"autoconsent": rules}})
+        self._send(state, {"type": "initResp", "config": CONFIG, "rules": {"autoconsent": rules}})
 
     def _ask(self, frame: Frame, state: FrameState) -> None:
         """The library said it found a popup: it is asked to decline once the bot sees a dialog
@@ -242,32 +273,39 @@ class Engine:
             state.looking = False
         if seen and state.may_ask():
             state.asked, state.dialog, state.popup_at = "optOutResult", seen, time.monotonic()
-            self._send(frame, {"type": "optOut"})
+            self._send(state, {"type": "optOut"})
 
     @staticmethod
     def _replied(state: FrameState, message: Result) -> None:
-        """The reply to the bot's optOut or optIn. The first one counts (another may come from
-        any script); "none" says the library had no popup when asked (the word that it found
-        one was not its own): asked again at its next word."""
-        if state.result is not None:
-            return
-        state.asked, state.popup_at = None, None
+        """The reply to the bot's optOut or optIn, within PATIENCE_S of the ask. The first one
+        counts (another may come from any script); "none" says the library had no popup when
+        asked (the word that it found one was not its own): asked again at its next word."""
+        if (state.result is not None or state.popup_at is None
+                or time.monotonic() - state.popup_at >= PATIENCE_S):
+            return  # (past its time the next links have the dialog)
+        state.asked = None
         if message.cmp == "none":
-            state.dialog = []
+            state.dialog, state.popup_at = [], None
             return
         state.answered = message.cmp
+        state.names.add(message.cmp)
         if message.type == "optOutResult":
             state.result = "declined" if message.result else "failed"
         else:
             state.result = "accepted" if message.result else "failed"
 
     @staticmethod
-    def _send(frame: Frame, message: dict[str, Any]) -> None:
+    def _send(state: FrameState, message: dict[str, Any]) -> None:
+        """To the engine of the document whose state it is, and to no document after it (a
+        handle evaluates only in its own document)."""
+        if state.document is None:
+            return  # a document whose init was not answered: its engine does not run
         # As JSON text: Playwright's own argument encoding of a few hundred rules takes
         # Python most of a second; a string goes across at once.
-        with suppress(Error):  # the frame navigated or went away meanwhile
-            frame.evaluate("m => { window.autoconsentReceiveMessage(JSON.parse(m)); }",
-                           json.dumps(message))
+        with suppress(Error):  # the document went meanwhile
+            state.document.evaluate(
+                "(d, m) => { window.autoconsentReceiveMessage(JSON.parse(m)); }",
+                json.dumps(message))
 
     def step(self) -> list[tuple[Frame, FrameState]]:
         """The frames whose engine finished since the last call; a failed opt-out is followed
@@ -284,16 +322,26 @@ class Engine:
             if state.result == "failed" and not state.opted_in:
                 state.opted_in, state.result = True, None
                 state.asked, state.popup_at = "optInResult", time.monotonic()
-                self._send(frame, {"type": "optIn"})
+                self._send(state, {"type": "optIn"})
             elif state.result and state.result != "failed" and not state.told:
                 state.told = True
                 finished.append((frame, state))
         return finished
 
+    def not_yet(self, state: FrameState) -> None:
+        """The reply told came while the dialog stayed: not the last word. The library's next
+        reply counts, within its time (PATIENCE_S from the ask); the frame keeps a note of it
+        for a failure line."""
+        state.note = f"said {state.result}, but the dialog stayed"
+        state.asked = "optInResult" if state.result == "accepted" else "optOutResult"
+        state.result, state.told = None, False
+
     def line(self, state: FrameState) -> str:
         """What the engine did in a frame, in words."""
         how = " (no way to decline)" if state.result == "accepted" else ""
-        return f"consent: {vendor_name(state.answered)}, {state.result}{how} ({self.library.name})"
+        # Two names for one dialog: another script spoke too, and either may be the page's.
+        name = vendor_name(state.answered) if len(state.names) == 1 else "a consent dialog"
+        return f"consent: {name}, {state.result}{how} ({self.library.name})"
 
     def knows(self, frame: Frame) -> bool:
         """Whether the library has rules written for this frame's page (see FrameState)."""
@@ -309,9 +357,19 @@ class Engine:
 
     def summary(self) -> str:
         """What the engine found, for a failure line."""
-        found = sorted({f"{vendor_name(s.cmp)} ({s.result or s.lifecycle})"
+        found = sorted({f"{vendor_name(s.cmp)} ({s.result or s.note or s.lifecycle})"
                         for s in self.frames.values() if s.cmp})
         return f"{self.library.name}: " + (", ".join(found) if found else "nothing it knows")
+
+
+# The frame's document, unless an init sent from the blank document a frame starts with comes
+# when the page's own has replaced it (or the other way round).
+_THE_DOCUMENT = "blank => (document.URL === 'about:blank') === blank ? document : null"
+
+
+def _site(url: str) -> tuple[str, str]:
+    parts = urlsplit(url)
+    return parts.scheme, parts.netloc
 
 
 def _same_document(frame: Frame, document: JSHandle | None) -> bool:
