@@ -3,6 +3,9 @@ the dialog, and a failure only when every link has been tried.
 
 1. DuckDuckGo's autoconsent (`engine.py`), in every frame: the vendors its rules know, and
    unbranded dialogs by its own word lists; it declines, and accepts only where it cannot.
+   What it says comes through the page's own world, where any script can say it too: it is
+   asked to answer only a dialog the bot sees there itself, and its answer is told only once
+   the bot sees that dialog gone (`look.py`).
 2. The bot's own known vendors, then any button by its words (`buttons.py`), in every frame
    and open shadow root: for a dialog the library does not know or could not close. These
    wait a moment for the library first, so that what it knows it does.
@@ -24,6 +27,7 @@ from playwright.sync_api import BrowserContext, ElementHandle, Error, Frame, Pag
 from webbot import answer
 from webbot.consent.buttons import Button, consent_buttons
 from webbot.consent.engine import Engine, Library, find_library
+from webbot.consent.look import still_there
 
 # How long the library has to act on a dialog the bot sees before the bot's own links do.
 LIBRARY_FIRST_S = 2.5
@@ -94,14 +98,17 @@ class Consent:
         return self._library_done()
 
     def _library_done(self) -> list[str]:
-        """What the library finished, in words; a frame it says it answered but that still
-        shows a consent button is left to the next links, and said so when all fails."""
+        """What the library finished, in words. It was asked to answer only a dialog the bot saw
+        itself (engine.py); it is believed only when the bot sees that dialog gone: while the
+        frame still shows it, or a consent button, the library's next reply is waited for (the
+        one told may have come from another script), and after its time the frame is left to
+        the next links, which say so when all fails."""
         if not self.engine:
             return []
         done = []
         for frame, state in self.engine.step():
-            if not frame.is_detached() and consent_buttons(frame):
-                state.result = f"said {state.result}, but the dialog stayed"
+            if still_there(frame, state.dialog):
+                self.engine.not_yet(state)
             else:
                 done.append(self.engine.line(state))
         return done

@@ -5,13 +5,19 @@ How it is driven (the library's own Playwright runner does the same): its Playwr
 is an init script of the browser context, so it runs in every frame, cross-site ones and
 ones that appear later; it talks to the bot through one exposed binding. Each message is
 answered in the frame that sent it: `init` with the config and the rules that can run in that
-frame, `eval` with the snippet's result. It opts out, and opts in only where opting out failed.
+frame. It opts out, and opts in only where opting out failed.
+
+The binding takes messages from any script in the page's world, so what it says is checked
+(`messages.py`) and bounded per frame, and what it claims is not simply believed: the library
+waits for the bot's word before it answers a dialog it found (`autoAction` null), and the bot
+gives it only for a dialog it sees itself (`look.py`); that a dialog was answered is said only
+when the bot saw it gone (webbot.consent).
 
 The bundle runs in the page's main world, so the config says `isMainWorld`: the engine then
 runs its rule snippets itself instead of asking the bot (no `eval` round trip, whose 1 s limit
-a busy bot could miss). Measured with Playwright's sync API: a binding callback that calls
-`frame.evaluate` works (no deadlock); messages wait while the bot is not inside a Playwright
-call, so every wait in the bot is a Playwright wait.
+a busy bot could miss); an `eval` message is never answered. Measured with Playwright's sync
+API: a binding callback that calls `frame.evaluate` works (no deadlock); messages wait while
+the bot is not inside a Playwright call, so every wait in the bot is a Playwright wait.
 """
 
 from __future__ import annotations
@@ -20,15 +26,19 @@ import json
 import os
 import re
 import time
+from collections import deque
 from contextlib import suppress
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
-from playwright.sync_api import BrowserContext, Error, Frame
+from playwright.sync_api import BrowserContext, ElementHandle, Error, Frame, JSHandle
 
-from webbot.answer import NoAnswer, evaluate
+from webbot.answer import NoAnswer, evaluate, evaluate_handle
+from webbot.consent.look import dialog_in
+from webbot.consent.messages import Done, Failure, Found, Init, Report, Result, checked
 from webbot.shown import shown
 
 PACKAGE = "@duckduckgo/autoconsent"
@@ -37,7 +47,7 @@ PACKAGE = "@duckduckgo/autoconsent"
 HERE = Path(__file__).parent
 CONFIG = {
     "enabled": True,
-    "autoAction": "optOut",
+    "autoAction": None,  # it waits for the bot's optOut, given for a dialog the bot sees
     "disabledCmps": [],
     "enablePrehide": False,  # hidden-but-open dialogs would still swallow the game's clicks
     "enableCosmeticRules": True,
@@ -52,6 +62,11 @@ CONFIG = {
 }
 # How long a frame's engine may work on a popup it found before the next link takes over.
 PATIENCE_S = 8.0
+# What one frame may send (the library sends about 20 messages a document, a page load is two
+# documents: about:blank first), and how many of its documents get the rules.
+MAX_MESSAGES = 500
+MAX_INITS = 20
+MAX_ERRORS = 20  # the last ones kept
 
 
 @dataclass(frozen=True)
@@ -133,11 +148,33 @@ class FrameState:
     url: str
     lifecycle: str = "loading"
     cmp: str | None = None
-    popup_at: float | None = None  # when it found an open popup
-    result: str | None = None  # declined | accepted | failed
+    found: float | None = None  # when it last said it found a popup
+    asked: str | None = None  # the reply awaited: optOutResult, or optInResult
+    popup_at: float | None = None  # when it was asked
+    dialog: list[ElementHandle] = field(default_factory=list)  # what the bot saw as it asked
+    answered: str | None = None  # the consent manager its reply named
+    result: str | None = None  # declined | accepted | failed | hidden
     opted_in: bool = False  # asked to opt in after its opt-out failed
     told: bool = False  # the result has been reported
     knows: bool = True  # the library has rules written for this page (knows_the_page)
+    document: JSHandle | None = None  # the document whose init was answered
+    looking: bool = False  # the bot is looking for the dialog it said it found
+    note: str | None = None  # a reply told while the dialog stayed
+    names: set[str] = field(default_factory=set)  # the popups and replies it named
+
+    def may_ask(self) -> bool:
+        """Whether the library may be asked to decline: nothing asked or answered yet."""
+        return not (self.asked or self.result or self.told)
+
+
+@dataclass
+class Budget:
+    """What one frame has sent, over all its documents."""
+
+    messages: int = 0
+    inits: int = 0
+    starting: bool = False  # an init is being answered
+    pending: str | None = None  # the address of an init that came meanwhile
 
 
 @dataclass
@@ -146,78 +183,169 @@ class Engine:
 
     library: Library
     frames: dict[Frame, FrameState] = field(default_factory=dict)
-    errors: list[str] = field(default_factory=list)
+    budgets: dict[Frame, Budget] = field(default_factory=dict)
+    errors: deque[str] = field(default_factory=lambda: deque(maxlen=MAX_ERRORS))
 
     def install(self, context: BrowserContext) -> None:
         context.expose_binding("autoconsentSendMessage", self._on_message)
         context.add_init_script(script=self.library.bundle)
 
-    def _on_message(self, source: dict, message: dict) -> None:
+    def _on_message(self, source: dict, raw: object) -> None:
         frame: Frame = source["frame"]
-        kind = message.get("type")
+        budget = self.budgets.setdefault(frame, Budget())
+        budget.messages += 1
+        message = checked(raw) if budget.messages <= MAX_MESSAGES else None
+        if message is None:
+            return
         state = self.frames.get(frame)
-        if state is None or kind == "init":  # a new document in this frame starts afresh
-            state = self.frames[frame] = FrameState(str(message.get("url") or frame.url))
-        if kind == "init":
-            top = frame.parent_frame is None
-            rules = rules_for(self.library.root, state.url, top)
-            state.knows = knows_the_page(rules, top)
-            self._send(frame, {"type": "initResp", "config": CONFIG,
-                               "rules": {"autoconsent": rules}})
-        elif kind == "eval":  # only without isMainWorld; answered all the same
-            try:
-                result = evaluate(frame, str(message.get("code", "")))
-            except (Error, NoAnswer):
-                result = False
-            self._send(frame, {"id": message.get("id"), "type": "evalResp",
-                               "result": result})
-        elif kind == "report":
-            state.lifecycle = str((message.get("state") or {}).get("lifecycle", ""))
-        elif kind in ("cmpDetected", "popupFound"):
-            state.cmp = str(message.get("cmp"))
-            if kind == "popupFound" and state.popup_at is None:
-                state.popup_at = time.monotonic()
-        elif kind == "optOutResult":
-            state.cmp = str(message.get("cmp"))
-            state.result = "declined" if message.get("result") else "failed"
-        elif kind == "optInResult":
-            state.result = "accepted" if message.get("result") else "failed"
-        elif kind == "autoconsentDone" and message.get("isCosmetic") and not state.told:
+        if isinstance(message, Init):
+            self._init(frame, budget, message.url)
+            return
+        if state is None:
+            state = self.frames[frame] = FrameState(frame.url)
+        if isinstance(message, Report):
+            state.lifecycle = message.state.lifecycle
+        elif isinstance(message, Found):
+            state.cmp = message.cmp
+            if message.type == "popupFound":
+                state.found = time.monotonic()
+                state.names.add(message.cmp)
+                self._ask(frame, state)
+        elif isinstance(message, Result) and message.type == state.asked:
+            self._replied(state, message)
+        elif (isinstance(message, Done) and message.isCosmetic and message.cmp == state.answered
+              and not state.told):
             state.result = "hidden"  # a cosmetic rule hid it: the cover check still looks
-        elif kind == "autoconsentError":
-            self.errors.append(json.dumps(message.get("details"))[:200])
+        elif isinstance(message, Failure):
+            with suppress(TypeError, ValueError, RecursionError):
+                self.errors.append(json.dumps(message.details)[:200])
+
+    def _init(self, frame: Frame, budget: Budget, url: str) -> None:
+        """A document's rules are sent once: an init from the document (and address) already
+        answered is not. One at a time: an init that comes while one is answered (messages are
+        handled meanwhile) waits for it, and only the last of those is looked at."""
+        budget.pending = url
+        if budget.starting:
+            return
+        budget.starting = True
+        try:
+            while budget.pending is not None:
+                url, budget.pending = budget.pending, None
+                state = self.frames.get(frame)
+                if (state is None or state.url != (url or frame.url)
+                        or not _same_document(frame, state.document)):
+                    budget.inits += 1
+                    self._start(frame, url, answer=budget.inits <= MAX_INITS)
+        finally:
+            budget.starting = False
+
+    def _start(self, frame: Frame, url: str, answer: bool) -> None:
+        """A new document in the frame: the engine there gets the config and its rules (unless
+        the frame has had its MAX_INITS). An init from a site the frame no longer shows came
+        from a document gone (the blank one a frame starts with): its answer would reach the
+        document after it."""
+        if url and _site(url) != _site(frame.url):
+            return
+        try:
+            document = evaluate_handle(frame, _THE_DOCUMENT, url == "about:blank").as_element()
+        except (Error, NoAnswer):
+            return  # the frame went meanwhile
+        if document is None:
+            return
+        state = self.frames[frame] = FrameState(url or frame.url, document=document)
+        if not answer:
+            return
+        top = frame.parent_frame is None
+        rules = rules_for(self.library.root, state.url, top)
+        state.knows = knows_the_page(rules, top)
+        self._send(state, {"type": "initResp", "config": CONFIG, "rules": {"autoconsent": rules}})
+
+    def _ask(self, frame: Frame, state: FrameState) -> None:
+        """The library said it found a popup: it is asked to decline once the bot sees a dialog
+        there too (else the word may come from any script in the page, and nothing is done),
+        looked for again at each step for PATIENCE_S (a dialog that fades in). Messages that
+        come while the bot looks are handled meanwhile: one look at a time, and what they
+        changed is looked at after it."""
+        if state.found is None or state.looking or not state.may_ask():
+            return
+        state.looking = True
+        try:
+            seen = dialog_in(frame)
+        finally:
+            state.looking = False
+        if seen and state.may_ask():
+            state.asked, state.dialog, state.popup_at = "optOutResult", seen, time.monotonic()
+            self._send(state, {"type": "optOut"})
 
     @staticmethod
-    def _send(frame: Frame, message: dict[str, Any]) -> None:
+    def _replied(state: FrameState, message: Result) -> None:
+        """The reply to the bot's optOut or optIn, within PATIENCE_S of the ask. The first one
+        counts (another may come from any script); "none" says the library had no popup when
+        asked (the word that it found one was not its own): asked again at its next word."""
+        if (state.result is not None or state.popup_at is None
+                or time.monotonic() - state.popup_at >= PATIENCE_S):
+            return  # (past its time the next links have the dialog)
+        state.asked = None
+        if message.cmp == "none":
+            state.dialog, state.popup_at = [], None
+            return
+        state.answered = message.cmp
+        state.names.add(message.cmp)
+        if message.type == "optOutResult":
+            state.result = "declined" if message.result else "failed"
+        else:
+            state.result = "accepted" if message.result else "failed"
+
+    @staticmethod
+    def _send(state: FrameState, message: dict[str, Any]) -> None:
+        """To the engine of the document whose state it is, and to no document after it (a
+        handle evaluates only in its own document)."""
+        if state.document is None:
+            return  # a document whose init was not answered: its engine does not run
         # As JSON text: Playwright's own argument encoding of a few hundred rules takes
         # Python most of a second; a string goes across at once.
-        # The frame navigated or went away meanwhile, or its script never yields: an error
-        # out of an event handler would end the bot's next call.
+        # The document went meanwhile, or its script never yields: an error out of an event
+        # handler would end the bot's next call.
         with suppress(Error, NoAnswer):
-            evaluate(frame, "m => { window.autoconsentReceiveMessage(JSON.parse(m)); }",
+            evaluate(state.document,
+                     "(d, m) => { window.autoconsentReceiveMessage(JSON.parse(m)); }",
                      json.dumps(message))
 
     def step(self) -> list[tuple[Frame, FrameState]]:
         """The frames whose engine finished since the last call; a failed opt-out is followed
         by an opt-in in that frame (the dialog has no way to decline)."""
         finished = []
+        for frame in [f for f in self.budgets if f.is_detached() and f not in self.frames]:
+            del self.budgets[frame]
         for frame, state in list(self.frames.items()):
             if frame.is_detached() and (state.told or not state.result):
                 del self.frames[frame]  # (a dialog's own frame goes when it is answered)
                 continue
+            if state.found is not None and time.monotonic() - state.found < PATIENCE_S:
+                self._ask(frame, state)
             if state.result == "failed" and not state.opted_in:
                 state.opted_in, state.result = True, None
-                state.popup_at = time.monotonic()
-                self._send(frame, {"type": "optIn"})
+                state.asked, state.popup_at = "optInResult", time.monotonic()
+                self._send(state, {"type": "optIn"})
             elif state.result and state.result != "failed" and not state.told:
                 state.told = True
                 finished.append((frame, state))
         return finished
 
+    def not_yet(self, state: FrameState) -> None:
+        """The reply told came while the dialog stayed: not the last word. The library's next
+        reply counts, within its time (PATIENCE_S from the ask); the frame keeps a note of it
+        for a failure line."""
+        state.note = f"said {state.result}, but the dialog stayed"
+        state.asked = "optInResult" if state.result == "accepted" else "optOutResult"
+        state.result, state.told = None, False
+
     def line(self, state: FrameState) -> str:
         """What the engine did in a frame, in words."""
         how = " (no way to decline)" if state.result == "accepted" else ""
-        return f"consent: {vendor_name(state.cmp)}, {state.result}{how} ({self.library.name})"
+        # Two names for one dialog: another script spoke too, and either may be the page's.
+        name = vendor_name(state.answered) if len(state.names) == 1 else "a consent dialog"
+        return f"consent: {name}, {state.result}{how} ({self.library.name})"
 
     def knows(self, frame: Frame) -> bool:
         """Whether the library has rules written for this frame's page (see FrameState)."""
@@ -225,13 +353,34 @@ class Engine:
         return state is None or state.knows or state.cmp is not None
 
     def busy(self) -> bool:
-        """Whether an engine is working on a popup it found (and has not run out of time)."""
+        """Whether an engine is working on a popup it found and the bot saw (and has not run
+        out of time)."""
         now = time.monotonic()
         return any(s.popup_at is not None and s.result is None and now - s.popup_at < PATIENCE_S
                    for s in self.frames.values())
 
     def summary(self) -> str:
         """What the engine found, for a failure line."""
-        found = sorted({f"{vendor_name(s.cmp)} ({s.result or s.lifecycle})"
+        found = sorted({f"{vendor_name(s.cmp)} ({s.result or s.note or s.lifecycle})"
                         for s in self.frames.values() if s.cmp})
         return f"{self.library.name}: " + (", ".join(found) if found else "nothing it knows")
+
+
+# The frame's document, unless an init sent from the blank document a frame starts with comes
+# when the page's own has replaced it (or the other way round).
+_THE_DOCUMENT = "blank => (document.URL === 'about:blank') === blank ? document : null"
+
+
+def _site(url: str) -> tuple[str, str]:
+    parts = urlsplit(url)
+    return parts.scheme, parts.netloc
+
+
+def _same_document(frame: Frame, document: JSHandle | None) -> bool:
+    """Whether the frame still holds `document` (a handle into a document gone fails)."""
+    if document is None:
+        return False
+    try:
+        return bool(evaluate(frame, "d => d === document", document))
+    except (Error, NoAnswer):
+        return False
