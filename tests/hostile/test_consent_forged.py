@@ -186,6 +186,12 @@ def engine(monkeypatch) -> Engine:
     if LIBRARY is None:
         pytest.skip("autoconsent is not installed (bash scripts/setup.sh)")
     monkeypatch.setattr(engine_module, "dialog_in", lambda frame: [])  # no dialog shows
+    # The fakes are asked directly, not through the deadline (webbot.answer) a real page's
+    # calls go through.
+    monkeypatch.setattr(engine_module, "evaluate",
+                        lambda target, script, arg=None: target.evaluate(script, arg))
+    monkeypatch.setattr(engine_module, "evaluate_handle",
+                        lambda target, script, arg=None: target.evaluate_handle(script, arg))
     return Engine(LIBRARY)
 
 

@@ -134,6 +134,8 @@ class Consent:
             if not left or frame.is_detached():
                 self.steps.pop(frame, None)
                 self.seen_at.pop(frame, None)
+                if self.engine is not None:
+                    self.engine.closed_by_others(frame)
                 how = " (no way to decline)" if button.answer == "accepted" else ""
                 path = ", then ".join(f"'{s}'" for s in [*steps, button.label])
                 by = ("its words" if button.vendor == "a consent dialog"

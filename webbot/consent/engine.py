@@ -354,10 +354,18 @@ class Engine:
 
     def busy(self) -> bool:
         """Whether an engine is working on a popup it found and the bot saw (and has not run
-        out of time)."""
+        out of time). Once a reply came while the dialog stayed, the next links go on at once
+        (the library's later reply, if any, is still told, unless they closed it first)."""
         now = time.monotonic()
-        return any(s.popup_at is not None and s.result is None and now - s.popup_at < PATIENCE_S
-                   for s in self.frames.values())
+        return any(s.popup_at is not None and s.result is None and s.note is None
+                   and now - s.popup_at < PATIENCE_S for s in self.frames.values())
+
+    def closed_by_others(self, frame: Frame) -> None:
+        """The bot's own links closed the frame's dialog: a later reply is not the library's
+        doing, and is not told."""
+        state = self.frames.get(frame)
+        if state is not None:
+            state.told, state.asked = True, None
 
     def summary(self) -> str:
         """What the engine found, for a failure line."""
