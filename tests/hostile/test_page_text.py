@@ -8,7 +8,6 @@ from __future__ import annotations
 import io
 import re
 from html.parser import HTMLParser
-from pathlib import Path
 from urllib.parse import quote
 
 import numpy as np
@@ -16,13 +15,12 @@ import pytest
 from rich.table import Table
 
 from tests.conftest import run_webbot
+from tests.hostile.conftest import OBEYED
 from webbot.debug import Recorder
 from webbot.report import RunReport
 from webbot.screen import Box, Grab
-from webbot.server import FixtureServer
 from webbot.shown import MAX_SHOWN, TextConsole, shown
 
-PAGES = Path(__file__).parent / "pages"
 ESC, BEL = "\x1b", "\x07"
 HOSTILE = [
     "[/x]",
@@ -33,8 +31,6 @@ HOSTILE = [
     "<img/src=x/onerror=alert(1)>",
     f"{ESC}]0;PWNED{BEL}{ESC}[2J",
 ]
-# What a terminal would obey: ESC, BEL, CR, backspace, C1's CSI, a bidirectional override.
-OBEYED = re.compile("[\x1b\x07\r\x08\x9b\u202e]")
 
 
 @pytest.mark.parametrize("text", HOSTILE)
@@ -113,12 +109,6 @@ def test_a_frame_that_cannot_be_written_is_said_once(tmp_path):
         recorder.keep(grab, label)
     assert len(said) == 1 and "cannot write the frame" in said[0] and "0001-one" in said[0]
 
-
-@pytest.fixture(scope="module")
-def hostile_url():
-    """The hostile pages, served from an origin other than the game's."""
-    with FixtureServer(PAGES, host="127.0.0.1") as server:
-        yield server.url.replace("127.0.0.1", "localhost")
 
 
 def _clean(output: str) -> None:

@@ -4,7 +4,6 @@ report carries what the page injected."""
 
 from __future__ import annotations
 
-import re
 import resource
 import shutil
 from pathlib import Path
@@ -13,19 +12,12 @@ from urllib.parse import quote
 import pytest
 
 from tests.conftest import run_webbot
+from tests.hostile.conftest import OBEYED
 from webbot.server import FixtureServer
 
-PAGES = Path(__file__).parent / "pages"
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
-OBEYED = re.compile("[\x1b\x07\r\x08\x9b\u202e]")  # what a terminal would obey
 GIB = 1 << 30
 
-
-@pytest.fixture(scope="module")
-def hostile_url():
-    """The hostile pages, served from an origin other than the game's."""
-    with FixtureServer(PAGES) as server:
-        yield server.url.replace("127.0.0.1", "localhost")
 
 
 def _ran_clean(done, *, played: bool) -> None:

@@ -1,0 +1,22 @@
+"""What the hostile-page tests share: their pages' server, and what a terminal would obey."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from webbot.server import FixtureServer
+
+PAGES = Path(__file__).parent / "pages"
+# What a terminal would obey: ESC, BEL, CR, backspace, C1's CSI, a bidirectional override.
+OBEYED = re.compile("[\x1b\x07\r\x08\x9b\u202e]")
+
+
+@pytest.fixture(scope="module")
+def hostile_url():
+    """The hostile pages, served from another site than the bundled games (localhost, where
+    they are on 127.0.0.1)."""
+    with FixtureServer(PAGES) as server:
+        yield server.url.replace("127.0.0.1", "localhost")
