@@ -79,6 +79,13 @@ def temporary_folder(tmp_path_factory):
         os.environ["TMPDIR"] = before[0]
 
 
+@pytest.fixture(autouse=True)
+def own_data_folder(monkeypatch, temporary_folder):
+    """Each test's runs of `webbot GAME` play in a profile of its own (webbot.profile's
+    default, under $XDG_DATA_HOME), never the user's, nor one another test is using."""
+    monkeypatch.setenv("XDG_DATA_HOME", tempfile.mkdtemp(prefix="data", dir=temporary_folder))
+
+
 @pytest.fixture
 def short_tmp(temporary_folder) -> Path:
     """A fresh folder with a short path, for a child's TMPDIR: Chromium keeps a Unix socket in

@@ -9,7 +9,7 @@ import shutil
 import sys
 import threading
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager, nullcontext, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,6 +20,7 @@ from webbot import consent
 from webbot.answer import NoAnswer, evaluate
 from webbot.deadline import Deadline
 from webbot.errors import WebbotError, first_line
+from webbot.profile import ProfileInUse, profile_lock
 from webbot.stream import DEVTOOLS_TIMEOUT_MS
 
 CHROMIUM_ARGS = [
@@ -51,6 +52,8 @@ class BrowserOptions:
     connect: str | None = None
     viewport: tuple[int, int] = (1280, 800)
     device_scale_factor: float = 1
+    # A profile kept between runs (webbot.profile); None: a throwaway context, gone at the end.
+    profile: Path | None = None
 
 
 def find_chromium() -> str:
@@ -129,10 +132,12 @@ def open_browser(playwright: Playwright, options: BrowserOptions,
 
 
 def start_browser(playwright: Playwright, options: BrowserOptions,
-                  report: Callable[[str], None] = _say) -> tuple[Browser, Sandbox | None]:
+                  report: Callable[[str], None] = _say
+                  ) -> tuple[Browser | BrowserContext, Sandbox | None]:
     """open_browser, and the sandbox the browser runs in (None: a remote browser, started as
-    its server chose). Chromium is started in its sandbox wherever the sandbox_plan allows;
-    one that will not start so is started without, said once through `report`."""
+    its server chose); with `options.profile` (and no remote browser), the browser's one
+    context on that profile. Chromium is started in its sandbox wherever the sandbox_plan
+    allows; one that will not start so is started without, said once through `report`."""
     global _sandbox_refused
     if options.connect:
         return _connect(playwright, options), None
@@ -151,20 +156,26 @@ class SandboxRefused(WebbotError):
     """Chromium would not start with its sandbox (the reason is the message)."""
 
 
-def _launch(playwright: Playwright, options: BrowserOptions, *, sandbox: bool) -> Browser:
+def _launch(playwright: Playwright, options: BrowserOptions, *, sandbox: bool
+            ) -> Browser | BrowserContext:
+    """The local Chromium; on `options.profile`, its persistent context there."""
     executable = find_chromium()
+    common = {"executable_path": executable, "headless": not options.headed,
+              "slow_mo": options.slow_mo, "args": CHROMIUM_ARGS, "chromium_sandbox": sandbox}
     try:
-        return playwright.chromium.launch(
-            executable_path=executable,
-            headless=not options.headed,
-            slow_mo=options.slow_mo,
-            args=CHROMIUM_ARGS,
-            chromium_sandbox=sandbox,
-        )
+        if options.profile is None:
+            return playwright.chromium.launch(**common)
+        width, height = options.viewport
+        return playwright.chromium.launch_persistent_context(
+            options.profile, viewport={"width": width, "height": height},
+            device_scale_factor=options.device_scale_factor, **common)
     except Error as exc:
         reason = first_line(exc)
         if "DISPLAY" in str(exc) or "X server" in str(exc):
             reason = "no display for --headed (run under xvfb-run, or drop --headed)"
+        elif "ProcessSingleton" in str(exc) or "profile appears to be in use" in str(exc):
+            raise ProfileInUse(f"profile {options.profile} is in use by another browser "
+                               "(a Chromium still running on it)") from None
         elif sandbox and (why := _sandbox_reason(str(exc))):
             raise SandboxRefused(why) from None
         raise WebbotError(f"Chromium ({executable}) failed to start: {reason}") from None
@@ -284,9 +295,25 @@ class Tab:
         self._start_browser()
 
     def _start_browser(self) -> None:
-        self.browser, self.sandbox = start_browser(self.playwright, self.options, self.report)
-        self.pid = None if self.options.connect else _browser_pid(self.browser)
-        self.page = self._watched(new_page(self.browser, self.options))
+        started, self.sandbox = start_browser(self.playwright, self.options, self.report)
+        if isinstance(started, BrowserContext):  # on a profile: the browser's own context
+            self.browser, self.context = None, started
+            self._closed = False
+            started.on("close", self._context_closed)
+            consent.install(started)  # (its init script reaches the page already open too)
+            self.pid = newest_browser()
+            self.page = self._watched(started.pages[0] if started.pages else _page_in(started))
+        else:
+            self.browser, self.context = started, None
+            self.pid = None if self.options.connect else _browser_pid(started)
+            self.page = self._watched(new_page(started, self.options))
+
+    def _context_closed(self, context: BrowserContext) -> None:
+        self._closed = True
+
+    def _connected(self) -> bool:
+        """Whether the browser is still there (a profile's: its context still open)."""
+        return self.browser.is_connected() if self.browser is not None else not self._closed
 
     def _watched(self, page: Page) -> Page:
         self.crashed = False
@@ -304,7 +331,7 @@ class Tab:
         """What happened to the page, if it is gone: None while it is there."""
         if self.crashed:
             return "the page crashed (its renderer process ended)"
-        if not self.browser.is_connected():
+        if not self._connected():
             return "the browser is gone"
         if self.page.is_closed():
             return "the page was closed"
@@ -327,14 +354,14 @@ class Tab:
         cookies and storage stay, as they do when a person reloads a crashed tab (a game may
         keep its progress there, a site its consent). A local browser that does not give the
         page within REOPEN_PATIENCE_S is ended, and a fresh one started (said in one line)."""
-        page = None
-        if self.browser.is_connected():
+        page, ended = None, []
+        if self._connected():
             with self._ended_if_stuck() as ended:
                 page = self._page_beside(self.page)
             if ended:
                 report(f"the browser gave no new page within {REOPEN_PATIENCE_S:g} s: it was "
                        "ended, and a fresh one started")
-        if page is None or ended or not self.browser.is_connected():
+        if page is None or ended or not self._connected():
             self.close()
             self._start_browser()
         else:
@@ -348,6 +375,8 @@ class Tab:
         try:
             page = _page_in(old.context)
         except WebbotError:
+            if self.browser is None:
+                return None  # a profile's one context went: a fresh browser on it
             try:
                 page = new_page(self.browser, self.options)
             except (Error, WebbotError):
@@ -378,14 +407,17 @@ class Tab:
 
     def close(self) -> None:
         with suppress(Error):  # already gone
-            self.browser.close()
+            (self.browser or self.context).close()
 
 
 @contextmanager
 def open_tab(options: BrowserOptions, report: Callable[[str], None] = _say) -> Iterator[Tab]:
-    """A Tab in a fresh browser; everything is closed on exit. `report` hears what the user
-    should know of the browser (that it runs without its sandbox, once)."""
-    with sync_playwright() as playwright:
+    """A Tab in a fresh browser: on `options.profile`, held for the run (webbot.profile), else
+    in a throwaway context; everything is closed on exit. `report` hears what the user should
+    know of the browser (that it runs without its sandbox, once)."""
+    on_profile = options.profile is not None and not options.connect
+    with profile_lock(options.profile) if on_profile else nullcontext(), \
+            sync_playwright() as playwright:
         tab = Tab(playwright, options, report)
         try:
             yield tab
@@ -475,3 +507,17 @@ def full_page(page: Page) -> bytes | None:
 def chromium_version(page: Page) -> str:
     return page.context.browser.version if page.context.browser else "unknown"
 
+
+
+def window_on_profile(folder: Path, url: str | None, say: Callable[[str], None]) -> None:
+    """A browser window on the profile in `folder` for the user (to sign in to a portal, say),
+    until they close it: no game is looked for, nothing is played or recovered."""
+    options = BrowserOptions(headed=True, profile=folder)
+    with profile_lock(folder), sync_playwright() as playwright:
+        context, _ = start_browser(playwright, options)
+        assert isinstance(context, BrowserContext)
+        page = context.pages[0] if context.pages else _page_in(context)
+        if url:
+            open_url(page, url)
+        say(f"a window on the profile {folder} is open: close it when you are done")
+        context.wait_for_event("close", timeout=0)

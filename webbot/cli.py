@@ -16,8 +16,9 @@ import click
 from rich.table import Table
 
 from webbot import __version__
-from webbot.commands import console, run_options
+from webbot.commands import browser_options, console
 from webbot.errors import WebbotError, first_line
+from webbot.params import OUTPUT_DIR, PAGE_URL
 from webbot.registry import games
 from webbot.session import RunOptions
 from webbot.shown import shown
@@ -89,9 +90,10 @@ def trace(where: Path, port: int) -> int:
 
 
 @cli.command()
-@run_options
+@browser_options
 def check(options: RunOptions) -> None:
-    """Check that server, Chromium, screenshots and Tesseract all work here.
+    """Check that server, Chromium, screenshots and Tesseract all work here (in a throwaway
+    profile: the bot's own is left as it is).
 
     Example: webbot check --debug-dir debug/"""
     from webbot.check import run_check
@@ -100,6 +102,54 @@ def check(options: RunOptions) -> None:
     for name, value in run_check(options):
         table.add_row(name, value)
     console.print(table)
+
+
+@cli.group(invoke_without_command=True)
+@click.option("--profile", "folder", type=OUTPUT_DIR, metavar="DIR",
+              help="Another profile than the bot's own (as the games' --profile DIR).")
+@click.pass_context
+def profile(ctx: click.Context, folder: Path | None) -> None:
+    """The browser profile the games play in, kept between runs as a person's browser keeps a
+    game's progress: where it is and its size.
+
+    Example: webbot profile"""
+    from webbot.profile import default_profile, size_of
+    from webbot.words import in_bytes
+
+    ctx.obj = folder or default_profile()
+    if ctx.invoked_subcommand is None:
+        made = in_bytes(size_of(ctx.obj)) if ctx.obj.is_dir() else "not made yet"
+        click.echo(f"profile: {ctx.obj} ({made})")
+
+
+@profile.command("clear")
+@click.pass_obj
+def clear_profile(folder: Path) -> None:
+    """Empty the profile: every game's progress, consent answers and logins are gone.
+
+    Example: webbot profile clear"""
+    from webbot.profile import clear, size_of
+    from webbot.words import in_bytes
+
+    if not folder.is_dir():
+        click.echo(f"profile: {folder} (not made yet: nothing to clear)")
+        return
+    before = size_of(folder)
+    clear(folder)
+    click.echo(f"cleared the profile {folder} ({in_bytes(before)} gone)")
+
+
+@profile.command("open")
+@click.argument("url", type=PAGE_URL, required=False)
+@click.pass_obj
+def open_profile(folder: Path, url: str | None) -> None:
+    """Open a browser window on the profile (to sign in to a game's portal once, say), until
+    you close it. Needs a display (xvfb-run on a server).
+
+    Example: webbot profile open https://www.kongregate.com/"""
+    from webbot.browser import window_on_profile
+
+    window_on_profile(folder, url, click.echo)
 
 
 @cli.command("games")

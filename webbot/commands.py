@@ -6,6 +6,8 @@ from __future__ import annotations
 import functools
 import sys
 from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
 
 import click
 
@@ -21,6 +23,7 @@ from webbot.params import (
     VIEWPORT,
     Finite,
 )
+from webbot.profile import default_profile
 from webbot.report import RunReport
 from webbot.session import MAX_RECOVERIES, RunOptions
 from webbot.shown import TextConsole
@@ -29,7 +32,36 @@ console = TextConsole()  # page text in its lines is shown as text
 
 
 def run_options(command: Callable) -> Callable:
-    """The options every command that drives a browser takes, folded into `options`."""
+    """The options every command that drives a browser takes, folded into `options`; a game's
+    command plays in the bot's own profile, kept between runs, unless told another
+    (`kept_profile`)."""
+    return browser_options(kept_profile(command))
+
+
+def kept_profile(command: Callable) -> Callable:
+    """--profile DIR and --fresh, folded into `options.browser.profile` (by default the bot's
+    own profile, webbot.profile.default_profile)."""
+
+    @click.option("--profile", type=OUTPUT_DIR, metavar="DIR",
+                  help="Play in the browser profile kept in DIR (made when missing) instead of "
+                       "the bot's own, kept between runs (`webbot profile` says where).")
+    @click.option("--fresh", is_flag=True,
+                  help="Play in a throwaway profile: nothing from earlier runs, nothing kept.")
+    @functools.wraps(command)
+    def wrapper(options: RunOptions, profile: Path | None, fresh: bool, **kwargs):
+        if fresh and profile is not None:
+            raise click.UsageError("--fresh plays in a throwaway profile, --profile DIR in a "
+                                   "kept one: give one of them")
+        kept = None if fresh else profile or default_profile()
+        return command(replace(options, browser=replace(options.browser, profile=kept)),
+                       **kwargs)
+
+    return wrapper
+
+
+def browser_options(command: Callable) -> Callable:
+    """The options every command that drives a browser takes, folded into `options` (its
+    browser in a throwaway profile)."""
 
     @click.option("--url", type=PAGE_URL, metavar="URL",
                   help="Play at this URL instead of the bundled replica on 127.0.0.1.")

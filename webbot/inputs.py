@@ -20,6 +20,7 @@ import cv2
 import numpy as np
 
 from webbot.errors import WebbotError
+from webbot.words import in_bytes
 
 MAX_TEXT_BYTES = 1 << 20  # a puzzle file is a few kB; the whole reference levels file 20 kB
 MAX_IMAGE_BYTES = 64 << 20
@@ -48,13 +49,6 @@ def _kind(mode: int) -> str:
     return "something other than a regular file"
 
 
-def _size(count: int) -> str:
-    for unit, scale in (("GB", 1 << 30), ("MB", 1 << 20), ("kB", 1 << 10)):
-        if count >= scale:
-            return f"{count / scale:.1f} {unit}"
-    return f"{count} bytes"
-
-
 def read_bytes(path: str | Path, limit: int) -> bytes:
     """The bytes of a regular file of at most `limit` bytes, or an InputError."""
     try:
@@ -70,13 +64,14 @@ def read_bytes(path: str | Path, limit: int) -> bytes:
         if not stat.S_ISREG(info.st_mode):
             raise InputError(f"{path} is {_kind(info.st_mode)}, not a file")
         if info.st_size > limit:
-            raise InputError(f"{path} is {_size(info.st_size)}; the most read is {_size(limit)}")
+            raise InputError(f"{path} is {in_bytes(info.st_size)}; the most read is "
+                             f"{in_bytes(limit)}")
         try:
             data = file.read(limit + 1)
         except OSError as exc:
             raise InputError(f"{path}: cannot read it ({(exc.strerror or '').lower()})") from None
     if len(data) > limit:  # it grew while being read
-        raise InputError(f"{path} is over {_size(limit)}, the most read")
+        raise InputError(f"{path} is over {in_bytes(limit)}, the most read")
     return data
 
 

@@ -1,0 +1,148 @@
+"""The profile the bot plays in is kept between runs, as a person's browser keeps what a game
+saved: a second run goes on from the first; --fresh keeps nothing; one run at a time, and a
+run killed leaves nothing in the way of the next."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+from contextlib import suppress
+from pathlib import Path
+
+from tests import processes
+from tests.conftest import in_own_thread, run_webbot
+from webbot.browser import BrowserOptions, open_tab
+from webbot.profile import LOCK, default_profile, profile_lock
+from webbot.server import FixtureServer
+
+
+def _levels(done) -> list[str]:
+    """The levels in a Puzlogic run's table: "01 (unlock)", "03"..."""
+    assert done.returncode == 0, done.stderr
+    return re.findall(r"│ (\d\d(?: \(unlock\))?) +│", done.stdout)
+
+
+def test_a_second_run_on_the_profile_goes_on_from_the_first(fixtures_url):
+    """Puzlogic keeps the levels done in the page's storage: on the same profile (the bot's
+    own, by default) level 3 is played at once; --fresh has to unlock it again."""
+    url = f"{fixtures_url}puzlogic/index.html"
+    assert _levels(run_webbot("puzlogic", "--url", url, "--levels", "1-2")) == ["01", "02"]
+    assert _levels(run_webbot("puzlogic", "--url", url, "--levels", "3")) == ["03"]
+    assert _levels(run_webbot("puzlogic", "--url", url, "--levels", "3", "--fresh")) == \
+        ["01 (unlock)", "02 (unlock)", "03"]
+    assert (default_profile() / LOCK).is_file()  # it was the bot's own profile
+
+
+def test_a_profile_in_use_is_one_line_and_a_lock_left_behind_is_no_lock(fixtures_url, tmp_path):
+    profile = tmp_path / "profile"
+    url = f"{fixtures_url}puzlogic/index.html"
+    with profile_lock(profile):
+        done = run_webbot("puzlogic", "--url", url, "--levels", "1", "--profile", str(profile))
+    assert done.returncode == 1
+    assert done.stderr.strip() == (f"webbot: error: profile {profile} is in use by another run "
+                                   f"(pid {os.getpid()})")
+    (profile / LOCK).write_text("999999999")  # a run that was killed: its pid is gone
+    assert _levels(run_webbot("puzlogic", "--url", url, "--levels", "1", "--profile",
+                              str(profile))) == ["01"]
+
+
+def test_a_run_killed_mid_game_leaves_the_profile_to_the_next(fixtures_url, tmp_path):
+    """Killed with SIGKILL (nothing of its own cleans up): its browser goes with it, the lock
+    with its process, and the next run goes on from what the killed one had done."""
+    profile, url = tmp_path / "profile", f"{fixtures_url}puzlogic/index.html"
+    process = processes.start([sys.executable, "-m", "webbot.cli", "puzlogic", "--url", url,
+                               "--profile", str(profile)], stdout=subprocess.PIPE, text=True)
+    try:
+        for line in process.stdout:
+            if line.startswith("level 01"):
+                os.kill(process.pid, signal.SIGKILL)
+                break
+    finally:
+        processes.stop(process, grace_s=2)
+    assert process.returncode == -signal.SIGKILL
+    levels = _levels(run_webbot("puzlogic", "--url", url, "--levels", "3", "--profile",
+                                str(profile)))
+    assert levels in (["02 (unlock)", "03"], ["03"])  # (level 2 may have been done too)
+
+
+def test_check_and_fresh_runs_leave_the_profile_alone():
+    assert run_webbot("check").returncode == 0
+    assert run_webbot("puzlogic", "--levels", "1", "--fresh").returncode == 0
+    assert not default_profile().exists()
+
+
+def test_profile_says_where_it_is_and_clear_empties_it(fixtures_url, tmp_path):
+    profile = tmp_path / "profile"
+    said = run_webbot("profile", "--profile", str(profile))
+    assert said.stdout == f"profile: {profile} (not made yet)\n"
+    run_webbot("puzlogic", "--url", f"{fixtures_url}puzlogic/index.html", "--levels", "1",
+               "--profile", str(profile))
+    said = run_webbot("profile", "--profile", str(profile))
+    assert re.fullmatch(rf"profile: {re.escape(str(profile))} \(\d+\.\d MB\)\n", said.stdout)
+    with profile_lock(profile):
+        busy = run_webbot("profile", "--profile", str(profile), "clear")
+    assert busy.returncode == 1 and "is in use by another run" in busy.stderr
+    cleared = run_webbot("profile", "--profile", str(profile), "clear")
+    assert cleared.returncode == 0 and "MB gone" in cleared.stdout
+    assert [path.name for path in profile.iterdir()] == [LOCK]
+
+
+def test_fresh_and_profile_do_not_go_together(tmp_path):
+    done = run_webbot("puzlogic", "--fresh", "--profile", str(tmp_path))
+    assert done.returncode == 2 and "--fresh plays in a throwaway profile" in done.stderr
+
+
+def test_a_browser_ended_under_a_profile_starts_again_on_it(tmp_path):
+    """Recovery's own fresh browser (after the old one was ended) opens the same profile: what
+    an earlier run kept is still there, and nothing says the profile is in use."""
+    options = BrowserOptions(profile=tmp_path / "profile")
+
+    def run() -> tuple[str | None, list[str]]:
+        said: list[str] = []
+        with FixtureServer() as server:
+            with open_tab(options) as tab:  # an earlier run
+                tab.page.goto(server.url + "index.html")
+                tab.page.evaluate("localStorage.setItem('kept', 'yes')")
+            with open_tab(options) as tab:
+                os.kill(tab.pid, signal.SIGKILL)
+                with suppress(Exception):
+                    tab.page.evaluate("1")  # (the browser's end is heard)
+                assert tab.lost() is not None
+                page = tab.reopen(said.append)
+                page.goto(server.url + "index.html")
+                return page.evaluate("localStorage.getItem('kept')"), said
+
+    kept, said = in_own_thread(run)
+    assert kept == "yes"
+    assert not [line for line in said if "in use" in line]
+
+
+def test_the_profile_lives_under_the_user_s_data_folder(monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", "/somewhere")
+    assert default_profile() == Path("/somewhere/webbot/profile")
+    monkeypatch.delenv("XDG_DATA_HOME")
+    assert default_profile() == Path.home() / ".local" / "share" / "webbot" / "profile"
+
+
+def test_profile_open_shows_a_window_on_it_until_it_is_closed(tmp_path):
+    """The window is the user's to close: here its browser is ended as closing it would end
+    it; the command then ends without an error, and the profile is left free."""
+    import psutil
+
+    profile = tmp_path / "profile"
+    command = ["xvfb-run", "-a", sys.executable, "-m", "webbot.cli", "profile", "--profile",
+               str(profile), "open"]
+    with processes.started(command, stdout=subprocess.PIPE, text=True) as process:
+        assert "a window on the profile" in process.stdout.readline()
+        browsers = [p for p in psutil.Process(process.pid).children(recursive=True)
+                    if "--remote-debugging-pipe" in p.cmdline()
+                    and not any(part.startswith("--type=") for part in p.cmdline())]
+        assert browsers, "no browser was started"
+        for browser in browsers:
+            browser.terminate()  # as the window's close button would end it
+        assert process.wait(timeout=60) == 0
+    with profile_lock(profile):
+        pass  # free again

@@ -1,0 +1,81 @@
+"""The browser profile the bot plays in, kept between runs as a person's browser keeps what a
+game saved (its progress, the consent answered, a portal's login).
+
+A profile is Chromium's user-data folder. One run at a time may use it: the run holds an
+advisory lock on `webbot.lock` in it (flock: the kernel lets it go when its process ends, so a
+killed run leaves no lock behind), and the lock file names the holder's pid for the message.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from webbot.errors import WebbotError
+
+LOCK = "webbot.lock"
+
+
+def default_profile() -> Path:
+    """Where the bot's own profile lives: $XDG_DATA_HOME/webbot/profile, else
+    ~/.local/share/webbot/profile."""
+    data = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(data) / "webbot" / "profile"
+
+
+class ProfileInUse(WebbotError):
+    """Another run holds the profile."""
+
+
+@contextmanager
+def profile_lock(folder: Path) -> Iterator[Path]:
+    """Hold the profile in `folder` (made when missing) for this run; ProfileInUse when
+    another run holds it."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        lock = open(folder / LOCK, "a+", encoding="utf-8")  # noqa: SIM115 - held for the block
+    except OSError as exc:
+        raise WebbotError(f"cannot use the profile {folder}: {exc.strerror}") from None
+    try:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            lock.seek(0)
+            holder = lock.read().strip() or "unknown"
+            raise ProfileInUse(f"profile {folder} is in use by another run (pid {holder})"
+                               ) from None
+        lock.seek(0)
+        lock.truncate()
+        lock.write(str(os.getpid()))
+        lock.flush()
+        yield folder
+    finally:
+        lock.close()  # (and with it the lock)
+
+
+def size_of(folder: Path) -> int:
+    """The bytes of every file in `folder` (0 when there is none)."""
+    total = 0
+    for path in folder.rglob("*") if folder.is_dir() else ():
+        try:
+            if path.is_file() and not path.is_symlink():
+                total += path.stat().st_size
+        except OSError:
+            continue  # a file Chromium removed meanwhile
+    return total
+
+
+def clear(folder: Path) -> None:
+    """Empty the profile (it must not be in use): everything the games kept is gone."""
+    with profile_lock(folder):
+        for path in folder.iterdir():
+            if path.name == LOCK:
+                continue
+            if path.is_dir() and not path.is_symlink():
+                shutil.rmtree(path, ignore_errors=True)
+            else:
+                path.unlink(missing_ok=True)
