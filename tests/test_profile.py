@@ -146,3 +146,46 @@ def test_profile_open_shows_a_window_on_it_until_it_is_closed(tmp_path):
         assert process.wait(timeout=60) == 0
     with profile_lock(profile):
         pass  # free again
+
+
+def test_the_replicas_are_served_where_the_profile_s_progress_is(tmp_path):
+    """A page's storage belongs to its origin, port included: on a kept profile the bundled
+    replicas are served on the port they were served on before; a busy one is said, and the
+    games start afresh on another (remembered from then on)."""
+    import socket
+
+    from webbot.session import replica_server
+
+    profile = tmp_path / "profile"
+    profile.mkdir()
+    with replica_server(profile) as server:
+        port = server.port
+    said: list[str] = []
+    with replica_server(profile, said.append) as server:
+        assert server.port == port and not said
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", port))
+        taken.listen()
+        with replica_server(profile, said.append) as server:
+            moved = server.port
+    assert moved != port
+    assert said == [f"the port {port} the profile's games were served on is busy: they start "
+                    "afresh on another"]
+    with replica_server(profile, said.append) as server:
+        assert server.port == moved
+    with replica_server(None) as server:  # a throwaway profile: any port, nothing kept
+        pass
+
+
+def test_burrito_bison_goes_on_with_the_coins_of_the_run_before(fixtures_url):
+    url = (f"{fixtures_url}burrito-bison/index.html?seed=3&flight=0.25&pinata=never"
+           "&sale=never&unlocked=never&cards=never")
+    first = run_webbot("burrito-bison", "--rounds", "1", "--no-shop", "--url", url,
+                       env={"COLUMNS": "200"}, timeout=240)
+    assert first.returncode == 0, first.stderr
+    ended = re.search(r"started with 0 coins, ended with ([\d,]+) coins \(\+\1\)", first.stdout)
+    assert ended, first.stdout
+    second = run_webbot("burrito-bison", "--rounds", "1", "--no-shop", "--url", url,
+                        env={"COLUMNS": "200"}, timeout=240)
+    assert second.returncode == 0, second.stderr
+    assert f"started with {ended[1]} coins, ended with " in second.stdout

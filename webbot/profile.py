@@ -18,6 +18,8 @@ from pathlib import Path
 from webbot.errors import WebbotError
 
 LOCK = "webbot.lock"
+PORT = "webbot-replica-port"  # where the bundled replicas were served for this profile
+_held: dict[Path, int] = {}  # the profiles this process holds, and how many times over
 
 
 def default_profile() -> Path:
@@ -34,7 +36,16 @@ class ProfileInUse(WebbotError):
 @contextmanager
 def profile_lock(folder: Path) -> Iterator[Path]:
     """Hold the profile in `folder` (made when missing) for this run; ProfileInUse when
-    another run holds it."""
+    another run holds it. Held again in the same process (the run's session, then its
+    browser), it is the same hold."""
+    key = folder.resolve()
+    if key in _held:
+        _held[key] += 1
+        try:
+            yield folder
+        finally:
+            _held[key] -= 1
+        return
     try:
         folder.mkdir(parents=True, exist_ok=True)
         lock = open(folder / LOCK, "a+", encoding="utf-8")  # noqa: SIM115 - held for the block
@@ -52,7 +63,11 @@ def profile_lock(folder: Path) -> Iterator[Path]:
         lock.truncate()
         lock.write(str(os.getpid()))
         lock.flush()
-        yield folder
+        _held[key] = 1
+        try:
+            yield folder
+        finally:
+            del _held[key]
     finally:
         lock.close()  # (and with it the lock)
 
@@ -79,3 +94,17 @@ def clear(folder: Path) -> None:
                 shutil.rmtree(path, ignore_errors=True)
             else:
                 path.unlink(missing_ok=True)
+
+
+def remembered_port(folder: Path) -> int | None:
+    """The port the bundled replicas were served on for this profile, if any: a page's
+    storage belongs to its origin, port included, so the games' progress is found there."""
+    try:
+        port = int((folder / PORT).read_text().strip())
+    except (OSError, ValueError):
+        return None
+    return port if 1024 <= port <= 65535 else None
+
+
+def remember_port(folder: Path, port: int) -> None:
+    (folder / PORT).write_text(str(port))

@@ -76,6 +76,10 @@ class FixtureServer:
         self._thread: threading.Thread | None = None
 
     @property
+    def port(self) -> int:
+        return self._httpd.server_address[1]
+
+    @property
     def url(self) -> str:
         host, port = self._httpd.server_address[:2]
         return f"http://{host}:{port}/"

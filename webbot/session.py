@@ -7,6 +7,7 @@ anything fails.
 
 from __future__ import annotations
 
+import sys
 import traceback
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
@@ -34,6 +35,7 @@ from webbot.errors import WebbotError, first_line
 from webbot.finder import FIND_TIMEOUT_S, Found, find_game
 from webbot.game import GameSpec
 from webbot.mouse import Mouse
+from webbot.profile import profile_lock, remember_port, remembered_port
 from webbot.recovery import Recovery
 from webbot.report import RunReport
 from webbot.screen import Box, Camera, Grab, Screen
@@ -214,8 +216,11 @@ def game_session(options: RunOptions, fixture_path: str) -> Iterator[Session]:
     try:
         with ExitStack() as stack:
             url = options.url
+            profile = options.browser.profile if not options.browser.connect else None
+            if profile is not None:
+                stack.enter_context(profile_lock(profile))  # (open_tab's is the same hold)
             if url is None:
-                server = stack.enter_context(FixtureServer())
+                server = stack.enter_context(replica_server(profile))
                 url = urljoin(server.url, fixture_path)
             tab = stack.enter_context(open_tab(options.browser))
             recorder.start_trace(tab.page.context)
@@ -252,6 +257,28 @@ def game_session(options: RunOptions, fixture_path: str) -> Iterator[Session]:
         reason = f"unexpected {type(exc).__name__}: {first_line(exc)}"
         where = recorder.save_failure(reason, traceback.format_exc())
         raise WebbotError(f"{reason} (details saved in {where})") from exc
+
+
+def _on_stderr(line: str) -> None:
+    print(line, file=sys.stderr)
+
+
+def replica_server(profile: Path | None, say: Callable[[str], None] = _on_stderr
+                   ) -> FixtureServer:
+    """The bundled replicas' server. For a kept profile, on the port it was served on before
+    (a page's storage belongs to its origin, port included: the games' progress is there),
+    remembered in the profile; a busy port is said, and the games start afresh on another."""
+    if profile is None:
+        return FixtureServer()
+    port = remembered_port(profile)
+    try:
+        server = FixtureServer(port=port or 0)
+    except WebbotError:
+        say(f"the port {port} the profile's games were served on is busy: they start afresh "
+            "on another")
+        server = FixtureServer()
+    remember_port(profile, server.port)
+    return server
 
 
 def _mark(grab: Grab, box: Box, text: str, colour: tuple[int, int, int]) -> Mark:

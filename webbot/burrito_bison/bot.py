@@ -91,6 +91,7 @@ class BurritoBot:
         self.rounds: list[Round] = []
         self.stats = Stats()
         self.total: int | None = None     # coins, as last read
+        self.started_with: int | None = None  # coins before the first round (from its results)
         self.cheapest: int | None = None  # the cheapest upgrade seen in the shop
         self.spent = 0                    # since the last results screen
         self.bought = 0                   # purchases, all told
@@ -239,6 +240,14 @@ class BurritoBot:
         if not self.events or self.events[-1] != text:
             self.events.append(text)
 
+    def coins_line(self) -> str | None:
+        """The coins the run started and ended with, in words, when both were read."""
+        if self.started_with is None or self.total is None:
+            return None
+        ended = self.total - self.spent
+        return (f"started with {self.started_with:,} coins, ended with {ended:,} coins "
+                f"({ended - self.started_with:+,})")
+
     # -- results and shop ------------------------------------------------------------------
     def finish_round(self, seen: Observation) -> None:
         reading: ResultsReading = read_results(seen.image, seen.sighting, self.pack.digits)
@@ -246,6 +255,9 @@ class BurritoBot:
         expected = None if self.total is None or reading.coins is None \
             else self.total - self.spent + reading.coins
         total = reading.total
+        if number == 1 and total is not None and reading.coins is not None:
+            # The coins the game had kept from earlier runs, less what was bought with them.
+            self.started_with = total - reading.coins + self.spent
         if expected is not None and total is not None and total != expected:
             self.report(f"round {number}: the total reads {total:,} but the last total, "
                         f"purchases and this round's coins make {expected:,}; kept as read")

@@ -54,6 +54,8 @@ def play_command(options: RunOptions, templates: Path | None, rounds: int | None
                                        bot.stats.per_second,
                                        statistics.median(bot.stats.look_ms or [0]),
                                        session.recoveries))
+            if (coins := bot.coins_line()) is not None:
+                console.print(coins)
     if not bot.rounds:
         raise WebbotError("no round was finished")
     return 0
