@@ -189,3 +189,24 @@ def test_burrito_bison_goes_on_with_the_coins_of_the_run_before(fixtures_url):
                         env={"COLUMNS": "200"}, timeout=240)
     assert second.returncode == 0, second.stderr
     assert f"started with {ended[1]} coins, ended with " in second.stdout
+
+
+def test_puzlogic_without_levels_plays_those_not_done_before(fixtures_url, tmp_path):
+    """On a level file of 3 levels: after levels 1-2, a run without --levels plays level 3 and
+    says 2 were done before; with every level done, it says so and plays them all again."""
+    import json
+
+    levels = json.loads((Path(__file__).parents[1] / "fixtures" / "puzlogic" / "levels.json")
+                        .read_text())
+    three = {**levels, "levels": levels["levels"][:3]}
+    (tmp_path / "three.json").write_text(json.dumps(three))
+    with FixtureServer(tmp_path) as files:
+        url = f"{fixtures_url}puzlogic/index.html?levels={files.url}three.json"
+        assert _levels(run_webbot("puzlogic", "--url", url, "--levels", "1-2")) == ["01", "02"]
+        rest = run_webbot("puzlogic", "--url", url, env={"COLUMNS": "200"})
+        assert _levels(rest) == ["03"]
+        assert "Puzlogic: 3 of 3 levels completed (2 before this run) in " in rest.stdout
+        again = run_webbot("puzlogic", "--url", url, env={"COLUMNS": "200"})
+        assert _levels(again) == ["01", "02", "03"]
+        assert "all 3 levels were done before this run: playing them all again" in again.stdout
+        assert "Puzlogic: 3 of 3 levels completed (3 before this run) in " in again.stdout

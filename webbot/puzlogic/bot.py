@@ -22,6 +22,7 @@ from webbot.play import play
 from webbot.puzlogic.act import Hands, Tempo
 from webbot.puzlogic.decide import Action, Player, holds
 from webbot.puzlogic.model import (
+    LevelButton,
     LevelView,
     Observation,
     Placement,
@@ -113,6 +114,14 @@ class PuzlogicBot:
             finally:
                 if self._current is not None:  # the level under way, however the run ended
                     self._level_over()
+
+    def level_select(self) -> list[LevelButton]:
+        """The level select's buttons, each finished or not (the game keeps that in the page's
+        storage: earlier runs on the profile), looked at before playing. (Level 0 is on no
+        button: the way to it ends on the level select, its buttons read.)"""
+        with self.phases("menus"):
+            self.seen = self.open(self.reset(), Action("open", level=0))
+        return [b for b in self.seen.buttons if b.number is not None]
 
     # ---- the game of the play loop -----------------------------------------------------------
 

@@ -51,28 +51,48 @@ def levels_from_spec(spec: str) -> list[int]:
     return sorted(levels)
 
 
-def play_command(options: RunOptions, levels: list[int], solver: str, console: Console) -> int:
+def play_command(options: RunOptions, levels: list[int] | None, solver: str,
+                 console: Console) -> int:
+    """Play `levels`; None: those the level select does not show as finished (all of them
+    again when every one is)."""
     from webbot.puzlogic.bot import PuzlogicBot
 
     started = time.perf_counter()
+    before: set[int] = set()  # levels the game shows as done before the run (without --levels)
     with game_session(options, REGISTRATION.page) as session:
         bot = PuzlogicBot(session, solver=solver, report=console.print)
         try:
+            if levels is None:
+                buttons = bot.level_select()
+                before = {b.number for b in buttons if b.finished}
+                levels = [b.number for b in buttons if not b.finished]
+                if not levels:
+                    levels = [b.number for b in buttons]
+                    console.print(f"all {len(levels)} levels were done before this run: "
+                                  "playing them all again")
             bot.play(levels)
         finally:
             console.print(results_table(bot.results, time.perf_counter() - started,
-                                        session.recoveries))
+                                        session.recoveries, len(before), bool(levels)
+                                        and set(levels) <= before))
     missing = [n for n in levels if not any(r.level == n and r.completed for r in bot.results)]
     if missing:
         raise WebbotError(f"levels {missing} were not completed")
     return 0
 
 
-def results_table(results: list, seconds: float, recoveries: list[str] = ()) -> Table:
+def results_table(results: list, seconds: float, recoveries: list[str] = (),
+                  before: int = 0, replayed: bool = False) -> Table:
+    """The levels played; `before`: levels the game showed as finished before the run, which
+    count among those completed as the game counts them (unless they were all `replayed`)."""
     done = sum(r.completed for r in results)
+    played = len(results)
+    if before and not replayed:
+        done, played = done + before, played + before
+    earlier = f" ({before} before this run)" if before else ""
     table = Table("level", "pieces", "perception ms", "solve ms", "level s", "result",
-                  title=f"Puzlogic: {done} of {counted(len(results), 'level')} completed in "
-                        f"{seconds:.1f} s"
+                  title=f"Puzlogic: {done} of {counted(played, 'level')} completed{earlier} "
+                        f"in {seconds:.1f} s"
                         f"{recovered(len(recoveries))}")
     for r in results:
         table.add_row(f"{r.level:02d}" + (" (unlock)" if r.unlocking else ""), str(r.pieces),
@@ -169,8 +189,10 @@ def solve_command(path: str, solver: str, as_json: bool, all_solutions: bool, un
 
 @click.group("puzlogic", invoke_without_command=True)
 @run_options
-@click.option("--levels", "level_spec", default="1-15", show_default=True, metavar="SPEC",
-              help="Which levels to play: 1-15, 3, 2,5-7 ...")
+@click.option("--levels", "level_spec", metavar="SPEC", show_default="the levels not done",
+              help="Which levels to play: 1-15, 3, 2,5-7 ... (played again when done before). "
+                   "Without it, those the level select does not show as done (all again when "
+                   "every one is).")
 @click.option("--solver", type=click.Choice(SOLVERS), default="auto", show_default=True,
               help="Which solver backend decides.")
 @click.pass_context
@@ -185,7 +207,7 @@ def command(ctx: click.Context, options: RunOptions, level_spec: str, solver: st
         return
 
     try:
-        levels = levels_from_spec(level_spec)
+        levels = None if level_spec is None else levels_from_spec(level_spec)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--levels") from None
     raise click.exceptions.Exit(play_command(options, levels, solver, console))
