@@ -12,6 +12,8 @@ import sys
 from contextlib import suppress
 from pathlib import Path
 
+import pytest
+
 from tests import processes
 from tests.conftest import in_own_thread, run_webbot
 from webbot.browser import BrowserOptions, open_tab
@@ -177,6 +179,7 @@ def test_the_replicas_are_served_where_the_profile_s_progress_is(tmp_path):
         pass
 
 
+@pytest.mark.full  # (CI: the coins carried in the user's own browser, tests/test_remote.py)
 def test_burrito_bison_goes_on_with_the_coins_of_the_run_before(fixtures_url):
     url = (f"{fixtures_url}burrito-bison/index.html?seed=3&flight=0.25&pinata=never"
            "&sale=never&unlocked=never&cards=never")

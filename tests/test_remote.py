@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import socket
 import subprocess
 import sys
@@ -130,3 +131,46 @@ def test_a_remote_browser_streams_the_pictures_it_would_give_pulled(playwright, 
         stream.stop()
     finally:
         browser.close()
+
+
+@pytest.fixture
+def users_chromium(pages_url):
+    """A Chromium of the user's: its own profile, a window the games fit in, and a tab of
+    theirs open (plain.html)."""
+    port = free_port()
+    with tempfile.TemporaryDirectory() as profile, processes.started(
+            [find_chromium(), "--headless", f"--remote-debugging-port={port}",
+             f"--user-data-dir={profile}", "--no-sandbox", "--window-size=1280,800",
+             *CHROMIUM_ARGS, f"{pages_url}plain.html"],
+            grace_s=3, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) as browser:
+        url = f"http://127.0.0.1:{port}"
+        wait_for(lambda: answers(f"{url}/json/version"), "Chromium DevTools answering")
+        yield url, browser
+
+
+def test_two_runs_in_the_user_s_own_browser_carry_the_coins_and_leave_it_as_it_was(
+        users_chromium, fixtures_url, playwright):
+    """--connect to the user's Chromium: the bot plays in its context (storage and all), in a
+    tab of its own that it closes at the end; the browser and the user's tab stay, and the
+    consent engine never ran in the user's tab."""
+    endpoint, browser = users_chromium
+    game = (f"{fixtures_url}burrito-bison/index.html?seed=3&flight=0.25&pinata=never"
+            "&sale=never&unlocked=never&cards=never")
+    runs = [run_webbot("burrito-bison", "--rounds", "1", "--no-shop", "--connect", endpoint,
+                       "--url", game, env={"COLUMNS": "200"}, timeout=240) for _ in range(2)]
+    for done in runs:
+        assert done.returncode == 0, done.stderr
+    ended = re.search(r"started with 0 coins, ended with ([\d,]+) coins", runs[0].stdout)
+    assert ended, runs[0].stdout
+    assert f"started with {ended[1]} coins, ended with " in runs[1].stdout
+    assert browser.poll() is None  # the user's browser is still running
+    tabs = [tab["url"] for tab in requests.get(f"{endpoint}/json/list", timeout=5).json()
+            if tab.get("type") == "page"]
+    assert tabs and all(url.endswith("plain.html") for url in tabs), tabs
+    users = playwright.chromium.connect_over_cdp(endpoint)
+    try:
+        [tab] = users.contexts[0].pages
+        tab.reload()  # (an init script of the bot's would run in a new document)
+        assert tab.evaluate("typeof window.autoconsentSendMessage") == "undefined"
+    finally:
+        users.close()

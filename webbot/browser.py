@@ -121,7 +121,9 @@ def _say(line: str) -> None:
     print(line, file=sys.stderr)
 
 
-def _is_cdp_endpoint(url: str) -> bool:
+def is_cdp_endpoint(url: str) -> bool:
+    """A Chromium DevTools endpoint (a browser of the user's, its contexts theirs), not a
+    playwright run-server's."""
     return url.startswith(("http://", "https://")) or "/devtools/browser/" in url
 
 
@@ -195,7 +197,7 @@ def _sandbox_reason(text: str) -> str | None:
 def _connect(playwright: Playwright, options: BrowserOptions) -> Browser:
     url = options.connect or ""
     try:
-        if _is_cdp_endpoint(url):
+        if is_cdp_endpoint(url):
             return playwright.chromium.connect_over_cdp(url, timeout=15_000,
                                                         slow_mo=options.slow_mo)
         launch = {"headless": not options.headed, "args": CHROMIUM_ARGS}
@@ -296,6 +298,7 @@ class Tab:
 
     def _start_browser(self) -> None:
         started, self.sandbox = start_browser(self.playwright, self.options, self.report)
+        self.users = False  # playing in a context of the user's (see own_context)
         if isinstance(started, BrowserContext):  # on a profile: the browser's own context
             self.browser, self.context = None, started
             self._closed = False
@@ -303,10 +306,43 @@ class Tab:
             consent.install(started)  # (its init script reaches the page already open too)
             self.pid = newest_browser()
             self.page = self._watched(started.pages[0] if started.pages else _page_in(started))
-        else:
-            self.browser, self.context = started, None
-            self.pid = None if self.options.connect else _browser_pid(started)
-            self.page = self._watched(new_page(started, self.options))
+            return
+        self.browser, self.context = started, None
+        self.pid = None if self.options.connect else _browser_pid(started)
+        if self.options.connect and is_cdp_endpoint(self.options.connect) and started.contexts:
+            # The user's own browser: its cookies, storage and logins, in a tab of the bot's.
+            self.users = True
+            self.page = self._watched(self._users_tab(started.contexts[0]))
+            return
+        if self.options.connect and not Tab._said_no_context:
+            Tab._said_no_context = True
+            self.report(f"the browser at {self.options.connect} has no context of yours (a "
+                        "playwright run-server): the bot plays in a fresh one of its own")
+        self.page = self._watched(new_page(started, self.options))
+
+    _said_no_context = False  # (said once a process)
+
+    def _users_tab(self, context: BrowserContext) -> Page:
+        """A tab of the bot's own in the user's context: the consent chain on it alone (not on
+        the user's other tabs), the window's size the bot's, in front and kept from being
+        throttled as a hidden tab would be."""
+        page = _page_in(context)
+        consent.install(page)
+        width, height = self.options.viewport
+        with suppress(Error):
+            page.set_viewport_size({"width": width, "height": height})
+            page.bring_to_front()
+            session = context.new_cdp_session(page)
+            session.send("Emulation.setFocusEmulationEnabled", {"enabled": True},
+                         timeout=DEVTOOLS_TIMEOUT_MS)
+            session.detach()
+        return page
+
+    @property
+    def own_context(self) -> BrowserContext | None:
+        """The page's context when it is the bot's own (a trace may record it); None in the
+        user's browser, whose other tabs are not the bot's to record."""
+        return None if self.users else self.page.context
 
     def _context_closed(self, context: BrowserContext) -> None:
         self._closed = True
@@ -373,7 +409,7 @@ class Tab:
         """A page in `old`'s context, else in a fresh context (the old one went with its
         page); None when the browser gave neither."""
         try:
-            page = _page_in(old.context)
+            page = self._users_tab(old.context) if self.users else _page_in(old.context)
         except WebbotError:
             if self.browser is None:
                 return None  # a profile's one context went: a fresh browser on it
@@ -406,7 +442,11 @@ class Tab:
             timer.cancel()
 
     def close(self) -> None:
+        """Close what the bot opened: its browser, or in the user's browser its own tab alone
+        (the browser and its other tabs stay: closing a connection leaves them be)."""
         with suppress(Error):  # already gone
+            if self.users:
+                self.page.close()
             (self.browser or self.context).close()
 
 

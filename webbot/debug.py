@@ -134,8 +134,9 @@ class Recorder:
         if self.last_grab is not None:
             self._write(self._path(f"page-lost-{number}"), self.last_grab.image)
 
-    def start_trace(self, context: BrowserContext) -> None:
-        if self.directory:
+    def start_trace(self, context: BrowserContext | None) -> None:
+        """Trace `context` into the debug folder; None (the user's own browser): no trace."""
+        if self.directory and context is not None:
             context.tracing.start(screenshots=True, snapshots=True)
             self._tracing = context
 

@@ -29,6 +29,12 @@ def default_profile() -> Path:
     return Path(data) / "webbot" / "profile"
 
 
+def users_browser_data() -> Path:
+    """What the bot keeps for the user's own browser (--connect to its DevTools): where the
+    bundled replicas were served for it."""
+    return default_profile().parent / "users-browser"
+
+
 class ProfileInUse(WebbotError):
     """Another run holds the profile."""
 
@@ -107,4 +113,5 @@ def remembered_port(folder: Path) -> int | None:
 
 
 def remember_port(folder: Path, port: int) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
     (folder / PORT).write_text(str(port))

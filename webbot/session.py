@@ -25,6 +25,7 @@ from webbot.browser import (
     Tab,
     Unanswered,
     full_page,
+    is_cdp_endpoint,
     open_tab,
     open_url,
     open_url_again,
@@ -35,7 +36,7 @@ from webbot.errors import WebbotError, first_line
 from webbot.finder import FIND_TIMEOUT_S, Found, find_game
 from webbot.game import GameSpec
 from webbot.mouse import Mouse
-from webbot.profile import profile_lock, remember_port, remembered_port
+from webbot.profile import profile_lock, remember_port, remembered_port, users_browser_data
 from webbot.recovery import Recovery
 from webbot.report import RunReport
 from webbot.screen import Box, Camera, Grab, Screen
@@ -108,7 +109,7 @@ class Session:
         self.page = self.tab.reopen(report)
         self.found = None
         self.mouse.page, self.mouse.guard = self.page, None
-        self.recorder.start_trace(self.page.context)
+        self.recorder.start_trace(self.tab.own_context)
         open_url_again(self.page, self.url, RETURN_PATIENCE_S, report)
 
     def screen(self, selector: str, timeout_s: float = 10, *, fast: bool = False) -> Screen:
@@ -216,14 +217,17 @@ def game_session(options: RunOptions, fixture_path: str) -> Iterator[Session]:
     try:
         with ExitStack() as stack:
             url = options.url
-            profile = options.browser.profile if not options.browser.connect else None
+            connect = options.browser.connect
+            profile = options.browser.profile if not connect else None
             if profile is not None:
                 stack.enter_context(profile_lock(profile))  # (open_tab's is the same hold)
             if url is None:
-                server = stack.enter_context(replica_server(profile))
+                # Where the replicas' progress is kept: the profile, or the user's browser.
+                keeps = users_browser_data() if connect and is_cdp_endpoint(connect) else profile
+                server = stack.enter_context(replica_server(keeps))
                 url = urljoin(server.url, fixture_path)
             tab = stack.enter_context(open_tab(options.browser))
-            recorder.start_trace(tab.page.context)
+            recorder.start_trace(tab.own_context)
             stack.callback(recorder.stop_trace)
             session = Session(tab.page, url, recorder, Mouse(tab.page), options.game_selector,
                               options.find_timeout_s, tab, options.max_recoveries)
@@ -265,9 +269,10 @@ def _on_stderr(line: str) -> None:
 
 def replica_server(profile: Path | None, say: Callable[[str], None] = _on_stderr
                    ) -> FixtureServer:
-    """The bundled replicas' server. For a kept profile, on the port it was served on before
-    (a page's storage belongs to its origin, port included: the games' progress is there),
-    remembered in the profile; a busy port is said, and the games start afresh on another."""
+    """The bundled replicas' server. For a kept profile (or the user's browser: its folder of
+    the bot's data), on the port it was served on before (a page's storage belongs to its
+    origin, port included: the games' progress is there), remembered in that folder; a busy
+    port is said, and the games start afresh on another."""
     if profile is None:
         return FixtureServer()
     port = remembered_port(profile)

@@ -172,22 +172,27 @@ def _showing(button: Button) -> bool:
         return False
 
 
-_CHAINS: weakref.WeakKeyDictionary[BrowserContext, Consent] = weakref.WeakKeyDictionary()
+_CHAINS: weakref.WeakKeyDictionary[BrowserContext | Page, Consent] = \
+    weakref.WeakKeyDictionary()
 
 
-def install(context: BrowserContext) -> Consent:
-    """Put the chain on a fresh browser context (before any page opens): the library, when it
-    is installed, runs in every frame from then on."""
+def install(target: BrowserContext | Page) -> Consent:
+    """Put the chain on a fresh browser context, or on one page of a context that is not the
+    bot's (a tab of the user's own browser), before it opens anything: the library, when it is
+    installed, runs in every frame from then on."""
     library = find_library()
     engine = Engine(library) if library else None
     if engine:
-        engine.install(context)
-    chain = _CHAINS[context] = Consent(engine)
+        engine.install(target)
+    chain = _CHAINS[target] = Consent(engine)
     return chain
 
 
 def chain_of(page: Page) -> Consent:
-    """The page's chain; a page whose context was not given one gets the bot's own links."""
+    """The page's chain (its own, or its context's); a page given none gets the bot's own
+    links."""
+    if page in _CHAINS:
+        return _CHAINS[page]
     context = page.context
     if context not in _CHAINS:
         _CHAINS[context] = Consent(None)

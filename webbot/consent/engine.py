@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from playwright.sync_api import BrowserContext, ElementHandle, Error, Frame, JSHandle
+from playwright.sync_api import BrowserContext, ElementHandle, Error, Frame, JSHandle, Page
 
 from webbot.answer import NoAnswer, evaluate, evaluate_handle
 from webbot.consent.look import dialog_in
@@ -186,9 +186,10 @@ class Engine:
     budgets: dict[Frame, Budget] = field(default_factory=dict)
     errors: deque[str] = field(default_factory=lambda: deque(maxlen=MAX_ERRORS))
 
-    def install(self, context: BrowserContext) -> None:
-        context.expose_binding("autoconsentSendMessage", self._on_message)
-        context.add_init_script(script=self.library.bundle)
+    def install(self, target: BrowserContext | Page) -> None:
+        """On a context (every page it opens), or on one page (a tab of the user's browser)."""
+        target.expose_binding("autoconsentSendMessage", self._on_message)
+        target.add_init_script(script=self.library.bundle)
 
     def _on_message(self, source: dict, raw: object) -> None:
         frame: Frame = source["frame"]
