@@ -213,3 +213,17 @@ def test_puzlogic_without_levels_plays_those_not_done_before(fixtures_url, tmp_p
         assert _levels(again) == ["01", "02", "03"]
         assert "all 3 levels were done before this run: playing them all again" in again.stdout
         assert "Puzlogic: 3 of 3 levels completed (3 before this run) in " in again.stdout
+
+
+def test_the_daily_set_done_before_is_said_and_ends_well(fixtures_url):
+    """A page that keeps the sets found (?remember=1) on the same profile: the second run's
+    first set is "already found, 0 to find", so today's puzzle was done before."""
+    url = f"{fixtures_url}daily-set/puzzle/set.htm?remember=1"
+    first = run_webbot("daily-set", "--url", url, env={"COLUMNS": "200"})
+    assert first.returncode == 0, first.stderr
+    assert "6 of 6 sets confirmed in" in first.stdout
+    second = run_webbot("daily-set", "--url", url, env={"COLUMNS": "200"})
+    assert second.returncode == 0, second.stderr
+    assert "today's puzzle was done before this run" in second.stdout
+    assert "6 of 6 sets confirmed (found before this run) in" in second.stdout
+    assert "lost page" not in second.stdout

@@ -25,6 +25,7 @@ from webbot.way import Way
 MESSAGES = "div.set-messages"
 FOUND = re.compile(r"(\d+)\s+Sets?\s+Found", re.IGNORECASE)
 ALREADY = re.compile(r"already found", re.IGNORECASE)
+LEFT = re.compile(r"still have\s+(\d+)\s+to find", re.IGNORECASE)
 NOT_A_SET = re.compile(r"NOT A SET", re.IGNORECASE)
 GREAT = re.compile(r"^\s*GREAT\b", re.IGNORECASE)
 COMPLETED_TITLE = re.compile(r"completed today", re.IGNORECASE)
@@ -50,6 +51,13 @@ class Answer:
     @property
     def already(self) -> bool:
         return bool(ALREADY.search(self.text))
+
+    @property
+    def all_found_before(self) -> bool:
+        """The three cards were found before, and so was every other set ("You already found
+        that one! Still have 0 to find"): today's puzzle was done before this run."""
+        left = LEFT.search(self.text)
+        return self.already and left is not None and int(left.group(1)) == 0
 
     @property
     def rejected(self) -> bool:

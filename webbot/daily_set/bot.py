@@ -48,10 +48,11 @@ class Outcome:
     confirmed_s: float = 0.0  # from the start to the last set confirmed
     seconds: float = 0.0  # from the start to the end, the completion page included
     recoveries: int = 0  # pages lost and reopened
+    done_before: bool = False  # the page says every set was found before this run
 
     @property
     def complete(self) -> bool:
-        return len(self.found) == DAILY_SETS
+        return self.done_before or len(self.found) == DAILY_SETS
 
 
 def recognises(candidate: Candidate) -> bool:
@@ -170,6 +171,11 @@ class DailySetBot:
         self.report(f"set {number}: cards {_positions(positions)} -> "
                     f"{answer.text or 'the page moved on to ' + str(answer.left_page)}")
         self.seen = Observation(self.seen.readings, (*self.seen.clicked, triple))
+        if answer.all_found_before:  # today's puzzle was done before: nothing left to click
+            self.outcome.done_before = True
+            self.report("today's puzzle was done before this run: the page says every set was "
+                        "found already")
+            self.seen = Observation(self.seen.readings, tuple(todays_sets(self.seen.readings)))
         return self.seen
 
     def result(self) -> Outcome:

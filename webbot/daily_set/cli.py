@@ -55,9 +55,11 @@ def play_command(options: RunOptions, console: Console) -> int:
 
 
 def sets_table(outcome: Outcome, seconds: float) -> Table:
-    done = len(outcome.found)
+    done = DAILY_SETS if outcome.done_before else len(outcome.found)
+    before = " (found before this run)" if outcome.done_before else ""
     table = Table("set", "cards", "what they show", "page said",
-                  title=f"Daily SET: {done} of {DAILY_SETS} sets confirmed in {seconds:.1f} s "
+                  title=f"Daily SET: {done} of {DAILY_SETS} sets confirmed{before} in "
+                        f"{seconds:.1f} s "
                         f"(cards read in {outcome.read_ms:.0f} ms)"
                         f"{recovered(outcome.recoveries)}")
     for number, found in enumerate(outcome.found, 1):
