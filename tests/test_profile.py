@@ -53,7 +53,8 @@ def test_a_profile_in_use_is_one_line_and_a_lock_left_behind_is_no_lock(fixtures
 
 def test_a_run_killed_mid_game_leaves_the_profile_to_the_next(fixtures_url, tmp_path):
     """Killed with SIGKILL (nothing of its own cleans up): its browser goes with it, the lock
-    with its process, and the next run goes on from what the killed one had done."""
+    with its process, and the next run plays on the profile. (What the game saved in the killed
+    run's last seconds may be lost: Chromium writes a page's storage to disk a while after.)"""
     profile, url = tmp_path / "profile", f"{fixtures_url}puzlogic/index.html"
     process = processes.start([sys.executable, "-m", "webbot.cli", "puzlogic", "--url", url,
                                "--profile", str(profile)], stdout=subprocess.PIPE, text=True)
@@ -67,7 +68,7 @@ def test_a_run_killed_mid_game_leaves_the_profile_to_the_next(fixtures_url, tmp_
     assert process.returncode == -signal.SIGKILL
     levels = _levels(run_webbot("puzlogic", "--url", url, "--levels", "3", "--profile",
                                 str(profile)))
-    assert levels in (["02 (unlock)", "03"], ["03"])  # (level 2 may have been done too)
+    assert levels[-1] == "03" and set(levels[:-1]) <= {"01 (unlock)", "02 (unlock)"}
 
 
 def test_check_and_fresh_runs_leave_the_profile_alone():
