@@ -16,7 +16,7 @@ import click
 from rich.table import Table
 
 from webbot import __version__
-from webbot.commands import browser_options, console
+from webbot.commands import check_options, console
 from webbot.errors import WebbotError, first_line
 from webbot.params import OUTPUT_DIR, PAGE_URL
 from webbot.registry import games
@@ -90,10 +90,10 @@ def trace(where: Path, port: int) -> int:
 
 
 @cli.command()
-@browser_options
+@check_options
 def check(options: RunOptions) -> None:
     """Check that server, Chromium, screenshots and Tesseract all work here (in a throwaway
-    profile: the bot's own is left as it is).
+    profile unless given --profile DIR: the bot's own is left as it is).
 
     Example: webbot check --debug-dir debug/"""
     from webbot.check import run_check

@@ -38,9 +38,16 @@ def run_options(command: Callable) -> Callable:
     return browser_options(kept_profile(command))
 
 
-def kept_profile(command: Callable) -> Callable:
-    """--profile DIR and --fresh, folded into `options.browser.profile` (by default the bot's
-    own profile, webbot.profile.default_profile)."""
+def check_options(command: Callable) -> Callable:
+    """What `webbot check` takes: the same options, its browser in a throwaway profile unless
+    given --profile DIR (the bot's own profile is left as it is)."""
+    return browser_options(kept_profile(command, by_default=lambda: None))
+
+
+def kept_profile(command: Callable,
+                 by_default: Callable[[], Path | None] = default_profile) -> Callable:
+    """--profile DIR and --fresh, folded into `options.browser.profile` (without either, the
+    bot's own profile, webbot.profile.default_profile)."""
 
     @click.option("--profile", type=OUTPUT_DIR, metavar="DIR",
                   help="Play in the browser profile kept in DIR (made when missing) instead of "
@@ -52,7 +59,7 @@ def kept_profile(command: Callable) -> Callable:
         if fresh and profile is not None:
             raise click.UsageError("--fresh plays in a throwaway profile, --profile DIR in a "
                                    "kept one: give one of them")
-        kept = None if fresh else profile or default_profile()
+        kept = None if fresh else profile or by_default()
         return command(replace(options, browser=replace(options.browser, profile=kept)),
                        **kwargs)
 
