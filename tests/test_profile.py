@@ -228,3 +228,19 @@ def test_the_daily_set_done_before_is_said_and_ends_well(fixtures_url):
     assert "today's puzzle was done before this run" in second.stdout
     assert "6 of 6 sets confirmed (found before this run) in" in second.stdout
     assert "lost page" not in second.stdout
+
+
+def test_a_consent_answered_in_an_earlier_run_is_not_there_the_next(fixtures_url):
+    """A portal that keeps the consent answer (as real consent managers do, ?remember=1): the
+    first run declines its dialog; on the same profile the second finds none to answer."""
+    url = (f"{fixtures_url}portal/index.html?game=puzlogic&consent=onetrust&remember=1"
+           "&banner=0")
+    first = run_webbot("puzlogic", "--levels", "1", "--url", url, "--viewport", "1280x900",
+                       env={"COLUMNS": "200"})
+    assert first.returncode == 0, first.stderr
+    said = re.search(r"^consent: onetrust.*, declined", first.stdout, re.M | re.I)
+    assert said, first.stdout
+    second = run_webbot("puzlogic", "--levels", "1", "--url", url, "--viewport", "1280x900",
+                        env={"COLUMNS": "200"})
+    assert second.returncode == 0, second.stderr
+    assert "consent:" not in second.stdout, second.stdout
