@@ -83,15 +83,18 @@ def _lines_until(lines: queue.Queue, end: str | None, deadline: float) -> list[s
 
 
 @pytest.mark.parametrize(("args", "page", "when", "finished"), [
-    (["puzlogic", "--levels", "1-2"], "puzlogic/index.html", "level 01", "level 02"),
+    (["puzlogic", "--levels", "1-2"], "puzlogic/index.html", "level 01", r"level 02"),
     pytest.param(["burrito-bison", "--rounds", "1", "--no-shop"],
                  "burrito-bison/index.html?seed=3&flight=0.25&pinata=never&sale=never",
-                 "round 1 launched", "round 1:", marks=pytest.mark.full),  # (the slowest)
+                 "round 1 launched", r"round 1:", marks=pytest.mark.full),  # (the slowest)
     # A page that keeps the sets found (in its storage), as a page keeping a player's progress
     # would: the reopened page, in the same browser context, says the first two were found
-    # (and the run's exit 0 says the page confirmed all six).
+    # (and the run's exit 0 says the page confirmed all six). On a kept profile the second
+    # set's write may be lost with the renderer killed just after it (seen once in CI): then
+    # the page finds it anew.
     (["daily-set"], "daily-set/puzzle/set.htm?remember=1", "set 2:",
-     "set 2: cards 2, 4, 5 -> You already found that one! Still have 4 to find"),
+     r"set 2: cards 2, 4, 5 -> (You already found that one! Still have 4 to find|GREAT! 2 Sets "
+     r"Found)"),
 ], ids=["puzlogic", "burrito-bison", "daily-set"])
 def test_a_renderer_killed_mid_game_costs_one_recovery(fixtures_url, args, page, when,
                                                        finished):
@@ -103,7 +106,7 @@ def test_a_renderer_killed_mid_game_costs_one_recovery(fixtures_url, args, page,
     said = " ".join(done.stdout.split())
     assert ("the page crashed (its renderer process ended): reopening the page and finding the "
             "game again (recovery 1 of at most 3)") in said
-    assert finished in said.split("reopening the page")[1]
+    assert re.search(finished, said.split("reopening the page")[1]), said
     # The table: every level (level 1 again when the reopened game forgot it was done), the
     # round, the six sets; and the recovery.
     title = {"puzlogic": r"Puzlogic: (\d) of \1 levels completed", "burrito-bison":
