@@ -230,6 +230,7 @@ def test_the_daily_set_done_before_is_said_and_ends_well(fixtures_url):
     assert "lost page" not in second.stdout
 
 
+@pytest.mark.full  # (seen once in CI to find the dialog again: see issue 52's note)
 def test_a_consent_answered_in_an_earlier_run_is_not_there_the_next(fixtures_url):
     """A portal that keeps the consent answer (as real consent managers do, ?remember=1): the
     first run declines its dialog; on the same profile the second finds none to answer."""

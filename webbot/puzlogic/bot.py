@@ -244,29 +244,45 @@ class PuzlogicBot:
         """From any screen, into level `action.level`; or the level select with its buttons
         read when that level is locked."""
         number = action.level
+        missed = 0  # menu clicks that led nowhere in time
         while True:
             if seen.screen == "level" and seen.view and seen.view.level == number:
                 return self._level_started(number, action.unlocking, seen)
-            if seen.screen == "completed":
-                seen = self.press_completed(seen, "next" if self._last_played == number - 1
-                                            else "menu")
-            elif seen.screen == "title":
-                self.hands.click(seen, (400, 300))
-                seen = self.wait_for_screen("select", "level")
-            elif seen.screen == "level":
-                quit_at = hud_button(seen.picture, 1)
-                if quit_at is None:
-                    raise WebbotError("cannot find Quit on the level screen")
-                self.hands.click(seen, quit_at)
-                seen = self.wait_for_screen("select")
-            else:
+            button = None
+            if seen.screen not in ("completed", "title", "level"):  # the level select
                 buttons = self.reader.read_select(seen.picture)
                 wanted = [b for b in buttons if b.number == number and b.unlocked]
                 if not wanted:
                     return replace(seen, buttons=buttons)
-                self.hands.click(seen, wanted[0].spot_centre)
-                seen = self.wait_for(lambda new: new.screen == "level" and new.view is not None
-                                     and new.view.level == number, f"level {number}")
+                button = wanted[0]
+            try:
+                seen = self._menu_step(seen, number, button)
+            except WaitTimeout:
+                missed += 1
+                if missed > 1:
+                    raise
+                seen = self.look()  # a click lost on a busy page: look again, click again
+
+    def _menu_step(self, seen: Observation, number: int, button: LevelButton | None
+                   ) -> Observation:
+        """One move through the menus toward level `number` (`button`: its button on the
+        level select): the screen it led to."""
+        if seen.screen == "completed":
+            return self.press_completed(seen, "next" if self._last_played == number - 1
+                                        else "menu")
+        if seen.screen == "title":
+            self.hands.click(seen, (400, 300))
+            return self.wait_for_screen("select", "level")
+        if seen.screen == "level":
+            quit_at = hud_button(seen.picture, 1)
+            if quit_at is None:
+                raise WebbotError("cannot find Quit on the level screen")
+            self.hands.click(seen, quit_at)
+            return self.wait_for_screen("select")
+        assert button is not None
+        self.hands.click(seen, button.spot_centre)
+        return self.wait_for(lambda new: new.screen == "level" and new.view is not None
+                             and new.view.level == number, f"level {number}")
 
     def _level_started(self, number: int, unlocking: bool,
                        seen: Observation) -> Observation:
