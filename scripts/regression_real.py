@@ -45,7 +45,7 @@ from tests.real_world import (  # noqa: E402
 )
 from webbot.burrito_bison.layout import REAL_SIZES  # noqa: E402
 from webbot.burrito_bison.matching import TemplatePack  # noqa: E402
-from webbot.puzlogic.perceive import Reader  # noqa: E402
+from webbot.puzlogic.perceive import GLYPHS, Reader  # noqa: E402
 from webbot.vision.digits import DigitReader  # noqa: E402
 
 KINDS = ("right", "refused", "wrong")
@@ -53,7 +53,7 @@ KINDS = ("right", "refused", "wrong")
 
 def puzlogic_row(cache: Path) -> dict[str, list[str]]:
     levels = json.loads((PUZLOGIC / "levels.json").read_text())["levels"]
-    reader = Reader(DigitReader(cache))  # a first run's reader: nothing learned yet
+    reader = Reader(DigitReader(cache, seeds=GLYPHS))  # a first run's: nothing learned yet
     row = {}
     for name, perturb in PERTURBATIONS.items():
         row[name] = []

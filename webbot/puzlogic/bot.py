@@ -13,7 +13,9 @@ import statistics
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 
+from webbot.cache import home_relative
 from webbot.debug import Mark
 from webbot.errors import WaitTimeout, WebbotError
 from webbot.game import GameSpec
@@ -33,6 +35,7 @@ from webbot.puzlogic.model import (
     UnreadableScreen,
 )
 from webbot.puzlogic.perceive import (
+    GLYPHS,
     Reader,
     classify,
     completed_buttons,
@@ -48,6 +51,7 @@ from webbot.puzlogic.solvers import solutions
 from webbot.recovery import Recovery
 from webbot.screen import Grab, Screen
 from webbot.session import Session
+from webbot.vision.digits import DigitReader
 from webbot.vision.region import GameNotFound
 
 READ_TRIES = 5  # grabs to try when a reading has doubts (a drifting leaf, say)
@@ -90,7 +94,7 @@ class PuzlogicBot:
         self.recovery = Recovery(session, report)
         self.screen: Screen = self.recovery.attempt(self._find)
         self.hands = Hands(session.mouse, self.tempo)
-        self.reader = reader or Reader()
+        self.reader = reader or Reader(DigitReader(seeds=GLYPHS, on_learning=self._learning))
         self.solver = solver
         self.results: list[LevelResult] = []
         self._current: LevelResult | None = None
@@ -472,6 +476,10 @@ class PuzlogicBot:
         return None
 
     # ---- reporting -------------------------------------------------------------------------
+    def _learning(self, cache: Path) -> None:
+        kept = home_relative(cache.parent)
+        self.report(f"learning Puzlogic's digits (new to the bot; kept in {kept})")
+
 
     @staticmethod
     def progress_line(result: LevelResult) -> str:

@@ -10,6 +10,8 @@ nothing), or a sum (bold digits beside a triangle that points away from the boar
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import cv2
 import numpy as np
 
@@ -237,11 +239,15 @@ def _triangle_side(amount: np.ndarray) -> str | None:
     return side if points_outward else None
 
 
+GLYPHS = Path(__file__).with_name("glyphs")  # bundled templates (scripts/learn_puzlogic_glyphs.py)
+
+
 class Reader:
-    """Reads Puzlogic screens; keeps the digit reader (and its learned templates) between frames."""
+    """Reads Puzlogic screens; keeps the digit reader (and its learned templates) between frames.
+    Without one given, a reader with the bundled templates, learning into the user's cache."""
 
     def __init__(self, digits: DigitReader | None = None) -> None:
-        self.digits = digits or DigitReader()
+        self.digits = digits or DigitReader(seeds=GLYPHS)
         self._readings: list[tuple[str, int, float]] = []
 
     def _number(self, amount: np.ndarray, style: str, min_height: int, where: str,

@@ -7,6 +7,10 @@ regular and bold digits). A glyph that no template matches well enough goes to T
 padded black-on-white crop with a digit whitelist, in several modes and sizes that must
 agree; what it reads
 becomes a new template, kept on disk, so from then on that digit reads in microseconds.
+
+A game may bundle templates of its own (`seeds`): learned from its replica by a committed script,
+they spare a first run most of its teaching. They are read beside the learned ones, under the
+same rules: a glyph none of them matches well enough still goes to Tesseract.
 """
 
 from __future__ import annotations
@@ -14,7 +18,9 @@ from __future__ import annotations
 import hashlib
 import os
 import tempfile
+import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -122,15 +128,26 @@ class GlyphTemplates:
         return self.labels[best], float(scores[best]), float(scores[best]) - rival
 
 
-class DigitReader:
-    """Reads digit glyphs of named styles; learns templates under `cache_dir/<style>/`."""
+LEARNING_SAID_AFTER_S = 1.0  # teaching this long is said to the user, once
 
-    def __init__(self, cache_dir: Path | None = None, *, learn: bool = True) -> None:
+
+class DigitReader:
+    """Reads digit glyphs of named styles; learns templates under `cache_dir/<style>/`, beside
+    the bundled ones under `seeds/<style>/` (when given). `on_learning` hears, once, when
+    Tesseract's teaching has taken more than a second: a user should know why a first run is
+    slower."""
+
+    def __init__(self, cache_dir: Path | None = None, *, learn: bool = True,
+                 seeds: Path | None = None,
+                 on_learning: Callable[[Path], None] | None = None) -> None:
         self.cache_dir = Path(cache_dir) if cache_dir else default_cache_dir() / "glyphs"
         self.learn = learn
+        self.seeds = seeds
+        self.on_learning = on_learning
         self._styles: dict[str, GlyphTemplates] = {}
         self._loaded: dict[str, int] = {}  # each style's folder's mtime when it was read
         self.tesseract_calls = 0
+        self.tesseract_s = 0.0  # time spent in Tesseract (teaching, mostly)
 
     def _templates(self, style: str) -> GlyphTemplates:
         if style not in self._styles:
@@ -141,7 +158,8 @@ class DigitReader:
         folder = self.cache_dir / style
         self._loaded[style] = _mtime(folder)
         templates = self._styles[style] = GlyphTemplates()
-        for path in sorted(folder.glob("[0-9]-*.png")):
+        folders = [folder] if self.seeds is None else [self.seeds / style, folder]
+        for path in [path for place in folders for path in sorted(place.glob("[0-9]-*.png"))]:
             image = cv2.imread(str(path), cv2.IMREAD_GRAYSCALE)
             if image is not None and image.shape == (GLYPH_HEIGHT, GLYPH_WIDTH):
                 templates.add(int(path.name[0]), image.astype(np.float32) / 255)
@@ -213,7 +231,14 @@ class DigitReader:
             page = padded_page(glyphs[k], height)
             pages.append(np.where(page < 128, 0, 255).astype(np.uint8) if sharp else page)
         self.tesseract_calls += len(pages)
-        for k, text in zip(which, read_texts(pages, f"--psm {psm} {whitelist}"), strict=True):
+        started = time.perf_counter()
+        texts = read_texts(pages, f"--psm {psm} {whitelist}")
+        said_before = self.tesseract_s > LEARNING_SAID_AFTER_S
+        self.tesseract_s += time.perf_counter() - started
+        if self.learn and self.on_learning and not said_before \
+                and self.tesseract_s > LEARNING_SAID_AFTER_S:
+            self.on_learning(self.cache_dir)
+        for k, text in zip(which, texts, strict=True):
             if text:
                 tallies[k][text] += 1
 
