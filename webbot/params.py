@@ -117,6 +117,22 @@ class GameSelector(click.ParamType):
 GAME_SELECTOR = GameSelector()
 
 
+class InputFile(click.ParamType):
+    """A file the command will read: one that is missing, a folder, a pipe or a device is
+    refused before any is read, in the one line webbot.inputs says it in (exit 2)."""
+
+    name = "FILE"
+
+    def convert(self, value, param, ctx):
+        from webbot.inputs import check_file
+
+        check_file(value)
+        return str(value)
+
+
+INPUT_FILE = InputFile()
+
+
 class Output(click.ParamType):
     """A file (or a folder, `folder=True`) the command will write: checked before anything
     starts, by writing there, so that a run does not fail on it after its games."""

@@ -16,7 +16,7 @@ from webbot.commands import console, run_options
 from webbot.debug import annotate, save_picture
 from webbot.errors import WebbotError
 from webbot.inputs import read_image
-from webbot.params import OUTPUT_FILE, Finite
+from webbot.params import INPUT_FILE, OUTPUT_FILE, Finite
 from webbot.puzlogic import REGISTRATION
 from webbot.puzlogic.model import (
     NoSolution,
@@ -214,7 +214,7 @@ def command(ctx: click.Context, options: RunOptions, level_spec: str, solver: st
 
 
 @command.command("read")
-@click.argument("image", metavar="IMAGE", type=click.Path(dir_okay=False))
+@click.argument("image", metavar="IMAGE", type=INPUT_FILE)
 @click.option("--json", "as_json", is_flag=True,
               help="Print the puzzle as JSON in the schema of levels.json.")
 @click.option("--annotated", type=OUTPUT_FILE, metavar="OUT.png",
@@ -227,7 +227,7 @@ def read(image: str, as_json: bool, annotated: str | None) -> None:
 
 
 @command.command("solve")
-@click.argument("puzzle_file", metavar="PUZZLE.json", type=click.Path(dir_okay=False))
+@click.argument("puzzle_file", metavar="PUZZLE.json", type=INPUT_FILE)
 @click.option("--solver", type=click.Choice(SOLVERS), default="auto", show_default=True,
               help="Which backend searches.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON: {\"placements\": [...]}.")
