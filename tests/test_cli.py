@@ -226,6 +226,68 @@ def test_trace_serves_playwrights_viewer_that_opens_the_trace(browser, page, fix
     assert process.returncode == 0 and out.strip() == "stopped", err
 
 
+@contextmanager
+def trace_viewer(folder, *options: str) -> Iterator[tuple[subprocess.Popen, str]]:
+    """`webbot trace` on a stand-in trace.zip (the viewer serves any zip), and its address once
+    it listens. SIGINT is heard as in a terminal (a suite started in the background ignores
+    it)."""
+    import zipfile
+
+    with zipfile.ZipFile(folder / "trace.zip", "w") as stand_in:
+        stand_in.writestr("trace.trace", "")
+    with processes.started([sys.executable, "-m", "webbot.cli", "trace", str(folder), *options],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL)
+                           ) as process:
+        said = process.stdout.readline()
+        assert " at http://127.0.0.1:" in said, said + process.stderr.read()
+        yield process, said.split(" at ")[1].split()[0]
+
+
+def wait_until_gone(pids: list[int], timeout: float = 30) -> list[int]:
+    deadline = time.monotonic() + timeout
+    while (left := [pid for pid in pids if processes.running(pid)]) and \
+            time.monotonic() < deadline:
+        time.sleep(0.1)
+    return left
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+def test_trace_stopped_by_a_signal_ends_the_viewer_and_exits_0(tmp_path, signum):
+    """The signal goes to webbot's own pid only (as `kill PID` sends it, or a service manager):
+    the viewer's processes (Playwright's Python wrapper and its node) end with it, and the port
+    is free again."""
+    with trace_viewer(tmp_path, "--port", "0") as (process, url):
+        viewer = processes.descendants(process.pid)
+        assert viewer and requests.get(url, timeout=10).status_code == 200
+        process.send_signal(signum)
+        out, err = process.communicate(timeout=60)
+        assert (process.returncode, out.strip().splitlines()[-1], err) == (0, "stopped", "")
+        assert wait_until_gone(viewer) == []
+    with pytest.raises(requests.ConnectionError):
+        requests.get(url, timeout=10)
+
+
+def test_trace_says_when_its_port_is_taken(tmp_path):
+    with wedged_port() as port, trace_viewer(tmp_path, "--port", str(port)) as (process, url):
+        assert not url.endswith(f":{port}")
+        process.send_signal(signal.SIGTERM)
+        _, err = process.communicate(timeout=60)
+    taken = url.rsplit(":", 1)[1].rstrip("/")
+    assert err.strip() == (f"note: port {port} is taken (by a trace viewer still serving?): the "
+                           f"viewer is on port {taken} instead")
+
+
+def test_serve_stopped_by_sigterm_exits_0():
+    with processes.started([sys.executable, "-m", "webbot.cli", "serve", "--port", "0"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as process:
+        url = process.stdout.readline().split(" at ")[1].split()[0]
+        assert requests.get(url + "index.html", timeout=5).status_code == 200
+        process.send_signal(signal.SIGTERM)
+        out, err = process.communicate(timeout=30)
+    assert (process.returncode, out.strip().splitlines()[-1], err) == (0, "stopped", "")
+
+
 def test_trace_without_a_trace_is_a_usage_error(tmp_path):
     done = run_webbot("trace", str(tmp_path))
     assert done.returncode == 2
