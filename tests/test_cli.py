@@ -54,10 +54,14 @@ def test_bad_option_is_a_usage_error():
     assert result.returncode == 2 and "Invalid value" in result.stderr
 
 
-def test_check_runs_the_whole_chain():
+def test_check_runs_the_whole_chain(monkeypatch):
+    monkeypatch.delenv("COLUMNS", raising=False)  # (pytest-xdist sets 80)
     result = run_webbot("check")
     assert result.returncode == 0, result.stderr
     assert "all good" in result.stdout and "tesseract" in result.stdout
+    # Piped, the table is as wide as its rows: the consent library's path whole, on its line.
+    assert "…" not in result.stdout
+    assert re.search(r"│ consent +│ .*\(/\S+/autoconsent\) +│\n", result.stdout), result.stdout
 
 
 def test_debug_dir_keeps_frames_annotations_and_trace(tmp_path):

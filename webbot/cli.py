@@ -15,7 +15,6 @@ from pathlib import Path
 from types import FrameType
 
 import click
-from rich.table import Table
 
 from webbot import __version__
 from webbot.commands import check_options, console
@@ -23,7 +22,7 @@ from webbot.errors import WebbotError, first_line
 from webbot.params import OUTPUT_DIR, PAGE_URL
 from webbot.registry import games
 from webbot.session import RunOptions
-from webbot.shown import shown
+from webbot.shown import Table, shown
 from webbot.soak.cli import soak
 
 

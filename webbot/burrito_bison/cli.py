@@ -11,7 +11,6 @@ from pathlib import Path
 
 import click
 from rich.console import Console
-from rich.table import Table
 from rich.text import Text
 
 from webbot.burrito_bison import REGISTRATION
@@ -31,6 +30,7 @@ from webbot.errors import WebbotError
 from webbot.params import INPUT_FILE, OUTPUT_DIR, Finite, Rect
 from webbot.recovery import recovered
 from webbot.session import RunOptions, game_session
+from webbot.shown import Table
 from webbot.words import counted
 
 

@@ -11,7 +11,6 @@ from urllib.parse import urlsplit
 
 import click
 from rich.console import Console
-from rich.table import Table
 
 from webbot.commands import console, run_options
 from webbot.daily_set.annotate import annotated
@@ -33,6 +32,7 @@ from webbot.inputs import MAX_IMAGE_BYTES, check_file, decode_image, is_lossy, r
 from webbot.params import INPUT_FILE, OUTPUT_FILE, Url
 from webbot.recovery import recovered
 from webbot.session import RunOptions, game_session
+from webbot.shown import Table
 from webbot.words import counted
 
 BUNDLED_PAGE = "daily-set/puzzle/set.htm"

@@ -10,7 +10,6 @@ from pathlib import Path
 
 import click
 from rich.console import Console
-from rich.table import Table
 
 from webbot.commands import console, run_options
 from webbot.debug import annotate, save_picture
@@ -32,6 +31,7 @@ from webbot.puzlogic.solvers import NAMES as SOLVERS
 from webbot.recovery import recovered
 from webbot.screen import Box, Grab
 from webbot.session import RunOptions, game_session
+from webbot.shown import Table
 from webbot.words import counted
 
 LEVEL_COUNT = 15

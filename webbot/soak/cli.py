@@ -14,12 +14,11 @@ from typing import TextIO
 import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
 from webbot.commands import console as terminal
 from webbot.params import BROWSER_ENDPOINT, OUTPUT_FILE, SCHEDULER, Finite
 from webbot.registry import Registration, games
-from webbot.shown import TextConsole
+from webbot.shown import Table, TextConsole
 from webbot.soak.pages import SoakPages
 from webbot.soak.resume import recorded
 from webbot.soak.runner import (
@@ -162,7 +161,7 @@ def _report(plan: Plan, result: SoakResult, console: Console,
     for table in tables:
         console.print(table)
     if pages:
-        page = TextConsole(record=True, file=io.StringIO(), width=console.width)
+        page = TextConsole(record=True, file=io.StringIO())  # as wide as its tables
         for table in tables:
             page.print(table)
         pages.write(page.export_text())
