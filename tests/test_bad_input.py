@@ -144,7 +144,7 @@ ROWS = [
      "{d}/huge.png is too large a picture (100000x100000)"),
     ("puzlogic read {d}/pipe", 2, "{d}/pipe is a named pipe, not a file"),
     ("puzlogic read {d}/blank.png", 1, "{d}/blank.png shows no Puzlogic level"),
-    ("puzlogic read {d}/blank.png --annotated {d}/out.txt", 1, "{d}/blank.png shows no"),
+    ("puzlogic read {d}/blank.png --annotate {d}/out.txt", 1, "{d}/blank.png shows no"),
     ("daily-set classify {d}/missing.gif", 2, "{d}/missing.gif: no such file"),
     ("daily-set classify {d}/text.png", 2, "{d}/text.png is not an image that can be decoded"),
     ("daily-set classify {d}/huge.png", 2, "{d}/huge.png is too large a picture"),
@@ -213,7 +213,11 @@ ROWS = [
      "Invalid value for '--jsonl': {d}/a-folder: a folder, not a file"),
     ("puzlogic --debug-dir {d}/text.png", 2,
      "Invalid value for '--debug-dir': {d}/text.png: not a folder"),
-    ("puzlogic read {d}/blank.png --annotated /proc/seen.png", 2,
+    ("puzlogic read {d}/blank.png --annotate /proc/seen.png", 2,
+     "Invalid value for '--annotate': /proc/seen.png: cannot be written"),
+    ("daily-set read {d}/blank.png --annotate /proc/seen.png", 2,
+     "Invalid value for '--annotate': /proc/seen.png: cannot be written"),
+    ("puzlogic read {d}/blank.png --annotated /proc/seen.png", 2,  # the name it had before
      "Invalid value for '--annotated': /proc/seen.png: cannot be written"),
     ("puzlogic --keep 5", 2, "--keep N keeps the latest frames of --debug-dir DIR; give the "
                              "folder too"),

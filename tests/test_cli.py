@@ -362,6 +362,17 @@ def test_report_is_a_page_that_renders_with_the_run_s_figures(page, fixtures_url
     assert page.get_by_text("the whole page").count() == 1
 
 
+@pytest.mark.parametrize("game", ["puzlogic", "daily-set"])
+def test_both_read_commands_take_annotate(game, capsys):
+    """`read --annotate OUT.png` for both games; Puzlogic's old `--annotated` still works,
+    unlisted."""
+    from webbot.cli import main
+
+    assert main([game, "read", "--help"]) == 0
+    shown = capsys.readouterr().out
+    assert "--annotate OUT.png" in shown and "--annotated" not in shown
+
+
 def test_every_default_is_shown_the_same_way():
     """Click's own "[default: ...]" for every option with a default, never a default in words
     in the help text."""

@@ -102,7 +102,7 @@ def results_table(results: list, seconds: float, recoveries: list[str] = (),
     return table
 
 
-def read_command(path: str, as_json: bool, annotated: str | None) -> None:
+def read_command(path: str, as_json: bool, annotate_to: Path | None) -> None:
     image = read_image(path)
     started = time.perf_counter()
     picture = normalise(image)
@@ -111,9 +111,9 @@ def read_command(path: str, as_json: bool, annotated: str | None) -> None:
         raise UnreadableScreen(f"{path} shows the {screen} screen, not a level"
                                if screen != "unknown" else f"{path} shows no Puzlogic level")
     view = Reader().read_level(picture)
-    if annotated:
+    if annotate_to:
         grab = Grab(image, Box(0, 0, image.shape[1], image.shape[0]))
-        save_picture(Path(annotated), annotate(grab, marks(view, picture)))
+        save_picture(annotate_to, annotate(grab, marks(view, picture)))
     puzzle = view.puzzle()
     ms = (time.perf_counter() - started) * 1000
     if as_json:
@@ -217,13 +217,14 @@ def command(ctx: click.Context, options: RunOptions, level_spec: str, solver: st
 @click.argument("image", metavar="IMAGE", type=INPUT_FILE)
 @click.option("--json", "as_json", is_flag=True,
               help="Print the puzzle as JSON in the schema of levels.json.")
-@click.option("--annotated", type=OUTPUT_FILE, metavar="OUT.png",
+@click.option("--annotate", "annotate_to", type=OUTPUT_FILE, metavar="OUT.png",
               help="Also save the picture with what was recognised drawn on it.")
-def read(image: str, as_json: bool, annotated: str | None) -> None:
+@click.option("--annotated", "annotated", type=OUTPUT_FILE, hidden=True)  # its name before
+def read(image: str, as_json: bool, annotate_to: Path | None, annotated: Path | None) -> None:
     """Read the puzzle in a screenshot (a canvas grab, or a page with the game inside black).
 
     Example: webbot puzlogic read level.png --json"""
-    read_command(image, as_json, annotated)
+    read_command(image, as_json, annotate_to or annotated)
 
 
 @command.command("solve")
