@@ -392,6 +392,11 @@ def test_every_default_is_shown_the_same_way():
         valued = not option.is_flag and option.default not in (None, "", ()) and \
             type(option.default).__name__ != "Sentinel"
         assert not valued or option.show_default, option.opts
+        # ... and plainly: `[default: 3]`, `[default: one per core]`, never `[default: (3)]`
+        shown = option.get_help_extra(click.Context(cli)).get("default", "")
+        assert not shown.startswith("("), (option.opts, shown)
+        if isinstance(option.show_default, str):
+            assert shown == option.show_default, option.opts
 
 
 def test_keep_bounds_the_debug_folder_to_the_latest_frames(tmp_path):

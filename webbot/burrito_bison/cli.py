@@ -27,7 +27,7 @@ from webbot.burrito_bison.perceive import (
 )
 from webbot.commands import console, run_options
 from webbot.errors import WebbotError
-from webbot.params import INPUT_FILE, OUTPUT_DIR, Finite, Rect
+from webbot.params import INPUT_FILE, OUTPUT_DIR, Finite, Rect, WordsDefault
 from webbot.recovery import recovered
 from webbot.session import RunOptions, game_session
 from webbot.shown import Table
@@ -184,7 +184,7 @@ def templates_option(command: Callable) -> Callable:
 @click.group("burrito-bison", invoke_without_command=True)
 @run_options
 @templates_option
-@click.option("--rounds", type=click.IntRange(1, 100_000), metavar="N",
+@click.option("--rounds", cls=WordsDefault, type=click.IntRange(1, 100_000), metavar="N",
               show_default=str(DEFAULT_ROUNDS), help="Play N rounds.")
 @click.option("--minutes", type=Finite(0, 10_080, min_open=True), metavar="M",
               help="Play rounds for M minutes instead (the round under way is finished).")
@@ -257,7 +257,7 @@ def pack() -> None:
                 type=INPUT_FILE)
 @click.option("--out", type=OUTPUT_DIR, required=True,
               metavar="DIR", help="Write the pack's PNG crops into this folder.")
-@click.option("--box", type=Rect(), metavar="X,Y,W,H",
+@click.option("--box", cls=WordsDefault, type=Rect(), metavar="X,Y,W,H",
               show_default="the part of the pictures that changes from screen to screen",
               help="Where the game is in every screenshot.")
 def pack_cut(screens: tuple[str, ...], out: Path,

@@ -15,7 +15,7 @@ from webbot.commands import console, run_options
 from webbot.debug import annotate, save_picture
 from webbot.errors import WebbotError
 from webbot.inputs import read_image
-from webbot.params import INPUT_FILE, OUTPUT_FILE, Finite
+from webbot.params import INPUT_FILE, OUTPUT_FILE, Finite, WordsDefault
 from webbot.puzlogic import REGISTRATION
 from webbot.puzlogic.model import (
     NoSolution,
@@ -189,7 +189,8 @@ def solve_command(path: str, solver: str, as_json: bool, all_solutions: bool, un
 
 @click.group("puzlogic", invoke_without_command=True)
 @run_options
-@click.option("--levels", "level_spec", metavar="SPEC", show_default="the levels not done",
+@click.option("--levels", "level_spec", cls=WordsDefault, metavar="SPEC",
+              show_default="the levels not done",
               help="Which levels to play: 1-15, 3, 2,5-7 ... (played again when done before). "
                    "Without it, those the level select does not show as done (all again when "
                    "every one is).")

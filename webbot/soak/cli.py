@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from webbot.commands import console as terminal
-from webbot.params import BROWSER_ENDPOINT, OUTPUT_FILE, SCHEDULER, Finite
+from webbot.params import BROWSER_ENDPOINT, OUTPUT_FILE, SCHEDULER, Finite, WordsDefault
 from webbot.registry import Registration, games
 from webbot.shown import Table, TextConsole
 from webbot.soak.pages import SoakPages
@@ -41,7 +41,7 @@ def common_options() -> list[click.Option]:
                      help="Play N games."),
         click.Option(["--minutes"], type=Finite(0, 10_080, min_open=True), metavar="M",
                      help="Start new games for M minutes (the games under way are finished)."),
-        click.Option(["--workers"], type=click.IntRange(1, 256), metavar="K",
+        WordsDefault(["--workers"], type=click.IntRange(1, 256), metavar="K",
                      show_default="one per core",
                      help="Local Dask worker processes, one game at a time each."),
         click.Option(["--seed"], type=click.IntRange(0, 2**31 - 1), default=0,
