@@ -373,6 +373,26 @@ def test_both_read_commands_take_annotate(game, capsys):
     assert "--annotate OUT.png" in shown and "--annotated" not in shown
 
 
+def test_the_docs_home_page_s_commands_are_the_command_line_s(capsys):
+    """docs/index.md's set-up and usage: its scripts are there, and each `webbot` line names
+    commands and options the command line takes (parsed up to --help)."""
+    from pathlib import Path
+
+    from webbot.cli import main
+
+    home = (Path(__file__).parents[1] / "docs" / "index.md").read_text()
+    assert "## Set up" in home and "## Use it" in home
+    code = "".join(re.findall(r"```sh\n(.*?)```", home, re.S))
+    scripts = re.findall(r"^bash (scripts/\S+)", code, re.M)
+    assert scripts and all((Path(__file__).parents[1] / s).is_file() for s in scripts)
+    lines = [line.split("#")[0].split()[1:] for line in code.splitlines()
+             if line.startswith("webbot ")]
+    assert {words[0] for words in lines} == {"check", *games()}
+    for words in lines:
+        assert main([*words, "--help"]) == 0, words
+        capsys.readouterr()
+
+
 def test_every_default_is_shown_the_same_way():
     """Click's own "[default: ...]" for every option with a default, never a default in words
     in the help text."""
