@@ -20,6 +20,7 @@ import pytest
 from tests.conftest import in_own_thread, run_webbot
 from tests.test_cli import closed_port
 from webbot.cli import main
+from webbot.inputs import InputError, read_bytes
 
 SMALL = {"cells": [[0, 0, None], [0, 1, 1]], "pieces": [{"value": 2, "color": "blue"}]}
 
@@ -96,8 +97,7 @@ def inputs(tmp_path_factory) -> Path:
 ROWS = [
     # puzzle files: the file itself
     ("puzlogic solve {d}/missing.json", 2, "{d}/missing.json: no such file"),
-    ("puzlogic solve {d}/a-folder", 2,
-     "Invalid value for 'PUZZLE.json': File '{d}/a-folder' is a directory"),
+    ("puzlogic solve {d}/a-folder", 2, "{d}/a-folder is a folder, not a file"),
     ("puzlogic solve {d}/pipe", 2, "{d}/pipe is a named pipe, not a file"),
     ("puzlogic solve /dev/zero", 2, "/dev/zero is a device, not a file"),
     ("puzlogic solve {d}/big.json", 2, "{d}/big.json is 2.0 MB; the most read is 1.0 MB"),
@@ -144,7 +144,7 @@ ROWS = [
      "{d}/huge.png is too large a picture (100000x100000)"),
     ("puzlogic read {d}/pipe", 2, "{d}/pipe is a named pipe, not a file"),
     ("puzlogic read {d}/blank.png", 1, "{d}/blank.png shows no Puzlogic level"),
-    ("puzlogic read {d}/blank.png --annotated {d}/out.txt", 1, "{d}/blank.png shows no"),
+    ("puzlogic read {d}/blank.png --annotate {d}/out.txt", 1, "{d}/blank.png shows no"),
     ("daily-set classify {d}/missing.gif", 2, "{d}/missing.gif: no such file"),
     ("daily-set classify {d}/text.png", 2, "{d}/text.png is not an image that can be decoded"),
     ("daily-set classify {d}/huge.png", 2, "{d}/huge.png is too large a picture"),
@@ -153,7 +153,7 @@ ROWS = [
     ("burrito-bison classify {d}/missing.png", 2, "{d}/missing.png: no such file"),
     ("burrito-bison classify {d}/text.png", 2, "{d}/text.png is not an image that can be decoded"),
     ("burrito-bison classify {d}/tiny.png", 1, "{d}/tiny.png is too small (8x8)"),
-    ("burrito-bison classify {d}/blank.png --templates {d}/nowhere", 1,
+    ("burrito-bison classify {d}/blank.png --templates {d}/nowhere", 2,
      "template pack {d}/nowhere is not a folder"),
     ("burrito-bison classify {d}/blank.png --templates {d}/pack", 2,
      "{d}/pack/bison-health-bar.png is not an image that can be decoded"),
@@ -172,6 +172,18 @@ ROWS = [
     ("burrito-bison pack cut {d}/ring.png --box 1,2,3 --out {d}/cut", 2,
      "Invalid value for '--box': '1,2,3': expected X,Y,WIDTH,HEIGHT"),
     ("burrito-bison pack cut {d}/ring.png", 2, "Missing option '--out'"),
+    # a folder where a file is read, in every command that reads files (checked before any
+    # file is read: the good picture before it is not read either)
+    ("puzlogic read {d}/a-folder", 2, "{d}/a-folder is a folder, not a file"),
+    ("daily-set read {d}/a-folder", 2, "{d}/a-folder is a folder, not a file"),
+    ("daily-set read {d}/blank.png {d}/a-folder", 2, "{d}/a-folder is a folder, not a file"),
+    ("daily-set classify {d}/blank.png {d}/a-folder", 2, "{d}/a-folder is a folder, not a file"),
+    ("burrito-bison classify {d}/blank.png {d}/a-folder", 2,
+     "{d}/a-folder is a folder, not a file"),
+    ("burrito-bison read {d}/a-folder", 2, "{d}/a-folder is a folder, not a file"),
+    ("burrito-bison pack cut {d}/ring.png {d}/a-folder --out {d}/cut", 2,
+     "{d}/a-folder is a folder, not a file"),
+    ("trace {d}/a-folder", 2, "{d}/a-folder: no trace here"),
     # options
     ("puzlogic --levels 0", 2, "Invalid value for --levels: '0': levels go from 1 to 15"),
     ("puzlogic --levels 3-99", 2, "Invalid value for --levels: '3-99': levels go from 1 to 15"),
@@ -201,7 +213,11 @@ ROWS = [
      "Invalid value for '--jsonl': {d}/a-folder: a folder, not a file"),
     ("puzlogic --debug-dir {d}/text.png", 2,
      "Invalid value for '--debug-dir': {d}/text.png: not a folder"),
-    ("puzlogic read {d}/blank.png --annotated /proc/seen.png", 2,
+    ("puzlogic read {d}/blank.png --annotate /proc/seen.png", 2,
+     "Invalid value for '--annotate': /proc/seen.png: cannot be written"),
+    ("daily-set read {d}/blank.png --annotate /proc/seen.png", 2,
+     "Invalid value for '--annotate': /proc/seen.png: cannot be written"),
+    ("puzlogic read {d}/blank.png --annotated /proc/seen.png", 2,  # the name it had before
      "Invalid value for '--annotated': /proc/seen.png: cannot be written"),
     ("puzlogic --keep 5", 2, "--keep N keeps the latest frames of --debug-dir DIR; give the "
                              "folder too"),
@@ -245,6 +261,15 @@ def test_bad_input_gets_one_line_and_an_exit_code(inputs, dead, capfd, args, cod
     line = one_line(err)
     assert (exit_code, out) == (code, "")
     assert line.startswith("webbot: error: " + filled(start, inputs, dead)), line
+
+
+@pytest.mark.parametrize("kind", ["a folder", "a named pipe"])
+def test_the_reader_refuses_what_is_not_a_file(inputs, kind):
+    """The gate itself (the soak's --resume reads its records through it): a folder too, which
+    Python's own file object would refuse with an IsADirectoryError."""
+    path = inputs / ("a-folder" if kind == "a folder" else "pipe")
+    with pytest.raises(InputError, match=f"^{path} is {kind}, not a file$"):
+        read_bytes(path, 1000)
 
 
 NOISY = ["puzlogic read {d}/text.png", "daily-set classify {d}/empty.png",

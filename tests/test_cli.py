@@ -54,10 +54,14 @@ def test_bad_option_is_a_usage_error():
     assert result.returncode == 2 and "Invalid value" in result.stderr
 
 
-def test_check_runs_the_whole_chain():
+def test_check_runs_the_whole_chain(monkeypatch):
+    monkeypatch.delenv("COLUMNS", raising=False)  # (pytest-xdist sets 80)
     result = run_webbot("check")
     assert result.returncode == 0, result.stderr
     assert "all good" in result.stdout and "tesseract" in result.stdout
+    # Piped, the table is as wide as its rows: the consent library's path whole, on its line.
+    assert "…" not in result.stdout
+    assert re.search(r"│ consent +│ .*\(/\S+/autoconsent\) +│\n", result.stdout), result.stdout
 
 
 def test_debug_dir_keeps_frames_annotations_and_trace(tmp_path):
@@ -226,6 +230,68 @@ def test_trace_serves_playwrights_viewer_that_opens_the_trace(browser, page, fix
     assert process.returncode == 0 and out.strip() == "stopped", err
 
 
+@contextmanager
+def trace_viewer(folder, *options: str) -> Iterator[tuple[subprocess.Popen, str]]:
+    """`webbot trace` on a stand-in trace.zip (the viewer serves any zip), and its address once
+    it listens. SIGINT is heard as in a terminal (a suite started in the background ignores
+    it)."""
+    import zipfile
+
+    with zipfile.ZipFile(folder / "trace.zip", "w") as stand_in:
+        stand_in.writestr("trace.trace", "")
+    with processes.started([sys.executable, "-m", "webbot.cli", "trace", str(folder), *options],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL)
+                           ) as process:
+        said = process.stdout.readline()
+        assert " at http://127.0.0.1:" in said, said + process.stderr.read()
+        yield process, said.split(" at ")[1].split()[0]
+
+
+def wait_until_gone(pids: list[int], timeout: float = 30) -> list[int]:
+    deadline = time.monotonic() + timeout
+    while (left := [pid for pid in pids if processes.running(pid)]) and \
+            time.monotonic() < deadline:
+        time.sleep(0.1)
+    return left
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+def test_trace_stopped_by_a_signal_ends_the_viewer_and_exits_0(tmp_path, signum):
+    """The signal goes to webbot's own pid only (as `kill PID` sends it, or a service manager):
+    the viewer's processes (Playwright's Python wrapper and its node) end with it, and the port
+    is free again."""
+    with trace_viewer(tmp_path, "--port", "0") as (process, url):
+        viewer = processes.descendants(process.pid)
+        assert viewer and requests.get(url, timeout=10).status_code == 200
+        process.send_signal(signum)
+        out, err = process.communicate(timeout=60)
+        assert (process.returncode, out.strip().splitlines()[-1], err) == (0, "stopped", "")
+        assert wait_until_gone(viewer) == []
+    with pytest.raises(requests.ConnectionError):
+        requests.get(url, timeout=10)
+
+
+def test_trace_says_when_its_port_is_taken(tmp_path):
+    with wedged_port() as port, trace_viewer(tmp_path, "--port", str(port)) as (process, url):
+        assert not url.endswith(f":{port}")
+        process.send_signal(signal.SIGTERM)
+        _, err = process.communicate(timeout=60)
+    taken = url.rsplit(":", 1)[1].rstrip("/")
+    assert err.strip() == (f"note: port {port} is taken (by a trace viewer still serving?): the "
+                           f"viewer is on port {taken} instead")
+
+
+def test_serve_stopped_by_sigterm_exits_0():
+    with processes.started([sys.executable, "-m", "webbot.cli", "serve", "--port", "0"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as process:
+        url = process.stdout.readline().split(" at ")[1].split()[0]
+        assert requests.get(url + "index.html", timeout=5).status_code == 200
+        process.send_signal(signal.SIGTERM)
+        out, err = process.communicate(timeout=30)
+    assert (process.returncode, out.strip().splitlines()[-1], err) == (0, "stopped", "")
+
+
 def test_trace_without_a_trace_is_a_usage_error(tmp_path):
     done = run_webbot("trace", str(tmp_path))
     assert done.returncode == 2
@@ -296,6 +362,37 @@ def test_report_is_a_page_that_renders_with_the_run_s_figures(page, fixtures_url
     assert page.get_by_text("the whole page").count() == 1
 
 
+@pytest.mark.parametrize("game", ["puzlogic", "daily-set"])
+def test_both_read_commands_take_annotate(game, capsys):
+    """`read --annotate OUT.png` for both games; Puzlogic's old `--annotated` still works,
+    unlisted."""
+    from webbot.cli import main
+
+    assert main([game, "read", "--help"]) == 0
+    shown = capsys.readouterr().out
+    assert "--annotate OUT.png" in shown and "--annotated" not in shown
+
+
+def test_the_docs_home_page_s_commands_are_the_command_line_s(capsys):
+    """docs/index.md's set-up and usage: its scripts are there, and each `webbot` line names
+    commands and options the command line takes (parsed up to --help)."""
+    from pathlib import Path
+
+    from webbot.cli import main
+
+    home = (Path(__file__).parents[1] / "docs" / "index.md").read_text()
+    assert "## Set up" in home and "## Use it" in home
+    code = "".join(re.findall(r"```sh\n(.*?)```", home, re.S))
+    scripts = re.findall(r"^bash (scripts/\S+)", code, re.M)
+    assert scripts and all((Path(__file__).parents[1] / s).is_file() for s in scripts)
+    lines = [line.split("#")[0].split()[1:] for line in code.splitlines()
+             if line.startswith("webbot ")]
+    assert {words[0] for words in lines} == {"check", *games()}
+    for words in lines:
+        assert main([*words, "--help"]) == 0, words
+        capsys.readouterr()
+
+
 def test_every_default_is_shown_the_same_way():
     """Click's own "[default: ...]" for every option with a default, never a default in words
     in the help text."""
@@ -315,6 +412,11 @@ def test_every_default_is_shown_the_same_way():
         valued = not option.is_flag and option.default not in (None, "", ()) and \
             type(option.default).__name__ != "Sentinel"
         assert not valued or option.show_default, option.opts
+        # ... and plainly: `[default: 3]`, `[default: one per core]`, never `[default: (3)]`
+        shown = option.get_help_extra(click.Context(cli)).get("default", "")
+        assert not shown.startswith("("), (option.opts, shown)
+        if isinstance(option.show_default, str):
+            assert shown == option.show_default, option.opts
 
 
 def test_keep_bounds_the_debug_folder_to_the_latest_frames(tmp_path):

@@ -9,11 +9,12 @@ import signal
 import sys
 import threading
 import traceback
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType
 
 import click
-from rich.table import Table
 
 from webbot import __version__
 from webbot.commands import check_options, console
@@ -21,7 +22,7 @@ from webbot.errors import WebbotError, first_line
 from webbot.params import OUTPUT_DIR, PAGE_URL
 from webbot.registry import games
 from webbot.session import RunOptions
-from webbot.shown import shown
+from webbot.shown import Table, shown
 from webbot.soak.cli import soak
 
 
@@ -48,6 +49,25 @@ def cli() -> None:
     Example: webbot GAME --headed  (`webbot games` lists the games)"""
 
 
+def _interrupt(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt
+
+
+@contextmanager
+def sigterm_as_ctrl_c() -> Iterator[None]:
+    """SIGTERM heard as Ctrl-C while a server serves: stopped either way on purpose, it stops
+    what it started (Python's own SIGTERM ends the process at once, leaving the trace viewer's
+    processes serving) and exits 0."""
+    if threading.current_thread() is not threading.main_thread():  # (in-process tests)
+        yield
+        return
+    before = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
+
+
 @cli.command()
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on (0.0.0.0 for every interface).")
@@ -68,7 +88,8 @@ def serve(host: str, port: int) -> None:
                "&preroll=5 (the game's frame comes from the other host name, localhost or "
                "127.0.0.1)")
     try:
-        server.serve_forever()
+        with sigterm_as_ctrl_c():
+            server.serve_forever()
     except KeyboardInterrupt:  # the documented way to stop it: not an error
         click.echo("stopped")
     finally:
@@ -86,7 +107,10 @@ def trace(where: Path, port: int) -> int:
     Example: webbot trace debug/  (then open the address it prints)"""
     from webbot.trace_viewer import show_trace, trace_file
 
-    return show_trace(trace_file(where), port, click.echo)
+    with sigterm_as_ctrl_c():
+        return show_trace(trace_file(where), port, click.echo,
+                          lambda line: click.echo(line, err=True))
+
 
 
 @cli.command()

@@ -22,6 +22,7 @@ from webbot.params import (
     PAGE_URL,
     VIEWPORT,
     Finite,
+    WordsDefault,
 )
 from webbot.profile import default_profile
 from webbot.report import RunReport
@@ -94,7 +95,7 @@ def browser_options(command: Callable) -> Callable:
                   show_default=True, metavar="N",
                   help="Reopen a lost page (a crashed tab, a closed page or browser) and go on, "
                        "at most N times a run.")
-    @click.option("--keep", type=click.IntRange(1, 1_000_000), metavar="N",
+    @click.option("--keep", cls=WordsDefault, type=click.IntRange(1, 1_000_000), metavar="N",
                   show_default="all",
                   help="With --debug-dir: keep only the latest N frames there (a long run's "
                        "folder stays bounded).")

@@ -49,20 +49,41 @@ def _kind(mode: int) -> str:
     return "something other than a regular file"
 
 
+def _refused(exc: OSError | ValueError, path: str | Path) -> InputError:
+    if isinstance(exc, FileNotFoundError):
+        return InputError(f"{path}: no such file")
+    reason = getattr(exc, "strerror", None) or "not a usable file name"
+    return InputError(f"{path}: cannot open it ({reason.lower()})")
+
+
+def _not_a_file(mode: int, path: str | Path) -> InputError:
+    return InputError(f"{path} is {_kind(mode)}, not a file")
+
+
+def check_file(path: str | Path) -> None:
+    """Refuse, before anything is read, a path that is not a regular file (missing, a folder,
+    a pipe, a device), in the words read_bytes would use."""
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError) as exc:
+        raise _refused(exc, path) from None
+    if not stat.S_ISREG(mode):
+        raise _not_a_file(mode, path)
+
+
 def read_bytes(path: str | Path, limit: int) -> bytes:
     """The bytes of a regular file of at most `limit` bytes, or an InputError."""
     try:
         # O_NONBLOCK: opening a named pipe must not wait for a writer; fstat then refuses it.
         handle = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such file") from None
     except (OSError, ValueError) as exc:
-        reason = getattr(exc, "strerror", None) or "not a usable file name"
-        raise InputError(f"{path}: cannot open it ({reason.lower()})") from None
+        raise _refused(exc, path) from None
+    # Checked before the descriptor becomes a file object: a folder's cannot become one.
+    info = os.fstat(handle)
+    if not stat.S_ISREG(info.st_mode):
+        os.close(handle)
+        raise _not_a_file(info.st_mode, path)
     with os.fdopen(handle, "rb") as file:
-        info = os.fstat(file.fileno())
-        if not stat.S_ISREG(info.st_mode):
-            raise InputError(f"{path} is {_kind(info.st_mode)}, not a file")
         if info.st_size > limit:
             raise InputError(f"{path} is {in_bytes(info.st_size)}; the most read is "
                              f"{in_bytes(limit)}")

@@ -14,6 +14,17 @@ from urllib.parse import urlsplit
 import click
 
 
+class WordsDefault(click.Option):
+    """An option whose default is said in words (`show_default="one per core"`), shown as
+    plainly as a value's: `[default: one per core]`, not click's `[default: (one per core)]`."""
+
+    def get_help_extra(self, ctx: click.Context) -> dict:
+        extra = super().get_help_extra(ctx)
+        if isinstance(self.show_default, str):
+            extra["default"] = self.show_default
+        return extra
+
+
 class Finite(click.FloatRange):
     """A float in [low, high] that is a real number (click's FloatRange lets nan through)."""
 
@@ -115,6 +126,22 @@ class GameSelector(click.ParamType):
 
 
 GAME_SELECTOR = GameSelector()
+
+
+class InputFile(click.ParamType):
+    """A file the command will read: one that is missing, a folder, a pipe or a device is
+    refused before any is read, in the one line webbot.inputs says it in (exit 2)."""
+
+    name = "FILE"
+
+    def convert(self, value, param, ctx):
+        from webbot.inputs import check_file
+
+        check_file(value)
+        return str(value)
+
+
+INPUT_FILE = InputFile()
 
 
 class Output(click.ParamType):

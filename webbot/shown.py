@@ -9,16 +9,23 @@ shown is the text itself: markup is never interpreted (webbot.commands' console 
 emoji and highlighting off and passes every string through here; the report escapes all it
 embeds), control characters are replaced by a visible picture of them, and a page's string
 is cut to MAX_SHOWN characters.
+
+The same console never cuts a table: its columns fold what does not fit onto more lines
+(rich's own default ends a cell, a header too, in "…"), and printed to a file or a pipe it is
+as wide as the widest line (rich takes 80 columns there), so a table keeps a row a line. A
+COLUMNS set by the user is honoured.
 """
 
 from __future__ import annotations
 
 import re
 
-from rich.console import Console
+from rich import table
+from rich.console import Console, ConsoleDimensions
 from rich.text import Text
 
 MAX_SHOWN = 300
+WIDE = 1000  # the console's width when it does not print to a terminal
 # C0 but tab and newline, DEL, C1, and the bidirectional overrides and isolates, which can
 # make a line read in another order than it is written.
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
@@ -55,3 +62,23 @@ class TextConsole(Console):
     def render_str(self, text: str, **options) -> Text:
         options.update(markup=False, emoji=False)
         return super().render_str(shown(text, limit=None), **options)
+
+    @property
+    def size(self) -> ConsoleDimensions:
+        size = super().size
+        if self._width is None and not self.is_terminal:  # (COLUMNS would be in _width)
+            return ConsoleDimensions(WIDE, size.height)
+        return size
+
+    @size.setter
+    def size(self, new_size: tuple[int, int]) -> None:
+        self._width, self._height = new_size
+
+
+class Table(table.Table):
+    """rich's Table whose columns fold a cell (its header too) that does not fit onto more
+    lines, never ending it in an ellipsis."""
+
+    def add_column(self, *args, **options) -> None:
+        options.setdefault("overflow", "fold")
+        super().add_column(*args, **options)

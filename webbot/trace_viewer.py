@@ -2,17 +2,24 @@
 
 Playwright's `show-trace` opens the viewer in a browser build of its own, which Debian's
 Chromium is not; served over HTTP (`--host`, `--port`) it needs no browser of its own, and any
-browser opens it."""
+browser opens it.
+
+The viewer is `python -m playwright`, which runs Playwright's node driver as a child of its
+own: stopping the wrapper alone would leave node serving. So it runs in a process group of its
+own and the whole group is stopped, however `webbot trace` ends (Ctrl-C, SIGTERM, an error)."""
 
 from __future__ import annotations
 
+import os
 import queue
+import signal
 import subprocess
 import sys
 import threading
 from collections.abc import Callable
 from contextlib import suppress
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from webbot.deadline import Deadline
 from webbot.errors import WebbotError
@@ -30,15 +37,21 @@ def trace_file(path: Path) -> Path:
     return trace
 
 
-def show_trace(trace: Path, port: int, say: Callable[[str], None]) -> int:
-    """Serve the viewer for `trace` on 127.0.0.1:`port` (0: any free port) until Ctrl-C; the
-    address is said once it listens."""
+def show_trace(trace: Path, port: int, say: Callable[[str], None],
+               note: Callable[[str], None]) -> int:
+    """Serve the viewer for `trace` on 127.0.0.1:`port` (0: any free port) until Ctrl-C (or
+    SIGTERM, heard as Ctrl-C); the address is said once it listens, and `note` says when
+    `port` was taken and the viewer went to another."""
     command = [sys.executable, "-m", "playwright", "show-trace", "--host", "127.0.0.1",
                "--port", str(port), str(trace)]
     viewer = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                              text=True)
+                              text=True, start_new_session=True)
     try:
         url = _listening(viewer)
+        taken = urlsplit(url).port
+        if port and taken != port:  # Playwright moves to a free port without a word
+            note(f"note: port {port} is taken (by a trace viewer still serving?): the viewer "
+                 f"is on port {taken} instead")
         say(f"Playwright's trace viewer for {trace} at {url} (Ctrl-C stops it)")
         viewer.wait()
         raise WebbotError(f"the trace viewer stopped (exit {viewer.returncode})")
@@ -78,10 +91,14 @@ def _listening(viewer: subprocess.Popen) -> str:
 
 
 def _stop(viewer: subprocess.Popen) -> None:
-    with suppress(ProcessLookupError):
-        viewer.terminate()
-    try:
+    """SIGTERM to the viewer's process group (node too), a grace period, then SIGKILL."""
+    _signal_group(viewer, signal.SIGTERM)
+    with suppress(subprocess.TimeoutExpired):
         viewer.wait(timeout=STOP_GRACE_S)
-    except subprocess.TimeoutExpired:
-        viewer.kill()
-        viewer.wait()
+    _signal_group(viewer, signal.SIGKILL)  # what is left of the group (node, when slow)
+    viewer.wait()
+
+
+def _signal_group(viewer: subprocess.Popen, signum: int) -> None:
+    with suppress(ProcessLookupError, PermissionError):
+        os.killpg(viewer.pid, signum)

@@ -243,7 +243,7 @@ def test_read_command_prints_the_real_level_as_json(tmp_path):
     from tests.conftest import run_webbot
 
     result = run_webbot("puzlogic", "read", str(REAL / "puzlogic-with-sums.png"), "--json",
-                        "--annotated", str(tmp_path / "seen.png"),
+                        "--annotate", str(tmp_path / "seen.png"),
                         env={"WEBBOT_CACHE_DIR": str(tmp_path / "cache")})
     assert result.returncode == 0, result.stderr
     assert comparable(json.loads(result.stdout)) == comparable(reference_levels()[5])

@@ -11,7 +11,6 @@ from pathlib import Path
 
 import click
 from rich.console import Console
-from rich.table import Table
 from rich.text import Text
 
 from webbot.burrito_bison import REGISTRATION
@@ -28,9 +27,10 @@ from webbot.burrito_bison.perceive import (
 )
 from webbot.commands import console, run_options
 from webbot.errors import WebbotError
-from webbot.params import OUTPUT_DIR, Finite, Rect
+from webbot.params import INPUT_FILE, OUTPUT_DIR, Finite, Rect, WordsDefault
 from webbot.recovery import recovered
 from webbot.session import RunOptions, game_session
+from webbot.shown import Table
 from webbot.words import counted
 
 
@@ -184,7 +184,7 @@ def templates_option(command: Callable) -> Callable:
 @click.group("burrito-bison", invoke_without_command=True)
 @run_options
 @templates_option
-@click.option("--rounds", type=click.IntRange(1, 100_000), metavar="N",
+@click.option("--rounds", cls=WordsDefault, type=click.IntRange(1, 100_000), metavar="N",
               show_default=str(DEFAULT_ROUNDS), help="Play N rounds.")
 @click.option("--minutes", type=Finite(0, 10_080, min_open=True), metavar="M",
               help="Play rounds for M minutes instead (the round under way is finished).")
@@ -221,7 +221,7 @@ def screenshots_command(name: str, prints: str, help_text: str) -> Callable:
                                 help=f"Print one JSON object per image: {prints}.")(function)
         function = templates_option(function)
         function = click.argument("images", metavar="IMAGE...", nargs=-1, required=True,
-                                  type=click.Path(dir_okay=False))(function)
+                                  type=INPUT_FILE)(function)
         example = f"Example: webbot burrito-bison {name} results.png shop.png --json"
         return command.command(name, help=f"{help_text}\n\n{example}")(function)
 
@@ -254,15 +254,15 @@ def pack() -> None:
 
 @pack.command("cut")
 @click.argument("screens", metavar="SCREEN.png...", nargs=-1, required=True,
-                type=click.Path(dir_okay=False, path_type=Path))
+                type=INPUT_FILE)
 @click.option("--out", type=OUTPUT_DIR, required=True,
               metavar="DIR", help="Write the pack's PNG crops into this folder.")
-@click.option("--box", type=Rect(), metavar="X,Y,W,H",
+@click.option("--box", cls=WordsDefault, type=Rect(), metavar="X,Y,W,H",
               show_default="the part of the pictures that changes from screen to screen",
               help="Where the game is in every screenshot.")
-def pack_cut(screens: tuple[Path, ...], out: Path,
+def pack_cut(screens: tuple[str, ...], out: Path,
                            box: tuple[int, int, int, int] | None) -> None:
-    raise click.exceptions.Exit(pack_cut_command(list(screens), out, box, console))
+    raise click.exceptions.Exit(pack_cut_command([Path(s) for s in screens], out, box, console))
 
 
 pack_cut.help = (  # the file names from the code: every screenshot a pack is cut from

@@ -129,7 +129,7 @@ class TemplatePack:
         else:
             self.folder = Path(folder)
         if not self.folder.is_dir():
-            raise WebbotError(f"template pack {self.folder} is not a folder")
+            raise inputs.InputError(f"template pack {self.folder} is not a folder")
         self.templates: dict[str, Template] = {}
         for name in REQUIRED + OPTIONAL:
             path = self.folder / f"{name}.png"

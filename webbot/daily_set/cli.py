@@ -11,7 +11,6 @@ from urllib.parse import urlsplit
 
 import click
 from rich.console import Console
-from rich.table import Table
 
 from webbot.commands import console, run_options
 from webbot.daily_set.annotate import annotated
@@ -29,10 +28,11 @@ from webbot.daily_set.page import fetch_page, parse_board
 from webbot.daily_set.perceive import read_file
 from webbot.debug import save_picture
 from webbot.errors import WebbotError
-from webbot.inputs import MAX_IMAGE_BYTES, decode_image, is_lossy, read_bytes
-from webbot.params import OUTPUT_FILE, Url
+from webbot.inputs import MAX_IMAGE_BYTES, check_file, decode_image, is_lossy, read_bytes
+from webbot.params import INPUT_FILE, OUTPUT_FILE, Url
 from webbot.recovery import recovered
 from webbot.session import RunOptions, game_session
+from webbot.shown import Table
 from webbot.words import counted
 
 BUNDLED_PAGE = "daily-set/puzzle/set.htm"
@@ -156,7 +156,7 @@ def command(ctx: click.Context, options: RunOptions) -> None:
 
 @command.command("classify")
 @click.argument("images", metavar="IMAGE...", nargs=-1, required=True,
-                type=click.Path(dir_okay=False))
+                type=INPUT_FILE)
 @click.option("--json", "as_json", is_flag=True,
               help='Print one JSON object per image: {"file", "count", "shape", "color", "fill"}.')
 def classify(images: tuple[str, ...], as_json: bool) -> None:
@@ -184,6 +184,9 @@ def read(targets: tuple[str, ...], as_json: bool, annotate_to: Path | None) -> N
 
     Example: webbot daily-set read board.jpg --annotate board-sets.png"""
     urls = {t: _web_url(t) for t in targets if "://" in t}  # all checked before any is read
+    for target in targets:
+        if target not in urls:
+            check_file(target)
     if annotate_to is not None and urls:
         raise click.UsageError("--annotate draws on pictures, not pages")
     for index, target in enumerate(targets):

@@ -10,13 +10,12 @@ from pathlib import Path
 
 import click
 from rich.console import Console
-from rich.table import Table
 
 from webbot.commands import console, run_options
 from webbot.debug import annotate, save_picture
 from webbot.errors import WebbotError
 from webbot.inputs import read_image
-from webbot.params import OUTPUT_FILE, Finite
+from webbot.params import INPUT_FILE, OUTPUT_FILE, Finite, WordsDefault
 from webbot.puzlogic import REGISTRATION
 from webbot.puzlogic.model import (
     NoSolution,
@@ -32,6 +31,7 @@ from webbot.puzlogic.solvers import NAMES as SOLVERS
 from webbot.recovery import recovered
 from webbot.screen import Box, Grab
 from webbot.session import RunOptions, game_session
+from webbot.shown import Table
 from webbot.words import counted
 
 LEVEL_COUNT = 15
@@ -102,7 +102,7 @@ def results_table(results: list, seconds: float, recoveries: list[str] = (),
     return table
 
 
-def read_command(path: str, as_json: bool, annotated: str | None) -> None:
+def read_command(path: str, as_json: bool, annotate_to: Path | None) -> None:
     image = read_image(path)
     started = time.perf_counter()
     picture = normalise(image)
@@ -111,9 +111,9 @@ def read_command(path: str, as_json: bool, annotated: str | None) -> None:
         raise UnreadableScreen(f"{path} shows the {screen} screen, not a level"
                                if screen != "unknown" else f"{path} shows no Puzlogic level")
     view = Reader().read_level(picture)
-    if annotated:
+    if annotate_to:
         grab = Grab(image, Box(0, 0, image.shape[1], image.shape[0]))
-        save_picture(Path(annotated), annotate(grab, marks(view, picture)))
+        save_picture(annotate_to, annotate(grab, marks(view, picture)))
     puzzle = view.puzzle()
     ms = (time.perf_counter() - started) * 1000
     if as_json:
@@ -189,7 +189,8 @@ def solve_command(path: str, solver: str, as_json: bool, all_solutions: bool, un
 
 @click.group("puzlogic", invoke_without_command=True)
 @run_options
-@click.option("--levels", "level_spec", metavar="SPEC", show_default="the levels not done",
+@click.option("--levels", "level_spec", cls=WordsDefault, metavar="SPEC",
+              show_default="the levels not done",
               help="Which levels to play: 1-15, 3, 2,5-7 ... (played again when done before). "
                    "Without it, those the level select does not show as done (all again when "
                    "every one is).")
@@ -214,20 +215,21 @@ def command(ctx: click.Context, options: RunOptions, level_spec: str, solver: st
 
 
 @command.command("read")
-@click.argument("image", metavar="IMAGE", type=click.Path(dir_okay=False))
+@click.argument("image", metavar="IMAGE", type=INPUT_FILE)
 @click.option("--json", "as_json", is_flag=True,
               help="Print the puzzle as JSON in the schema of levels.json.")
-@click.option("--annotated", type=OUTPUT_FILE, metavar="OUT.png",
+@click.option("--annotate", "annotate_to", type=OUTPUT_FILE, metavar="OUT.png",
               help="Also save the picture with what was recognised drawn on it.")
-def read(image: str, as_json: bool, annotated: str | None) -> None:
+@click.option("--annotated", "annotated", type=OUTPUT_FILE, hidden=True)  # its name before
+def read(image: str, as_json: bool, annotate_to: Path | None, annotated: Path | None) -> None:
     """Read the puzzle in a screenshot (a canvas grab, or a page with the game inside black).
 
     Example: webbot puzlogic read level.png --json"""
-    read_command(image, as_json, annotated)
+    read_command(image, as_json, annotate_to or annotated)
 
 
 @command.command("solve")
-@click.argument("puzzle_file", metavar="PUZZLE.json", type=click.Path(dir_okay=False))
+@click.argument("puzzle_file", metavar="PUZZLE.json", type=INPUT_FILE)
 @click.option("--solver", type=click.Choice(SOLVERS), default="auto", show_default=True,
               help="Which backend searches.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON: {\"placements\": [...]}.")

@@ -14,12 +14,11 @@ from typing import TextIO
 import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
 from webbot.commands import console as terminal
-from webbot.params import BROWSER_ENDPOINT, OUTPUT_FILE, SCHEDULER, Finite
+from webbot.params import BROWSER_ENDPOINT, OUTPUT_FILE, SCHEDULER, Finite, WordsDefault
 from webbot.registry import Registration, games
-from webbot.shown import TextConsole
+from webbot.shown import Table, TextConsole
 from webbot.soak.pages import SoakPages
 from webbot.soak.resume import recorded
 from webbot.soak.runner import (
@@ -42,7 +41,7 @@ def common_options() -> list[click.Option]:
                      help="Play N games."),
         click.Option(["--minutes"], type=Finite(0, 10_080, min_open=True), metavar="M",
                      help="Start new games for M minutes (the games under way are finished)."),
-        click.Option(["--workers"], type=click.IntRange(1, 256), metavar="K",
+        WordsDefault(["--workers"], type=click.IntRange(1, 256), metavar="K",
                      show_default="one per core",
                      help="Local Dask worker processes, one game at a time each."),
         click.Option(["--seed"], type=click.IntRange(0, 2**31 - 1), default=0,
@@ -162,7 +161,7 @@ def _report(plan: Plan, result: SoakResult, console: Console,
     for table in tables:
         console.print(table)
     if pages:
-        page = TextConsole(record=True, file=io.StringIO(), width=console.width)
+        page = TextConsole(record=True, file=io.StringIO())  # as wide as its tables
         for table in tables:
             page.print(table)
         pages.write(page.export_text())
