@@ -103,9 +103,11 @@ class Recorder:
 
     def saw(self, grab: Grab) -> None:
         self.last_grab = grab
+        if self.report is not None:
+            self.report.looks += 1
 
     def keep(self, grab: Grab, label: str) -> None:
-        self.last_grab = grab
+        self.last_grab = grab  # (seen already: counted)
         if self.directory:
             self._write(self._path(label), grab.image)
 

@@ -257,6 +257,11 @@ def game_session(options: RunOptions, fixture_path: str) -> Iterator[Session]:
                     else "page and reason" if recorder.page_shot else "reason")
             exc.args = (f"{exc} ({kept} saved in {where})",)
         raise
+    except KeyboardInterrupt:  # Ctrl-C: the report shows where the run was
+        if options.report is not None:
+            options.report.failed(recorder.last_grab.image if recorder.last_grab else None,
+                                  None)
+        raise
     except Exception as exc:
         reason = f"unexpected {type(exc).__name__}: {first_line(exc)}"
         where = recorder.save_failure(reason, traceback.format_exc())

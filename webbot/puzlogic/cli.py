@@ -12,7 +12,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from webbot.commands import console, run_options
+from webbot.commands import console, run_options, summed_up
 from webbot.debug import annotate, save_picture
 from webbot.errors import WebbotError
 from webbot.inputs import read_image
@@ -72,9 +72,9 @@ def play_command(options: RunOptions, levels: list[int] | None, solver: str,
                                   "playing them all again")
             bot.play(levels)
         finally:
-            console.print(results_table(bot.results, time.perf_counter() - started,
-                                        session.recoveries, len(before), bool(levels)
-                                        and set(levels) <= before))
+            console.print(summed_up(results_table(
+                bot.results, time.perf_counter() - started, session.recoveries, len(before),
+                bool(levels) and set(levels) <= before), options.report))
     missing = [n for n in levels if not any(r.level == n and r.completed for r in bot.results)]
     if missing:
         raise WebbotError(f"levels {missing} were not completed")
