@@ -31,7 +31,7 @@ from webbot.browser import (
     open_url_again,
 )
 from webbot.consent import chain_of
-from webbot.debug import Mark, Recorder
+from webbot.debug import Mark, Recorder, lines
 from webbot.errors import WebbotError, first_line
 from webbot.finder import FIND_TIMEOUT_S, Found, find_game
 from webbot.game import GameSpec
@@ -141,8 +141,7 @@ class Session:
             return
         marks = [_mark(grab, box, verdict, (0, 0, 255)) for box, verdict in found.passed_over]
         marks.append(_mark(grab, found.candidate.box, f"the game: {spec.name}", (0, 160, 0)))
-        marks += [Mark(8, 20 + 18 * i, 0, 0, step, (160, 0, 160))
-                  for i, step in enumerate(found.done)]
+        marks += lines(grab, found.done, (160, 0, 160))
         self.recorder.annotated(grab, "found-the-game", marks)
 
     def _show_press(self, button: ElementHandle, what: str) -> None:

@@ -26,7 +26,7 @@ from webbot.puzlogic.model import (
     UnreadableScreen,
     placements_json,
 )
-from webbot.puzlogic.perceive import Reader, classify, marks, normalise
+from webbot.puzlogic.perceive import READ_LEGEND, Reader, classify, marks, normalise
 from webbot.puzlogic.solvers import DEFAULT_TIMEOUT, solutions
 from webbot.puzlogic.solvers import NAMES as SOLVERS
 from webbot.recovery import recovered
@@ -113,7 +113,7 @@ def read_command(path: str, as_json: bool, annotated: str | None) -> None:
     view = Reader().read_level(picture)
     if annotated:
         grab = Grab(image, Box(0, 0, image.shape[1], image.shape[0]))
-        save_picture(Path(annotated), annotate(grab, marks(view, picture)))
+        save_picture(Path(annotated), annotate(grab, marks(view, picture), READ_LEGEND))
     puzzle = view.puzzle()
     ms = (time.perf_counter() - started) * 1000
     if as_json:
