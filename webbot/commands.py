@@ -27,7 +27,7 @@ from webbot.params import (
 from webbot.profile import default_profile
 from webbot.report import RunReport
 from webbot.session import MAX_RECOVERIES, RunOptions
-from webbot.shown import TextConsole
+from webbot.shown import Table, TextConsole
 
 console = TextConsole()  # page text in its lines is shown as text
 
@@ -122,14 +122,26 @@ def browser_options(command: Callable) -> Callable:
     return wrapper
 
 
+def summed_up(table: Table, report: RunReport | None) -> Table:
+    """A game's table of what it did, its title kept as the run's line in the report (an
+    interrupted run's report says it)."""
+    if report is not None:
+        report.summary = str(table.title or "")
+    return table
+
+
 def reported(report: RunReport, run: Callable[[], object]) -> object:
     """Run a command, then write its report, whatever the end (an error's line is in it)."""
     console.record = True
     failure = None
+    interrupted = False
     try:
         return run()
     except click.exceptions.Exit as exc:  # a command's own way to end with its code
         failure = None if exc.exit_code == 0 else f"exit code {exc.exit_code}"
+        raise
+    except (KeyboardInterrupt, click.Abort):  # Ctrl-C: the user's stop, not a failure
+        interrupted = True
         raise
     except WebbotError as exc:
         failure = first_line(exc)
@@ -139,5 +151,6 @@ def reported(report: RunReport, run: Callable[[], object]) -> object:
             type(exc).__name__
         raise
     finally:
-        report.write(" ".join(["webbot", *sys.argv[1:]]), console.export_text(), failure)
+        report.write(" ".join(["webbot", *sys.argv[1:]]), console.export_text(), failure,
+                     interrupted)
         console.print(f"report: {report.path}")

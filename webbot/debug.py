@@ -7,12 +7,13 @@ import shutil
 import sys
 import tempfile
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
+import numpy as np
 from playwright.sync_api import BrowserContext, Error
 
 from webbot.errors import WebbotError
@@ -20,8 +21,10 @@ from webbot.phases import Phases
 from webbot.report import RunReport
 from webbot.screen import Grab
 from webbot.shown import shown
+from webbot.vision.labels import Key, badge, badge_size, with_legend
 
 MAX_NAME = 80  # characters of a label in a frame's file name
+LETTERS = 11  # the height of a label's letters, in CSS pixels
 
 
 @dataclass(frozen=True)
@@ -34,21 +37,41 @@ class Mark:
     height: float
     text: str = ""
     color: tuple[int, int, int] = (0, 0, 255)  # BGR
+    # Where the text goes: "above" the box, or "inside" it, large, over what is there (a
+    # cell's reading or answer, read at a glance)
+    where: str = "above"
 
 
-def annotate(grab: Grab, marks: Iterable[Mark]):
-    """A copy of the frame's picture with the marks drawn on it."""
+def annotate(grab: Grab, marks: Iterable[Mark], legend: Sequence[Key] = ()) -> np.ndarray:
+    """A copy of the frame's picture with the marks drawn on it, each text in a badge that
+    reads on any background; with a `legend`, a strip below saying what the marks mean."""
     image = grab.image.copy()
     thickness = max(1, round(grab.scale))
+    letters = LETTERS * grab.scale
     for mark in marks:
         top_left = (round(mark.x), round(mark.y))
         bottom_right = (round(mark.x + mark.width), round(mark.y + mark.height))
         cv2.rectangle(image, top_left, bottom_right, mark.color, thickness)
-        if mark.text:
-            origin = (top_left[0], max(12, top_left[1] - 3))
-            cv2.putText(image, mark.text, origin, cv2.FONT_HERSHEY_SIMPLEX,
-                        0.45 * grab.scale, mark.color, thickness, cv2.LINE_AA)
-    return image
+        if not mark.text:
+            continue
+        if mark.where == "above":
+            _, tall = badge_size(mark.text, letters)
+            badge(image, mark.text, (mark.x, mark.y - tall - 1), mark.color, letters)
+            continue
+        height = mark.height * 0.4
+        width, tall = badge_size(mark.text, height)
+        if width > mark.width * 0.9:  # a long text: smaller letters, still inside
+            height *= mark.width * 0.9 / width
+            width, tall = badge_size(mark.text, height)
+        badge(image, mark.text, (mark.x + (mark.width - width) / 2,
+                                 mark.y + (mark.height - tall) / 2), mark.color, height)
+    return with_legend(image, legend, letters)
+
+
+def lines(grab: Grab, texts: Sequence[str], colour: tuple[int, int, int]) -> list[Mark]:
+    """Lines of text at the picture's top left, one under the other, as marks."""
+    step = badge_size("Mg", LETTERS * grab.scale)[1] + 2
+    return [Mark(8, step * (i + 1), 0, 0, text, colour) for i, text in enumerate(texts)]
 
 
 def _slug(label: str) -> str:
@@ -103,9 +126,11 @@ class Recorder:
 
     def saw(self, grab: Grab) -> None:
         self.last_grab = grab
+        if self.report is not None:
+            self.report.looks += 1
 
     def keep(self, grab: Grab, label: str) -> None:
-        self.last_grab = grab
+        self.last_grab = grab  # (seen already: counted)
         if self.directory:
             self._write(self._path(label), grab.image)
 
@@ -113,10 +138,11 @@ class Recorder:
         """Whether annotated frames are kept (a debug folder, or a report)."""
         return bool(self.directory) or self.report is not None
 
-    def annotated(self, grab: Grab, label: str, marks: Iterable[Mark]) -> None:
+    def annotated(self, grab: Grab, label: str, marks: Iterable[Mark],
+                  legend: Sequence[Key] = ()) -> None:
         if not self.wants_frames():
             return
-        image = annotate(grab, marks)
+        image = annotate(grab, marks, legend)
         if self.directory:
             path = self._path(label, "-annotated")
             self._write(path, image)

@@ -1,6 +1,7 @@
 """`--report FILE`: one self-contained HTML page of a run, to look at rather than read: what
 the run printed (its lines and its table, as the terminal showed them), a timeline of the
-annotated frames it kept, and for a failure the reason, the last frame and the page."""
+annotated frames it kept (each shown at full size when clicked), and for a failure the reason,
+the last frame and the page; for a run stopped with Ctrl-C, what it did until then."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ import numpy as np
 
 from webbot.phases import Phases
 from webbot.shown import shown
+from webbot.words import counted
 
 # The page runs no script and loads nothing but its own pictures and styles, so a string that
 # slipped through as HTML could still do nothing there.
@@ -35,6 +37,8 @@ class RunReport:
     page_shot: bytes | None = None  # PNG of the whole page, on a failure
     started: float = field(default_factory=time.time)
     phases: Phases = field(default_factory=Phases)  # charged by the play loop (webbot.play)
+    summary: str = ""  # what the run did, in a line (its table's title), set by the game
+    looks: int = 0  # pictures of the game the bot looked at
 
     def frame(self, label: str, image: np.ndarray) -> None:
         ok, png = cv2.imencode(".png", image)
@@ -48,18 +52,24 @@ class RunReport:
             self.last_frame = png.tobytes() if ok else None
         self.page_shot = page_shot
 
-    def write(self, command: str, output: str, failure: str | None) -> None:
+    def write(self, command: str, output: str, failure: str | None,
+              interrupted: bool = False) -> None:
         """The page: `output` is what the run printed, as text (escaped here, as everything
-        the page embeds: page text reaches it through the run's lines)."""
+        the page embeds: page text reaches it through the run's lines). `interrupted`: the
+        run was stopped by the user (Ctrl-C), not by a failure."""
         when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(self.started))
         seconds = time.time() - self.started
-        verdict = (f'<p class="failed">Failed: {html.escape(shown(failure, None))}</p>'
-                   if failure
-                   else '<p class="passed">Finished without an error.</p>')
+        if interrupted:
+            verdict = (f'<p class="failed">Interrupted (Ctrl-C) after {seconds:.1f} s.</p>'
+                       f"<p>Until then: {html.escape(shown(self.so_far(), None))}.</p>")
+        elif failure:
+            verdict = f'<p class="failed">Failed: {html.escape(shown(failure, None))}</p>'
+        else:
+            verdict = '<p class="passed">Finished without an error.</p>'
         parts = [f"<h1>webbot report</h1><p><code>{html.escape(command)}</code>, started "
                  f"{when}, {seconds:.1f} s.</p>", verdict,
                  f"<h2>What it printed</h2>{printed(output)}", _chart(self.phases, seconds)]
-        if failure:
+        if failure or interrupted:
             parts.append("<h2>Where it stopped</h2>")
             parts += [_figure(png, caption) for png, caption in
                       ((self.last_frame, "the last frame the bot saw"),
@@ -67,8 +77,18 @@ class RunReport:
         parts.append(f"<h2>Frames ({len(self.frames)} annotated"
                      + (f", the latest; {self.dropped} earlier not kept" if self.dropped else "")
                      + ")</h2>")
+        if self.frames:
+            parts.append("<p>Click a frame to see it at full size.</p>")
         parts += [_figure(png, label) for label, png in self.frames]
         self.path.write_text(page(f"webbot: {command}", "\n".join(parts)), encoding="utf-8")
+
+    def so_far(self) -> str:
+        """What the run had done, in words: the game's own line, the pictures and frames."""
+        frames = len(self.frames) + self.dropped
+        done = [self.summary or "no game's account of it yet",
+                f"{counted(self.looks, 'picture')} of the game looked at",
+                f"{counted(frames, 'annotated frame')} kept" + " (below)" * bool(frames)]
+        return "; ".join(done)
 
 
 def page(title: str, body: str) -> str:
@@ -95,10 +115,14 @@ def _chart(phases: Phases, seconds: float) -> str:
 
 
 def _figure(png: bytes, caption: str) -> str:
+    """A picture, shrunk to fit beside others; a click shows it at full size over the page,
+    another click puts it back. Done with a checkbox and CSS: the page runs no script, and a
+    browser will not open a data: URL in a tab of its own."""
     data = base64.b64encode(png).decode("ascii")
-    caption = shown(caption)  # a frame's label may hold page text
-    return (f'<figure><img src="data:image/png;base64,{data}" alt="{html.escape(caption)}">'
-            f"<figcaption>{html.escape(caption)}</figcaption></figure>")
+    caption = html.escape(shown(caption))  # a frame's label may hold page text
+    return (f'<figure><label class="zoom" title="full size: click (click again to close)">'
+            f'<input type="checkbox"><span><img src="data:image/png;base64,{data}" '
+            f'alt="{caption}"></span></label><figcaption>{caption}</figcaption></figure>')
 
 
 PAGE = """<!DOCTYPE html>
@@ -109,7 +133,13 @@ PAGE = """<!DOCTYPE html>
 body {{ font-family: sans-serif; margin: 2em; max-width: 1300px; }}
 .passed {{ color: #070; }} .failed {{ color: #b00; font-weight: bold; }}
 figure {{ display: inline-block; margin: 0 1em 1em 0; vertical-align: top; }}
-figure img {{ max-width: 620px; border: 1px solid #ccc; }}
+.zoom {{ cursor: zoom-in; }}
+.zoom img {{ max-width: 620px; border: 1px solid #ccc; display: block; }}
+.zoom input {{ position: absolute; opacity: 0; }}
+.zoom input:focus-visible + span img {{ outline: 3px solid #06c; }}
+.zoom input:checked + span {{ position: fixed; inset: 0; z-index: 1; overflow: auto;
+  background: rgba(0, 0, 0, 0.85); cursor: zoom-out; }}
+.zoom input:checked + span img {{ max-width: none; margin: auto; }}
 figcaption {{ font-family: monospace; font-size: 90%; }}
 pre {{ white-space: pre; overflow-x: auto; }}
 .phases td {{ padding: 0.1em 0.6em; }}

@@ -31,7 +31,7 @@ from webbot.browser import (
     open_url_again,
 )
 from webbot.consent import chain_of
-from webbot.debug import Mark, Recorder
+from webbot.debug import Mark, Recorder, lines
 from webbot.errors import WebbotError, first_line
 from webbot.finder import FIND_TIMEOUT_S, Found, find_game
 from webbot.game import GameSpec
@@ -141,8 +141,7 @@ class Session:
             return
         marks = [_mark(grab, box, verdict, (0, 0, 255)) for box, verdict in found.passed_over]
         marks.append(_mark(grab, found.candidate.box, f"the game: {spec.name}", (0, 160, 0)))
-        marks += [Mark(8, 20 + 18 * i, 0, 0, step, (160, 0, 160))
-                  for i, step in enumerate(found.done)]
+        marks += lines(grab, found.done, (160, 0, 160))
         self.recorder.annotated(grab, "found-the-game", marks)
 
     def _show_press(self, button: ElementHandle, what: str) -> None:
@@ -256,6 +255,11 @@ def game_session(options: RunOptions, fixture_path: str) -> Iterator[Session]:
             kept = ("last frame, page and reason" if recorder.last_grab is not None
                     else "page and reason" if recorder.page_shot else "reason")
             exc.args = (f"{exc} ({kept} saved in {where})",)
+        raise
+    except KeyboardInterrupt:  # Ctrl-C: the report shows where the run was
+        if options.report is not None:
+            options.report.failed(recorder.last_grab.image if recorder.last_grab else None,
+                                  None)
         raise
     except Exception as exc:
         reason = f"unexpected {type(exc).__name__}: {first_line(exc)}"

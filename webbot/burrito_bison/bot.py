@@ -144,6 +144,16 @@ class BurritoBot:
     def result(self) -> list[Round]:
         return self.rounds
 
+    def under_way(self) -> Round | None:
+        """The round launched and not finished (its results not read), with what it got so
+        far, for a run stopped in the middle of it; None when none is."""
+        if self._launched <= len(self.rounds):
+            return None
+        screen = self._previous.screen if self._previous is not None else "unknown"
+        return Round(self._launched, seconds=time.monotonic() - self.round_started,
+                     rockets=self.rockets, events=list(self.events),
+                     rockets_unseen=self.rockets_unseen, stopped_on=screen)
+
     # -- looking ---------------------------------------------------------------------------
     def look(self) -> Observation:
         """A grab classified; the rockets and the results kept track of; the progress line."""

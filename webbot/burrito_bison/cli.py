@@ -25,7 +25,7 @@ from webbot.burrito_bison.perceive import (
     placed_game,
     read_image,
 )
-from webbot.commands import console, run_options
+from webbot.commands import console, run_options, summed_up
 from webbot.errors import WebbotError
 from webbot.params import INPUT_FILE, OUTPUT_DIR, Finite, Rect, WordsDefault
 from webbot.recovery import recovered
@@ -46,14 +46,19 @@ def play_command(options: RunOptions, templates: Path | None, rounds: int | None
         bot = BurritoBot(session, pack, shop=shop, stuck_after=stuck_after,
                          report=console.print,
                          status=lambda line: status.update(line))
+        under_way = None
         try:
             bot.play(rounds=rounds, minutes=minutes)
+        except BaseException:  # stopped (Ctrl-C, a failure): the round it was in is shown too
+            under_way = bot.under_way()
+            raise
         finally:
             status.stop()
-            console.print(rounds_table(bot.rounds, time.perf_counter() - started,
-                                       bot.stats.per_second,
-                                       statistics.median(bot.stats.look_ms or [0]),
-                                       session.recoveries))
+            console.print(summed_up(rounds_table(
+                [*bot.rounds, *([under_way] if under_way else [])],
+                time.perf_counter() - started, bot.stats.per_second,
+                statistics.median(bot.stats.look_ms or [0]), session.recoveries),
+                options.report))
             if (coins := bot.coins_line()) is not None:
                 console.print(coins)
     if not bot.rounds:
@@ -66,15 +71,21 @@ def rounds_table(rounds: list[Round], seconds: float, per_second: float,
     def number(value: int | None) -> str:
         return "?" if value is None else f"{value:,}"
 
+    played = counted(sum(done.finished for done in rounds), "round")
+    under_way = next((done for done in rounds if not done.finished), None)
+    if under_way is not None:  # a run stopped in the middle of a round
+        played += f" finished, round {under_way.number} unfinished,"
     table = Table("round", "distance m", "coins", "total", "rocket slams", "seconds", "events",
-                  title=f"Burrito Bison: {counted(len(rounds), 'round')} in {seconds:.1f} s "
+                  title=f"Burrito Bison: {played} in {seconds:.1f} s "
                         f"({per_second:.1f} decisions/s, {look_ms:.0f} ms from a picture to "
                         "a decision)"
                         f"{recovered(len(recoveries))}")
     for done in rounds:
+        stopped = [] if done.finished else [f"unfinished: stopped on the {done.stopped_on} "
+                                            "screen"]
         table.add_row(str(done.number), number(done.distance), number(done.coins),
                       number(done.total), done.rocket_slams, f"{done.seconds:.1f}",
-                      ", ".join(done.events))
+                      ", ".join([*stopped, *done.events]))
     return table
 
 

@@ -76,7 +76,8 @@ class Observation:
 
 @dataclass
 class Round:
-    """One finished round, as read from its results screen."""
+    """One finished round, as read from its results screen; or the round under way when the
+    run stopped (`stopped_on` the screen it was on), with what it had got so far."""
 
     number: int
     distance: int | None = None
@@ -88,6 +89,11 @@ class Round:
     # Rocket clicks whose effect no frame showed (the next screen read was not the flight: it
     # had ended, a slam or not): the game's count lies between rockets and rockets plus these.
     rockets_unseen: int = 0
+    stopped_on: str | None = None  # unfinished: the screen the run stopped on
+
+    @property
+    def finished(self) -> bool:
+        return self.stopped_on is None
 
     @property
     def unseen_words(self) -> str:

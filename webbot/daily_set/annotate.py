@@ -7,6 +7,7 @@ import cv2
 import numpy as np
 
 from webbot.daily_set.board import Board
+from webbot.vision.labels import Key, badge, with_legend
 
 # BGR; none of them a SET ink (red, green, purple), so a line is not taken for a card's colour.
 SET_COLOURS = ((0, 140, 255), (255, 120, 0), (0, 190, 220), (140, 80, 0), (255, 0, 200),
@@ -18,14 +19,17 @@ def annotated(image: np.ndarray, board: Board) -> np.ndarray:
     """A copy of the picture (BGR) with the board drawn on it and a legend strip below."""
     picture = image.copy()
     unit = max(1, round(min(picture.shape[:2]) / 400))  # line width: thicker on big pictures
-    centres = {}
+    centres, heights = {}, []
     for card in board.cards:
         corners = np.round(card.corners).astype(np.int32)
         cv2.polylines(picture, [corners], True, BOX_COLOUR, unit, cv2.LINE_AA)
-        x, y = corners[0]
-        _label(picture, str(card.position), (int(x) + 2 * unit, int(y) + 2 * unit), BOX_COLOUR,
-               unit)
         centres[card.position] = card.corners.mean(axis=0)
+        heights.append(float(np.ptp(card.corners[:, 1])))
+    # A card's number large enough to read at a glance: a seventh of a card's height.
+    letters = max(11.0, (np.median(heights) if heights else 0) / 7)
+    for card in board.cards:
+        x, y = card.corners.min(axis=0)
+        badge(picture, str(card.position), (x + 2 * unit, y + 2 * unit), BOX_COLOUR, letters)
     for number, triple in enumerate(board.sets):
         colour = SET_COLOURS[number % len(SET_COLOURS)]
         # Each set a little apart from the others, so lines sharing a card stay visible.
@@ -34,30 +38,15 @@ def annotated(image: np.ndarray, board: Board) -> np.ndarray:
         cv2.polylines(picture, [points], False, colour, 2 * unit, cv2.LINE_AA)
         for point in points:
             cv2.circle(picture, tuple(int(v) for v in point), 4 * unit, colour, -1, cv2.LINE_AA)
-    return np.vstack([picture, _legend(board, picture.shape[1], unit)])
+    return with_legend(picture, legend(board), 11 * unit)
 
 
-def _legend(board: Board, width: int, unit: int) -> np.ndarray:
-    line = 18 * unit
-    rows = max(1, len(board.sets))
-    strip = np.full((line * rows + 8 * unit, width, 3), 255, np.uint8)
+def legend(board: Board) -> list[Key]:
+    """What the marks mean: the cards' numbers, then each set's colour and its cards."""
+    keys = [Key("7", BOX_COLOUR, "a card's position, row by row from the top left")]
+    keys += [Key(f"set {number + 1}", SET_COLOURS[number % len(SET_COLOURS)],
+                 f"a line through cards {' '.join(map(str, triple))}")
+             for number, triple in enumerate(board.sets)]
     if not board.sets:
-        _text(strip, "no set", (6 * unit, line), BOX_COLOUR, unit)
-    for number, triple in enumerate(board.sets):
-        colour = SET_COLOURS[number % len(SET_COLOURS)]
-        _text(strip, f"set {number + 1}: cards {' '.join(map(str, triple))}",
-              (6 * unit, line * (number + 1)), colour, unit)
-    return strip
-
-
-def _text(picture: np.ndarray, text: str, at: tuple[int, int], colour, unit: int) -> None:
-    cv2.putText(picture, text, at, cv2.FONT_HERSHEY_SIMPLEX, 0.5 * unit, colour, unit,
-                cv2.LINE_AA)
-
-
-def _label(picture: np.ndarray, text: str, at: tuple[int, int], colour, unit: int) -> None:
-    (w, h), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, 0.45 * unit, unit)
-    x, y = at
-    cv2.rectangle(picture, (x, y), (x + w + 4 * unit, y + h + 4 * unit), colour, -1)
-    cv2.putText(picture, text, (x + 2 * unit, y + h + 2 * unit), cv2.FONT_HERSHEY_SIMPLEX,
-                0.45 * unit, (255, 255, 255), unit, cv2.LINE_AA)
+        keys.append(Key("no set", BOX_COLOUR, "no three of the cards make a set"))
+    return keys

@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 import click
 from rich.console import Console
 
-from webbot.commands import console, run_options
+from webbot.commands import console, run_options, summed_up
 from webbot.daily_set.annotate import annotated
 from webbot.daily_set.board import read_board
 from webbot.daily_set.bot import (
@@ -46,7 +46,8 @@ def play_command(options: RunOptions, console: Console) -> int:
         try:
             outcome = bot.play()
         finally:
-            console.print(sets_table(bot.outcome, time.perf_counter() - started))
+            console.print(summed_up(sets_table(bot.outcome, time.perf_counter() - started),
+                                    options.report))
             if bot.outcome.completion:  # a URL is one line, however long
                 console.print(f"Done: {bot.outcome.completion}", soft_wrap=True)
     if not outcome.complete:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -36,6 +36,8 @@ from webbot.puzlogic.model import (
 )
 from webbot.puzlogic.perceive import (
     GLYPHS,
+    READ_LEGEND,
+    SOLUTION_LEGEND,
     Reader,
     classify,
     completed_buttons,
@@ -45,6 +47,7 @@ from webbot.puzlogic.perceive import (
     overlay_settled,
     recognises,
     slot_empty,
+    solution_marks,
     spot_mark,
 )
 from webbot.puzlogic.solvers import solutions
@@ -52,11 +55,15 @@ from webbot.recovery import Recovery
 from webbot.screen import Grab, Screen
 from webbot.session import Session
 from webbot.vision.digits import DigitReader
+from webbot.vision.labels import Key
 from webbot.vision.region import GameNotFound
 
 READ_TRIES = 5  # grabs to try when a reading has doubts (a drifting leaf, say)
 BOX_CHECKS = 3  # grabs in which a drop is looked for on its two boxes before a whole reading
 SCREENS = ("title", "select", "level", "completed")
+LANDED, NOT_THERE = (0, 160, 0), (0, 0, 255)  # BGR, of the marks after a drop
+DROP_LEGEND = (Key("landed", LANDED, "the piece is seen on the cell it was dropped on"),
+               Key("not there", NOT_THERE, "it is not (the screen seen then)"))
 GAME = GameSpec("Puzlogic", "canvas", lambda candidate: recognises(candidate.grab().image))
 
 
@@ -173,9 +180,8 @@ class PuzlogicBot:
             self._current.pieces = len(puzzle.pieces)
         seen = self._read
         if found and seen is not None and seen.view is not None and seen.puzzle == puzzle:
-            self._annotated(seen, "solution", [
-                spot_mark(seen.picture, seen.view.spots[p.cell], f"{p.value}{p.color[0]}",
-                          (0, 140, 255)) for p in found[0]])
+            self._annotated(seen, "solution", solution_marks(seen.view, seen.picture, found[0]),
+                            SOLUTION_LEGEND)
         return found
 
     # ---- looking ---------------------------------------------------------------------------
@@ -235,7 +241,7 @@ class PuzlogicBot:
                     doubts = [str(exc)]  # between two places, say): look again
                     continue
                 if puzzle == previous:
-                    self._annotated(seen, "read", marks(seen.view, seen.picture))
+                    self._annotated(seen, "read", marks(seen.view, seen.picture), READ_LEGEND)
                     self._read = replace(seen, puzzle=puzzle)
                     return self._read
                 previous = puzzle
@@ -439,20 +445,22 @@ class PuzlogicBot:
             f"drop-{self._drops}-{placement.value}{placement.color[0]}-on-r{row + 1}c{col + 1}"
         self._annotated(landed, what, [self._drop_mark(landed, view.spots[p.cell], p)
                                        for p in (*ahead, placement)]
-                        if landed.screen == "level" else [])
+                        if landed.screen == "level" else [], DROP_LEGEND)
         return landed
 
     @staticmethod
     def _drop_mark(landed: Observation, target: Spot, placement: Placement) -> Mark:
         held = landed.view is not None and holds(landed.view, placement)
         return spot_mark(landed.picture, target, "landed" if held else
-                         f"not there ({landed.screen})", (0, 160, 0) if held else (0, 0, 255))
+                         f"not there ({landed.screen})", LANDED if held else NOT_THERE)
 
-    def _annotated(self, seen: Observation, what: str, found: list[Mark]) -> None:
+    def _annotated(self, seen: Observation, what: str, found: list[Mark],
+                   legend: Sequence[Key] = ()) -> None:
         """The frame with what was read or done on it drawn, named after the level."""
         level = self._current.level if self._current is not None else seen.view and \
             seen.view.level
-        self.session.recorder.annotated(seen.grab, f"level-{level or 0:02d}-{what}", found)
+        self.session.recorder.annotated(seen.grab, f"level-{level or 0:02d}-{what}", found,
+                                        legend)
 
     def check_boxes(self, seen: Observation, piece: SeenPiece,
                     placement: Placement) -> Observation | None:

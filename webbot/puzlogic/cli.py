@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 from rich.console import Console
 
-from webbot.commands import console, run_options
+from webbot.commands import console, run_options, summed_up
 from webbot.debug import annotate, save_picture
 from webbot.errors import WebbotError
 from webbot.inputs import read_image
@@ -25,7 +25,7 @@ from webbot.puzlogic.model import (
     UnreadableScreen,
     placements_json,
 )
-from webbot.puzlogic.perceive import Reader, classify, marks, normalise
+from webbot.puzlogic.perceive import READ_LEGEND, Reader, classify, marks, normalise
 from webbot.puzlogic.solvers import DEFAULT_TIMEOUT, solutions
 from webbot.puzlogic.solvers import NAMES as SOLVERS
 from webbot.recovery import recovered
@@ -72,9 +72,9 @@ def play_command(options: RunOptions, levels: list[int] | None, solver: str,
                                   "playing them all again")
             bot.play(levels)
         finally:
-            console.print(results_table(bot.results, time.perf_counter() - started,
-                                        session.recoveries, len(before), bool(levels)
-                                        and set(levels) <= before))
+            console.print(summed_up(results_table(
+                bot.results, time.perf_counter() - started, session.recoveries, len(before),
+                bool(levels) and set(levels) <= before), options.report))
     missing = [n for n in levels if not any(r.level == n and r.completed for r in bot.results)]
     if missing:
         raise WebbotError(f"levels {missing} were not completed")
@@ -113,7 +113,7 @@ def read_command(path: str, as_json: bool, annotate_to: Path | None) -> None:
     view = Reader().read_level(picture)
     if annotate_to:
         grab = Grab(image, Box(0, 0, image.shape[1], image.shape[0]))
-        save_picture(annotate_to, annotate(grab, marks(view, picture)))
+        save_picture(annotate_to, annotate(grab, marks(view, picture), READ_LEGEND))
     puzzle = view.puzzle()
     ms = (time.perf_counter() - started) * 1000
     if as_json:

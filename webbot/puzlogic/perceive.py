@@ -36,11 +36,13 @@ from webbot.puzlogic.model import (
     LevelView,
     Picture,
     SeenPiece,
+    Solution,
     Spot,
     Sum,
     UnreadableScreen,
 )
 from webbot.vision.digits import DigitReader
+from webbot.vision.labels import Key
 from webbot.vision.region import find_game
 
 COLUMNS, ROWS = 16, 11
@@ -463,33 +465,53 @@ def hud_button(picture: Picture, line: int) -> tuple[float, float] | None:
     return float((xs.min() + xs.max()) / 2 + 640), float((ys.min() + ys.max()) / 2 + top)
 
 
+GIVEN, ON_BOARD, IN_TRAY, SUM = (0, 160, 0), (255, 0, 255), (255, 0, 0), (0, 0, 255)  # BGR
+ANSWER = (128, 96, 0)  # a deep teal: none of the game's own colours (tan, blue, purple, white)
+READ_LEGEND = (
+    Key("5", GIVEN, "a given number, as read (a box without a label: a free cell)"),
+    Key("4b", ON_BOARD, "a piece on the board: its number and colour (b blue, w white)"),
+    Key("4b", IN_TRAY, "a piece in the tray: its number and colour"),
+    Key("12a", SUM, "a sum: its target, of all the line's numbers (a) or its blue (b) or "
+                    "white (w) ones"))
+SOLUTION_LEGEND = (
+    Key("4b", ANSWER, "the solution: the piece that goes in that cell (b blue, w white)"),)
+
+
 def marks(view: LevelView, picture: Picture) -> list[Mark]:
-    """What was read, as boxes in the picture's pixels (for annotated debug pictures)."""
+    """What was read, as boxes in the picture's pixels (for annotated debug pictures; their
+    legend is READ_LEGEND)."""
     found = []
 
     def box(spot: Spot, text: str, colour: tuple[int, int, int]) -> None:
-        found.append(spot_mark(picture, spot, text, colour))
+        found.append(spot_mark(picture, spot, text, colour, "inside"))
 
     for cell, spot in view.spots.items():
         piece = view.placed.get(cell)
         if piece:
-            box(spot, f"{piece.value}{piece.color[0]}", (255, 0, 255))
+            box(spot, f"{piece.value}{piece.color[0]}", ON_BOARD)
         else:
             given = view.cells[cell]
-            box(spot, "" if given is None else str(given), (0, 160, 0))
+            box(spot, "" if given is None else str(given), GIVEN)
     for piece in view.tray:
-        box(piece.spot, f"{piece.value}{piece.color[0]}", (255, 0, 0))
+        box(piece.spot, f"{piece.value}{piece.color[0]}", IN_TRAY)
     for s in view.sums:
         spot = Spot(*sum_spot(view, s))
-        box(spot, f"{s.target}{s.counts[0]}", (0, 0, 255))
+        box(spot, f"{s.target}{s.counts[0]}", SUM)
     return found
 
 
-def spot_mark(picture: Picture, spot: Spot, text: str, colour: tuple[int, int, int]) -> Mark:
+def solution_marks(view: LevelView, picture: Picture, solution: Solution) -> list[Mark]:
+    """Each piece of the solution in its cell, large (their legend is SOLUTION_LEGEND)."""
+    return [spot_mark(picture, view.spots[p.cell], f"{p.value}{p.color[0]}", ANSWER, "inside")
+            for p in solution]
+
+
+def spot_mark(picture: Picture, spot: Spot, text: str, colour: tuple[int, int, int],
+              where: str = "above") -> Mark:
     """A grid box of the game as a mark in the picture's pixels."""
     scale = picture.region.width / WIDTH
     x, y = picture.to_image(spot.x, spot.y)
-    return Mark(x, y, BOX * scale, BOX * scale, text, colour)
+    return Mark(x, y, BOX * scale, BOX * scale, text, colour, where)
 
 
 def sum_spot(view: LevelView, s: Sum) -> tuple[int, int]:
