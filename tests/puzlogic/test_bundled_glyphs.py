@@ -69,3 +69,25 @@ def test_a_reader_that_may_not_learn_says_nothing(tmp_path, monkeypatch):
     reader = DigitReader(tmp_path, learn=False, on_learning=heard.append)
     reader.read(np.ones((20, 4), np.float32), "regular")
     assert reader.tesseract_calls and heard == []
+
+
+def test_a_picture_s_new_digits_are_taught_together(browser, fixtures_url, tmp_path,
+                                                     monkeypatch):
+    """One Tesseract process per try for all the digits of a picture a reader has not seen,
+    not one per digit; and they read as they would one by one."""
+    page = browser.new_page()
+    try:
+        open_game(page, fixtures_url, "level=6", leaves=0)
+        picture = normalise(grab_page(page))
+    finally:
+        page.close()
+    processes = []
+    asked = digits_module.read_texts
+    monkeypatch.setattr(digits_module, "read_texts",
+                        lambda pages, config: processes.append(len(pages)) or asked(pages,
+                                                                                      config))
+    reader = Reader(DigitReader(tmp_path))  # nothing bundled, nothing learned
+    view = reader.read_level(picture)
+    assert comparable(view.puzzle().to_json()) == comparable(bundled_levels()[5])
+    tries = len(digits_module.TESSERACT_TRIES) + len(digits_module.SECOND_TRIES)
+    assert len(processes) <= tries < reader.digits.tesseract_calls

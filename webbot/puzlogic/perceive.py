@@ -269,6 +269,10 @@ class Reader:
         return value
 
     def read_level(self, picture: Picture) -> LevelView:
+        """The level on the screen (its digits new to the reader taught together)."""
+        return self.digits.batched(lambda: self._read_level(picture))
+
+    def _read_level(self, picture: Picture) -> LevelView:
         canvas = picture.canvas
         self._readings = []
         background = picture.background
@@ -326,6 +330,9 @@ class Reader:
     def piece_on(self, picture: Picture, spot: Spot) -> SeenPiece | None:
         """The piece on one board cell, read from that cell alone (for checking a drop);
         None when no piece is seen there or its digit is in doubt."""
+        return self.digits.batched(lambda: self._piece_on(picture, spot))
+
+    def _piece_on(self, picture: Picture, spot: Spot) -> SeenPiece | None:
         canvas, background = picture.canvas, picture.background
         around = canvas[spot.y - 3:spot.y + 47, spot.x - 3:spot.x + 47]
         colour = _piece_colour(canvas, spot.x, spot.y, background)
@@ -406,6 +413,9 @@ class Reader:
 
     def read_select(self, picture: Picture) -> list[LevelButton]:
         """The level buttons: 5 a row from (250, 278) on a 64 px pitch, as many as are drawn."""
+        return self.digits.batched(lambda: self._read_select(picture))
+
+    def _read_select(self, picture: Picture) -> list[LevelButton]:
         canvas = picture.canvas
         self._readings = []
         background = picture.background

@@ -23,6 +23,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 import cv2
 import numpy as np
@@ -30,6 +31,7 @@ import numpy as np
 from webbot.cache import default_cache_dir
 from webbot.vision.ocr import read_texts
 
+T = TypeVar("T")
 GLYPH_HEIGHT, GLYPH_WIDTH = 24, 20
 ACCEPT = 0.92  # correlation with the best template needed to take its digit
 CONFLICT = 0.88  # a template this close must agree with what Tesseract teaches (other
@@ -148,6 +150,8 @@ class DigitReader:
         self._loaded: dict[str, int] = {}  # each style's folder's mtime when it was read
         self.tesseract_calls = 0
         self.tesseract_s = 0.0  # time spent in Tesseract (teaching, mostly)
+        self._pending: list[np.ndarray] | None = None  # glyphs put off, in `batched`
+        self._voted: dict[bytes, int | None] = {}  # Tesseract's answers asked in a batch
 
     def _templates(self, style: str) -> GlyphTemplates:
         if style not in self._styles:
@@ -184,7 +188,14 @@ class DigitReader:
             closest, score = self.nearest(glyph, style)
         if score >= ACCEPT:
             return DigitRead(closest, score, "template")
-        digit = self.tesseract(glyph)
+        key = _key(glyph)
+        if key in self._voted:
+            digit = self._voted[key]
+        elif self._pending is not None:  # asked later, with the others of its picture
+            self._pending.append(glyph)
+            return DigitRead(None, score, "none")
+        else:
+            digit = self.tesseract(glyph)
         if digit is None or (score >= CONFLICT and closest != digit):
             # Tesseract unsure, or a close template of another digit: better no answer than a
             # wrong template that would misread this glyph on every later run.
@@ -192,6 +203,27 @@ class DigitReader:
         if self.learn:
             self._add(style, digit, glyph)
         return DigitRead(digit, score, "tesseract")
+
+    def batched(self, read: Callable[[], T]) -> T:
+        """`read()`, with the glyphs it would show Tesseract one by one shown together: a first
+        reading puts them off, one vote asks them all (a Tesseract process per try for the
+        lot, not per glyph), and a second reading takes the answers as `read` would have
+        taken them. For a reading that is the same each time it is made (one picture's)."""
+        self._pending = []
+        try:
+            first = read()
+            pending = self._pending
+        finally:
+            self._pending = None
+        if not pending:
+            return first
+        answers = self.votes(pending, WHITELIST)
+        self._voted = {_key(glyph): int(text) if text and text.isdigit() else None
+                       for glyph, text in zip(pending, answers, strict=True)}
+        try:
+            return read()
+        finally:
+            self._voted = {}
 
     def tesseract(self, glyph: np.ndarray) -> int | None:
         """Tesseract's reading of one glyph, a padded black-on-white crop with a digit whitelist:
@@ -260,6 +292,11 @@ class DigitReader:
             self._loaded[style] = _mtime(folder)  # its own write is nothing new to read
         except OSError:
             pass  # a read-only cache still reads; it only forgets what it learned
+
+
+def _key(glyph: np.ndarray) -> bytes:
+    """A glyph's identity: its pixels and shape."""
+    return hashlib.sha1(glyph.tobytes() + str(glyph.shape).encode()).digest()
 
 
 def _mtime(folder: Path) -> int:
