@@ -46,12 +46,11 @@ def puzlogic_floor(levels: int = 15, game: Path = FIXTURES / "puzlogic") -> Floo
     moves = 1 + 2 * pieces
     animations = (levels - 1) * (settle + fade) + settle
     return Floor(animations + moves * FRAME_S,
-                 f"the game's settle and fade before Next answers, {levels - 1} x "
-                 f"{settle + fade:.2f} s, and the last level's settle, {settle:.2f} s "
-                 f"(game.js); {moves} mouse moves at a page frame each (1/{FRAMES_PER_S} s), "
-                 f"{moves * FRAME_S:.2f} s: one to each of the {pieces} pieces and one on to "
-                 "its cell (levels.json), and one onto level 1's button; the browser's start "
-                 "and the page's load not counted")
+                 f"the game's settle and fade, {animations:.2f} s (game.js: {levels - 1} x "
+                 f"{settle + fade:.2f} s before Next answers, {settle:.2f} s after the last "
+                 f"drop); {moves} mouse moves at a page frame each, {moves * FRAME_S:.2f} s (to "
+                 f"each of the {pieces} pieces of levels.json and on to its cell, and onto "
+                 "level 1's button); not the browser's start or the page's load")
 
 
 def daily_set_floor(load_s: float, game: Path = FIXTURES / "daily-set") -> Floor:
@@ -61,14 +60,14 @@ def daily_set_floor(load_s: float, game: Path = FIXTURES / "daily-set") -> Floor
     sets = source_constant(game / "javascript" / "SetBoard.js", "SetBoard_SETS")
     clicks = 3 * sets
     return Floor(load_s + clicks * FRAME_S,
-                 f"the page's own load in a bare browser page, {load_s:.2f} s, and {clicks} "
-                 f"clicks ({sets} sets of 3 cards, SetBoard.js) at a page frame each, "
-                 f"{clicks * FRAME_S:.2f} s")
+                 f"the page's own load in a bare browser page, {load_s:.2f} s, and a mouse "
+                 f"move at a page frame to each card of the {sets} sets of 3 (SetBoard.js), "
+                 f"{clicks} x 1/{FRAMES_PER_S} s = {clicks * FRAME_S:.2f} s")
 
 
 def burrito_bison_floor() -> Floor:
     """Decisions a second, a bound from above: the game draws once a page frame (game.js
     steps its world in its requestAnimationFrame loop and draws it once), so a bot deciding
     on each new picture decides at most 60 times a second."""
-    return Floor(FRAMES_PER_S, f"the game draws once a page frame, {FRAMES_PER_S} a second "
-                 "(game.js), so no more new pictures to decide on")
+    return Floor(FRAMES_PER_S, f"the game draws once a page frame (game.js), {FRAMES_PER_S} "
+                 "a second: no more new pictures to decide on")

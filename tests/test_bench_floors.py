@@ -34,7 +34,7 @@ def test_puzlogic_floor_follows_the_levels_played():
 def test_daily_set_floor_is_the_load_and_a_frame_per_click():
     floor = daily_set_floor(0.2)
     assert floor.value == pytest.approx(0.2 + 18 / 60)
-    assert "18 clicks" in floor.how and "0.20 s" in floor.how
+    assert "18 x 1/60 s" in floor.how and "0.20 s" in floor.how
 
 
 def test_burrito_bison_floor_is_the_page_frame_rate():
