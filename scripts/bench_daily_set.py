@@ -18,10 +18,11 @@ Play: headless, one browser, a fresh page per run, opened as the bot opens its p
 engine installed in its context): from the start of page.goto to the page
 confirming the 6th set, on the bundled page and generated puzzles in both layouts, split by
 phase (page loaded, game found, cards read, sets clicked). Target: <= 1.5 s on the bundled
-page. Against the bot as it played before 2026-11-27 (card by card), and a baseline: the same
-bot moving the mouse in 12 px steps (the Mouse default), to show what the long strides buy.
-Then the README's rows: each page against its floor, the page's own load and one page frame
-per card clicked.
+page. Against the same bot set to play card by card (card_by_card(): each card's box and cover
+asked for one at a time, 150 px mouse strides), and a baseline: the same bot moving the mouse
+in 12 px steps (the Mouse default), to show what the long strides buy. Then the README's rows:
+each page against its floor (scripts/floors.py): the page's own load, timed in a bare browser
+page with nothing of the bot's, and one page frame per card clicked.
 
     .venv/bin/python scripts/bench_daily_set.py [--repeat 20] [--runs 6] [--quick] [--docs]
 """
@@ -44,11 +45,19 @@ import numpy as np
 
 # scripts/ is on the path when this file is run as a script
 from docs_table import cores, put_in_docs
+from floors import daily_set_floor
 from playwright.sync_api import sync_playwright
 from render_set_board import Look, board, daily_board, daily_puzzle
 from render_set_cards import card_for_number
 
-from webbot.browser import BrowserOptions, new_page, open_browser, open_url
+from webbot.browser import (
+    CHROMIUM_ARGS,
+    BrowserOptions,
+    find_chromium,
+    new_page,
+    open_browser,
+    open_url,
+)
 from webbot.daily_set import act, bot
 from webbot.daily_set.board import BoardError, read_board
 from webbot.daily_set.bot import DailySetBot
@@ -69,7 +78,7 @@ OLD_CARDS = [32, 33, 18, 29, 34, 64, 41, 24, 26, 59, 31, 68]  # the bundled page
 NEW_CARDS = [60, 15, 38, 78, 51, 1, 73, 44, 75, 58, 53, 71]
 REAL_NUMBERS = [16, 5, 10, 9, 57, 79, 7, 77, 37, 39, 43, 70]
 TARGET_12_MS, TARGET_PLAY_S, TARGET_PHOTO_MS = 50, 1.5, 300
-BEFORE_STRIDE_PX = 150  # the bot's mouse stride before 2026-11-27
+CARD_BY_CARD_STRIDE_PX = 150  # the mouse stride of the card-by-card setting
 DARK, WARM, GREEN = (30, 30, 30), (200, 220, 235), (90, 140, 60)
 # The matrix of drawn boards: cards from 52 px wide (2022 and old pages at 0.55) to 380 px.
 MATRIX_SCALES = {"current": (0.3, 0.45, 0.7, 1.0, 2.0), "2022": (0.55, 0.8, 1.0, 2.0),
@@ -292,12 +301,12 @@ class Run:
 
 
 @contextmanager
-def as_before() -> Iterator[None]:
-    """The bot as it played before the page was made faster (2026-11-27): each card's box
-    asked for and its cover looked for card by card, two mouse moves a card at least (and one
-    per BEFORE_STRIDE_PX, which play_runs is given), the page's board parsed twice (once to
-    recognise the game, once to play it), a look for the page's answer every 15 ms, and a
-    click a popup took noticed only once its card's box had not ticked for 0.5 s."""
+def card_by_card() -> Iterator[None]:
+    """Today's bot set to play card by card (its settings patched for the while): each card's
+    box asked for and its cover looked for card by card, two mouse moves a card at least (and
+    one per CARD_BY_CARD_STRIDE_PX, which play_runs is given), the page's board parsed twice
+    (once to recognise the game, once to play it), a look for the page's answer every 15 ms,
+    and a click a popup took noticed only once its card's box had not ticked for 0.5 s."""
     aims, steps, parse, wait, tick = (act.Hands._aims, act.CLICK_MIN_STEPS, bot.parse_board,
                                       act.Hands._until_said, act.Hands._tick_state)
     act.Hands._aims = lambda self, slots: [None] * len(slots)
@@ -312,7 +321,7 @@ def as_before() -> Iterator[None]:
 
 
 def _a_look_every_15_ms(hands: act.Hands, seconds: float, cover: CardSlot | None) -> None:
-    """The wait for the page's answer before it was told by the page: 15 ms, then a look."""
+    """The wait for the page's answer, not told by the page: 15 ms, then a look."""
     hands.page.wait_for_timeout(min(15, seconds * 1000))
 
 
@@ -326,9 +335,9 @@ def _blind_to_covers(tick: Callable[[act.Hands, CardSlot], str]
     return unticked_or_ticked
 
 
-def play_runs(urls: list[str], step_px: float, before: bool = False) -> list[Run]:
-    """Each URL played in a fresh page of one browser (`before`: as the bot played before)."""
-    with as_before() if before else nullcontext():
+def play_runs(urls: list[str], step_px: float, by_card: bool = False) -> list[Run]:
+    """Each URL played in a fresh page of one browser (`by_card`: set to play card by card)."""
+    with card_by_card() if by_card else nullcontext():
         return _play_runs(urls, step_px)
 
 
@@ -353,28 +362,41 @@ def _play_runs(urls: list[str], step_px: float) -> list[Run]:
     return results
 
 
-CLICKS = 18  # 6 sets of 3 cards
-FRAME_S = 1 / 60  # Chromium hands an in-page mouse input to the page once a frame
+def bare_loads(urls: list[str]) -> list[float]:
+    """Seconds from page.goto to each page's load event, in a fresh page of a bare browser
+    (no consent engine, nothing of the bot's): the page's own load."""
+    seconds = []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=find_chromium(),
+                                             args=CHROMIUM_ARGS)
+        for url in urls:
+            page = browser.new_page()
+            started = time.perf_counter()
+            page.goto(url, wait_until="load")
+            seconds.append(time.perf_counter() - started)
+            page.close()
+        browser.close()
+    return seconds
 
 
-def floor_rows(ours: dict[str, list[Run]], before: dict[str, list[Run]]) -> str:
-    """The README's Daily SET rows: page open to the 6th set against the floor, the page's own
-    load and one page frame per card clicked, and against the bot before (same run)."""
+def floor_rows(ours: dict[str, list[Run]], by_card: dict[str, list[Run]],
+               loads: dict[str, list[float]]) -> str:
+    """The README's Daily SET rows: page open to the 6th set against the floor (the page's own
+    load in a bare page, and one page frame per card clicked), and against the same bot set to
+    play card by card (same run)."""
     lines = ["| game, measure | goal | the bot | the floor | from the floor |",
              "|---|---|---|---|---|"]
     for page, runs in ours.items():
         total = statistics.median(run.total_s for run in runs)
-        load = statistics.median(run.open_s for run in runs)
-        floor = load + CLICKS * FRAME_S
+        floor = daily_set_floor(statistics.median(loads[page]))
         versus = ""
-        if before.get(page):
-            ratio = statistics.median(run.total_s for run in before[page]) / total
-            versus = f" ({ratio:.2f}x as fast as the bot before 2026-11-27)"
+        if by_card.get(page):
+            ratio = statistics.median(run.total_s for run in by_card[page]) / total
+            versus = (f" ({ratio:.2f}x as fast as set to play card by card, "
+                      f"{CARD_BY_CARD_STRIDE_PX} px strides)")
         lines.append(f"| Daily SET, page open to the 6th set ({PAGE_NAMES[page]}) | <= "
-                     f"{TARGET_PLAY_S:g} s | {total:.2f} s{versus} | {floor:.2f} s (the page's "
-                     "load, "
-                     f"{load:.2f} s, and {CLICKS} clicks a page frame each, "
-                     f"{CLICKS * FRAME_S:.2f} s) | {total / floor:.1f}x the floor |")
+                     f"{TARGET_PLAY_S:g} s | {total:.2f} s{versus} | {floor.value:.2f} s "
+                     f"({floor.how}) | {total / floor.value:.1f}x the floor |")
     return "\n".join(lines + ["", f"Measured {time.strftime('%Y-%m-%d')} on {cores()} cores "
                                "with `scripts/bench_daily_set.py --docs` (medians)."])
 
@@ -422,18 +444,20 @@ def main() -> int:
     stride = act.CLICK_STEP_PX
     with FixtureServer() as server:
         pages = PAGES[:1] if args.quick else PAGES
-        ours, before, base = {}, {}, {}
+        ours, by_card, base, loads = {}, {}, {}, {}
         for page in pages:
             urls = [server.url + page.format(seed=1000 + run) for run in range(runs)]
             ours[page] = play_runs(urls, stride)
+            loads[page] = bare_loads(urls)
             if not args.quick:  # a smoke test of this script leaves out the baselines
-                before[page] = play_runs(urls, BEFORE_STRIDE_PX, before=True)
+                by_card[page] = play_runs(urls, CARD_BY_CARD_STRIDE_PX, by_card=True)
                 base[page] = play_runs(urls, 12)
     lines += ["", "| play, headless | page | runs | open | find | read | click 6 sets | "
               "median | max | all 6 confirmed | target | vs target |",
               "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for label, results in ((f"bot (mouse strides of {stride} px)", ours),
-                           ("the bot before 2026-11-27", before),
+                           ("bot set to play card by card (card_by_card(), "
+                            f"{CARD_BY_CARD_STRIDE_PX} px strides)", by_card),
                            ("baseline (12 px mouse steps)", base)):
         lines += [play_rows(label, PAGE_NAMES[page], runs) for page, runs in results.items()]
     every = [run for runs in ours.values() for run in runs]
@@ -441,10 +465,11 @@ def main() -> int:
     if base:
         mine = statistics.median(r.total_s for r in every)
         ratios = [statistics.median(r.total_s for runs in runs_of.values() for r in runs) / mine
-                  for runs_of in (before, base)]
-        versus = (f" Over all pages the bot is {ratios[0]:.2f}x as fast as before 2026-11-27 "
-                  "(each card's box and cover asked for card by card, two mouse moves a card, "
-                  f"strides of {BEFORE_STRIDE_PX} px, the board parsed twice, a look for the "
+                  for runs_of in (by_card, base)]
+        versus = (f" Over all pages the bot is {ratios[0]:.2f}x as fast as set to play card "
+                  "by card (each card's box and cover asked for one at a time, two mouse moves "
+                  "a card, "
+                  f"strides of {CARD_BY_CARD_STRIDE_PX} px, the board parsed twice, a look for the "
                   f"answer every 15 ms) and {ratios[1]:.1f}x as fast as the baseline.")
     lines += ["", "From page.goto to the page confirming the 6th set, each phase's median: the "
               "page loaded, the game found in it, the cards read and the sets found, the 18 "
@@ -458,7 +483,7 @@ def main() -> int:
               "target", file=sys.stderr)
     if args.docs and not put_in_docs("bench_daily_set", table):
         return 1
-    floor = floor_rows(ours, before)
+    floor = floor_rows(ours, by_card, loads)
     print(floor)
     if args.docs and not args.quick and not put_in_docs("speed_daily_set", floor):
         return 1

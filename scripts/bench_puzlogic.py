@@ -16,9 +16,9 @@ BASELINE's (a mouse move per 80 game px, per 12 px for clicks; a whole reading a
 reader the glyphs its teaching frames did not show, and leaves them on disk), the time split by
 phase: menus, reading, solving, dragging, checking each drop, waiting for the game's own
 animations. The bot's own time per piece is its dragging and checking. The bot once more with a
-look after each drop (as it played before 2026-11-27's evening: Tempo(drags_per_look=1)), and on
-the page's screencast (PNG; issue 32); and the README's row: the run against its floor, the
-replica's own settle and fade after each level (read from its source) and the bot's drags. Then
+look after each drop (Tempo(drags_per_look=1)), and on the page's screencast (PNG; issue 32);
+and the README's row: the run against its floor (scripts/floors.py: the replica's own settle
+and fade, read from its source, and a page frame for each mouse move its levels need). Then
 --generated levels (50 by default) of the replica's generator, 15 to a page (4 to 12 pieces,
 boards up to 7 rows, all three sum kinds), at the bot's pace; their shapes and sums are taken
 from the fixture's test hook, as a tester would (the bot never reads it). Prints Markdown
@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import statistics
 import sys
 import tempfile
@@ -45,6 +44,7 @@ import numpy as np
 
 # scripts/ is on the path when this file is run as a script
 from docs_table import cores, put_in_docs
+from floors import puzlogic_floor
 from playwright.sync_api import sync_playwright
 
 from webbot.browser import CHROMIUM_ARGS, find_chromium
@@ -206,8 +206,8 @@ def generated_table(run: dict, bundled: dict) -> list[str]:
 
 
 def run_table(bot: dict, base: dict, each: dict, streamed: dict) -> list[str]:
-    lines = ["| 15 bundled levels, headless | baseline | bot | bot vs baseline | "
-             "bot, a look after each drop | bot on the screencast (PNG) |",
+    lines = ["| 15 bundled levels, headless | bot at BASELINE's pace | bot | bot vs BASELINE "
+             "| bot, a look after each drop (drags_per_look=1) | bot on the screencast (PNG) |",
              "|---|---|---|---|---|---|"]
     names = [*PHASES, *[name for name in bot["phases"] if name not in PHASES]]
     for name in names:
@@ -240,30 +240,18 @@ def run_table(bot: dict, base: dict, each: dict, streamed: dict) -> list[str]:
     return lines
 
 
-def game_animations_s() -> float:
-    """The replica's own settle and fade after each level's last piece (its SETTLE_MS and
-    FADE_MS), for the 15 levels: time no bot can save."""
-    source = (ROOT / "fixtures" / "puzlogic" / "game.js").read_text()
-    ms = {name: int(re.search(rf"\b{name} = (\d+)", source).group(1))
-          for name in ("SETTLE_MS", "FADE_MS")}
-    return 15 * (ms["SETTLE_MS"] + ms["FADE_MS"]) / 1000
-
-
 def floor_rows(bot: dict, base: dict, each: dict, streamed: dict) -> str:
-    """The README's Puzlogic row: the 15 levels against their floor, and against the bot with
-    a look after each drop and the baseline (same run)."""
-    animations, drags = game_animations_s(), bot["phases"].get("dragging", 0.0)
-    floor = animations + drags
+    """The README's Puzlogic row: the 15 levels against their floor, and against the same bot
+    with a look after each drop and at the baseline's pace (same run)."""
+    floor = puzlogic_floor()
     return "\n".join([
         "| game, measure | goal | the bot | the floor | from the floor |",
         "|---|---|---|---|---|",
         f"| Puzlogic, the 15 levels | <= {GOAL_RUN_S} s | {bot['seconds']:.1f} s (pulled "
         f"pictures; {each['seconds'] / bot['seconds']:.2f}x as fast as with a look after each "
-        f"drop, the bot before 2026-11-27, and {base['seconds'] / bot['seconds']:.1f}x as fast "
-        f"as the baseline; {streamed['seconds']:.1f} s on the screencast) | {floor:.1f} s (the "
-        "game's "
-        f"own settle and fade, {animations:.2f} s, and the drags' page frames, {drags:.1f} s) "
-        f"| {bot['seconds'] / floor:.2f}x the floor |",
+        f"drop, Tempo(drags_per_look=1), and {base['seconds'] / bot['seconds']:.1f}x as fast "
+        f"as at the baseline's pace, BASELINE; {streamed['seconds']:.1f} s on the screencast) "
+        f"| {floor.value:.1f} s ({floor.how}) | {bot['seconds'] / floor.value:.2f}x the floor |",
         "", f"Measured {time.strftime('%Y-%m-%d')} on {cores()} cores with "
         "`scripts/bench_puzlogic.py --docs`."])
 
