@@ -21,11 +21,13 @@ and the README's row: the run against its floor (scripts/floors.py: the replica'
 and fade, read from its source, and a page frame for each mouse move its levels need). Then
 --generated levels (50 by default) of the replica's generator, 15 to a page (4 to 12 pieces,
 boards up to 7 rows, all three sum kinds), at the bot's pace; their shapes and sums are taken
-from the fixture's test hook, as a tester would (the bot never reads it). Prints Markdown
-tables; --docs also puts them into their docs page.
+from the fixture's test hook, as a tester would (the bot never reads it). Last, first runs:
+the 15 levels on an empty cache with the bundled templates (webbot/puzlogic/glyphs) beside a
+later run on the cache it left, in pairs (--pairs), and one first run without the bundled
+templates. Prints Markdown tables; --docs also puts them into their docs page.
 
     .venv/bin/python scripts/bench_puzlogic.py [--frames 2] [--no-run] [--generated 50]
-                                               [--quick] [--docs]
+                                               [--pairs 2] [--quick] [--docs]
 """
 
 from __future__ import annotations
@@ -51,7 +53,7 @@ from webbot.browser import CHROMIUM_ARGS, find_chromium
 from webbot.errors import WebbotError
 from webbot.puzlogic.act import BASELINE, Tempo
 from webbot.puzlogic.model import LevelView
-from webbot.puzlogic.perceive import Reader, classify, normalise
+from webbot.puzlogic.perceive import GLYPHS, Reader, classify, normalise
 from webbot.server import FixtureServer
 from webbot.vision.digits import WHITELIST, DigitRead, DigitReader, padded_page
 from webbot.vision.ocr import read_text
@@ -150,6 +152,34 @@ def full_run(reader: Reader, tempo) -> dict:
     phases["other (opening the page, finding the game)"] = seconds - bot.phases.total()
     return {"seconds": seconds, "completed": sum(r.completed for r in bot.results),
             "pieces": sum(r.pieces for r in bot.results), "phases": phases}
+
+
+def first_runs(pairs: int) -> dict:
+    """A first run (an empty cache, the bundled templates) beside a later one (a new reader on
+    the cache the first left, as the next process is), in pairs; and a first run without the
+    bundled templates, teaching itself every digit as a first run did before they came."""
+    runs: dict = {"first": [], "later": [], "asked": [], "unbundled": []}
+    for _ in range(pairs):
+        with tempfile.TemporaryDirectory() as cache:
+            first = Reader(DigitReader(Path(cache), seeds=GLYPHS))
+            runs["first"].append(full_run(first, Tempo())["seconds"])
+            runs["asked"].append(first.digits.tesseract_calls)
+            later = Reader(DigitReader(Path(cache), seeds=GLYPHS))
+            runs["later"].append(full_run(later, Tempo())["seconds"])
+    with tempfile.TemporaryDirectory() as cache:
+        runs["unbundled"].append(full_run(Reader(DigitReader(Path(cache))), Tempo())["seconds"])
+    return runs
+
+
+def first_run_table(runs: dict) -> list[str]:
+    first, later = statistics.median(runs["first"]), statistics.median(runs["later"])
+    return ["| 15 bundled levels, headless | first run (empty cache, bundled templates) "
+            "| later run (its cache) | first / later | glyphs asked of Tesseract on a first run "
+            "| a first run without the bundled templates |",
+            "|---|---|---|---|---|---|",
+            f"| median of {len(runs['first'])} pairs | {first:.1f} s | {later:.1f} s "
+            f"| {first / later:.2f}x | {statistics.median(runs['asked']):.0f} "
+            f"| {runs['unbundled'][0]:.1f} s ({runs['unbundled'][0] / later:.2f}x the later) |"]
 
 
 GENERATED_SEEDS = range(1000, 100000, 1000)  # a page of 15 levels each
@@ -263,6 +293,8 @@ def main() -> int:
                         help="skip the 15-level runs and the generated levels")
     parser.add_argument("--generated", type=int, default=50,
                         help="generated levels to play after the 15 (0: none)")
+    parser.add_argument("--pairs", type=int, default=2,
+                        help="first-run/later-run pairs of the 15 levels")
     parser.add_argument("--docs", action="store_true", help="write into its docs page")
     parser.add_argument("--quick", action="store_true",
                         help="levels 1-3 at device scale 1 only (a smoke test)")
@@ -295,6 +327,7 @@ def main() -> int:
                                          full_run(ours, Tempo(drags_per_look=1)),
                                          full_run(ours, Tempo(camera="png")))
         generated = generated_run(ours, args.generated) if runs and args.generated else None
+    firsts = None if args.no_run else first_runs(args.pairs)
 
     lines = ["| frames | count | bot: median | p90 | max | numbers right | Tesseract calls "
              "| plain Tesseract: median | numbers right | bot vs Tesseract |",
@@ -313,6 +346,8 @@ def main() -> int:
               "disk); Tesseract calls in the table are glyphs it still had to learn."]
     if runs:
         lines += ["", *run_table(*runs)]
+    if firsts:
+        lines += ["", *first_run_table(firsts)]
     if generated:
         lines += ["", *generated_table(generated, runs[0])]
     lines.append(f"\nMeasured {time.strftime('%Y-%m-%d')} on {cores()} cores.")
