@@ -283,3 +283,28 @@ def test_no_library_noise_in_a_fresh_process(inputs, dead, args):
     result = run_webbot(*filled(args, inputs, dead).split(), timeout=60)
     assert result.returncode in (1, 2) and result.stdout == ""
     assert one_line(result.stderr).startswith("webbot: error: ")
+
+
+def jpeg_libjpeg_warns_of(image: np.ndarray) -> bytes:
+    """A JPEG whose scan header says a sequential scan ends at coefficient 62, not 63: libjpeg
+    decodes it all the same and writes "Invalid SOS parameters for sequential JPEG" straight
+    to the process's stderr (a phone's photo did so)."""
+    data = bytearray(cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes())
+    scan = data.index(b"\xff\xda")
+    data[scan + 5 + 2 * data[scan + 4] + 1] = 62  # Se
+    return bytes(data)
+
+
+def test_a_c_library_s_warning_is_kept_off_the_terminal(tmp_path, capfd):
+    from webbot.inputs import decode_image
+    from webbot.server import fixtures_root
+
+    card = cv2.imread(str(fixtures_root() / "daily-set/images/setcards/new/1.png"))
+    path = tmp_path / "card.jpg"
+    path.write_bytes(jpeg_libjpeg_warns_of(card))
+    assert decode_image(path.read_bytes(), "card.jpg").shape == card.shape
+    assert capfd.readouterr().err == ""  # at the descriptor, where libjpeg writes
+    done = run_webbot("daily-set", "classify", str(path))
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+    assert "1 " in done.stdout

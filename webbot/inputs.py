@@ -13,6 +13,10 @@ import io
 import json
 import os
 import stat
+import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -160,13 +164,36 @@ def decode_image(data: bytes, name: str, flags: int = cv2.IMREAD_COLOR) -> np.nd
         raise InputError(f"{name} is too large a picture ({size[0]}x{size[1]}); the most read is "
                          f"{MAX_IMAGE_PIXELS // 1_000_000} million pixels")
     try:
-        image = cv2.imdecode(np.frombuffer(data, np.uint8), flags) if data else None
+        with _c_noise_kept_off():
+            image = cv2.imdecode(np.frombuffer(data, np.uint8), flags) if data else None
     except cv2.error:
         image = None
     if image is None or image.size == 0:
         raise InputError(f"{name} is not an image that can be decoded (PNG, JPEG, GIF, BMP, "
                          "WebP)")
     return image
+
+
+@contextmanager
+def _c_noise_kept_off() -> Iterator[None]:
+    """Within the block, what C libraries write straight to the process's stderr goes to a
+    throwaway file, not the user's terminal: libjpeg warns of a damaged JPEG there
+    ("Invalid SOS parameters for sequential JPEG"), past OpenCV's own log level, and decodes
+    it all the same. (The process's descriptor 2 is swapped for the block: another thread's
+    line written meanwhile would go with it; decoding is short.)"""
+    sys.stderr.flush()
+    try:
+        saved = os.dup(2)
+    except OSError:  # no stderr at all: nothing to keep off
+        yield
+        return
+    try:
+        with tempfile.TemporaryFile() as sink:
+            os.dup2(sink.fileno(), 2)
+            yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
 
 
 def is_lossy(data: bytes) -> bool:
