@@ -149,7 +149,7 @@ ROWS = [
     ("daily-set classify {d}/text.png", 2, "{d}/text.png is not an image that can be decoded"),
     ("daily-set classify {d}/huge.png", 2, "{d}/huge.png is too large a picture"),
     ("daily-set classify /dev/zero", 2, "/dev/zero is a device, not a file"),
-    ("daily-set classify {d}/blank.png", 1, "no coloured shape on the card"),
+    ("daily-set classify {d}/blank.png", 1, "{d}/blank.png: no coloured shape on the card"),
     ("burrito-bison classify {d}/missing.png", 2, "{d}/missing.png: no such file"),
     ("burrito-bison classify {d}/text.png", 2, "{d}/text.png is not an image that can be decoded"),
     ("burrito-bison classify {d}/tiny.png", 1, "{d}/tiny.png is too small (8x8)"),

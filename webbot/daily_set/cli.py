@@ -25,7 +25,7 @@ from webbot.daily_set.bot import (
 from webbot.daily_set.decide import DAILY_SETS, todays_sets
 from webbot.daily_set.model import Reading
 from webbot.daily_set.page import fetch_page, parse_board
-from webbot.daily_set.perceive import read_file
+from webbot.daily_set.perceive import CardError, NotAPicture, read_file
 from webbot.debug import save_picture
 from webbot.errors import WebbotError
 from webbot.inputs import MAX_IMAGE_BYTES, check_file, decode_image, is_lossy, read_bytes
@@ -71,7 +71,12 @@ def sets_table(outcome: Outcome, seconds: float) -> Table:
 
 def classify_command(paths: Sequence[str], as_json: bool) -> None:
     for path in paths:
-        reading = read_file(path)
+        try:
+            reading = read_file(path)
+        except NotAPicture:
+            raise  # (it names the file already)
+        except CardError as exc:  # which of the files it was
+            raise type(exc)(f"{path}: {exc}") from None
         if as_json:
             click.echo(json.dumps({"file": path, **reading.card.as_dict()}))
         else:

@@ -34,6 +34,11 @@ DIAMOND_BELOW = 0.68
 EXTENT_SPLIT, EXTENT_SPREAD = 0.843, 0.04
 SOLIDITY_SPLIT, SOLIDITY_SPREAD = 0.943, 0.03
 TYPICAL_SCORE = 3.0
+# A card picture from a file (`webbot daily-set classify`), a photo as likely as the page's art,
+# is an answer only below this doubt (the page's cards, art and captures, stay under 0.45;
+# drawn camera pictures read wrong came with 0.6 or more). The same limit as a board's
+# picture's (board.PICTURE_DOUBT_LIMIT).
+SINGLE_DOUBT_LIMIT = 0.5
 
 
 class CardError(WebbotError):
@@ -48,6 +53,10 @@ class NoInk(CardError):
 class Uncounted(CardError):
     """A card picture whose ink does not part into 1 to 3 shapes (an empty shape's outline
     broken by JPEG, ink of a card beside in the picture)."""
+
+
+class Unclear(CardError):
+    """A card picture read, but too close to another reading to be an answer."""
 
 
 class NotAPicture(CardError, InputError):
@@ -239,4 +248,14 @@ def boundary_doubt(value: float, boundary: float, typical: float) -> float:
 
 
 def read_file(path: str | Path) -> Reading:
-    return classify(load(path))
+    return read_single(load(path))
+
+
+def read_single(image: np.ndarray) -> Reading:
+    """One card picture from a file, which may be a photo: read, and refused when its reading
+    is in doubt."""
+    reading = classify(image)
+    if reading.doubt >= SINGLE_DOUBT_LIMIT:
+        raise Unclear(f"not clearly one card: read as {reading.card}, but its "
+                      f"{reading.doubtful} is in doubt ({reading.doubt:.2f})")
+    return reading
