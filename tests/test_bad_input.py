@@ -308,3 +308,19 @@ def test_a_c_library_s_warning_is_kept_off_the_terminal(tmp_path, capfd):
     assert done.returncode == 0, done.stderr
     assert done.stderr == ""
     assert "1 " in done.stdout
+
+
+def test_pictures_decoded_in_threads_leave_stderr_where_it_was(tmp_path):
+    """A page's card pictures are decoded six at a time: stderr (where the run's error line
+    goes) is still the process's own afterwards."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from webbot.inputs import decode_image
+
+    data = jpeg_libjpeg_warns_of(np.full((62, 95, 3), 250, np.uint8))
+    before = os.fstat(2)
+    with ThreadPoolExecutor(max_workers=6) as pool:
+        list(pool.map(lambda k: decode_image(data, f"{k}.jpg"), range(60)))
+    decode_image(data, "main.jpg")
+    after = os.fstat(2)
+    assert (after.st_dev, after.st_ino) == (before.st_dev, before.st_ino)

@@ -15,6 +15,7 @@ import os
 import stat
 import sys
 import tempfile
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -179,8 +180,13 @@ def _c_noise_kept_off() -> Iterator[None]:
     """Within the block, what C libraries write straight to the process's stderr goes to a
     throwaway file, not the user's terminal: libjpeg warns of a damaged JPEG there
     ("Invalid SOS parameters for sequential JPEG"), past OpenCV's own log level, and decodes
-    it all the same. (The process's descriptor 2 is swapped for the block: another thread's
-    line written meanwhile would go with it; decoding is short.)"""
+    it all the same. The process's descriptor 2 is swapped for the block, so only in the main
+    thread, which writes the run's own lines: swaps by threads at once would leave it on one
+    of their files, and the error line with it (pictures a page's cards come in, decoded in
+    threads, go as they are)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
     sys.stderr.flush()
     try:
         saved = os.dup(2)
