@@ -425,3 +425,17 @@ def test_keep_bounds_the_debug_folder_to_the_latest_frames(tmp_path):
     frames = sorted(path.name for path in tmp_path.glob("*.png"))
     assert len(frames) == 3 and frames[-1].endswith("-completed.png")  # the latest three
     assert int(frames[0][:4]) > 3 and (tmp_path / "trace.zip").is_file()
+
+
+def test_a_coroutine_cut_short_by_ctrl_c_is_not_reported_at_exit():
+    """A Ctrl-C between a Playwright call's coroutine being made and being run leaves it never
+    awaited; Python would print a RuntimeWarning after the run's one line."""
+    import subprocess
+    import sys
+
+    code = ("import sys\nfrom webbot import cli\nsys.argv = ['webbot', '--help']\n"
+            "cli.main()\nasync def call():\n    pass\nleft = call()\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0
+    assert done.stderr == ""

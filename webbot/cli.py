@@ -9,6 +9,7 @@ import signal
 import sys
 import threading
 import traceback
+import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -223,6 +224,10 @@ def main(argv: list[str] | None = None) -> int:
     root = logging.getLogger()
     if not root.handlers:
         root.addHandler(logging.NullHandler())
+    if argv is None:  # the command itself, not a caller's: the filter lasts to its exit
+        # A Ctrl-C may cut a Playwright call short between making its coroutine and running
+        # it: Python would say so on stderr at exit, after our one line.
+        warnings.filterwarnings("ignore", r"coroutine .* was never awaited", RuntimeWarning)
     try:
         result = cli.main(args=argv, prog_name="webbot", standalone_mode=False)
     except click.UsageError as exc:
