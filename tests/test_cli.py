@@ -439,3 +439,24 @@ def test_a_coroutine_cut_short_by_ctrl_c_is_not_reported_at_exit():
                           timeout=60)
     assert done.returncode == 0
     assert done.stderr == ""
+
+
+def test_a_failure_after_a_ctrl_c_ends_as_interrupted(tmp_path, monkeypatch, capsys):
+    """A Ctrl-C ends the browser with the bot: what fails after it is its doing, so the run
+    ends as interrupted (130), not with the failure's line."""
+    import json
+    import threading
+
+    from webbot import errors
+    from webbot.cli import main
+
+    puzzle = tmp_path / "p.json"
+    puzzle.write_text(json.dumps({"cells": [[0, 0, None], [0, 1, 1]],
+                                  "pieces": [{"value": 1, "color": "blue"}]}))
+    heard = threading.Event()
+    monkeypatch.setattr(errors, "_ctrl_c", heard)
+    assert main(["puzlogic", "solve", str(puzzle)]) == 1
+    assert "no solution" in capsys.readouterr().err
+    heard.set()
+    assert main(["puzlogic", "solve", str(puzzle)]) == 130
+    assert capsys.readouterr().err.strip() == "webbot: error: interrupted"

@@ -215,6 +215,23 @@ def test_a_page_lost_again_while_it_is_reopened_is_another_recovery():
         Recovery(session, said.append)(RuntimeError("Page crashed"))
 
 
+def test_after_a_ctrl_c_a_lost_page_is_not_reopened_the_run_stops_as_interrupted(
+        monkeypatch):
+    """A terminal's Ctrl-C ends the browser too, and Python may drop its KeyboardInterrupt
+    (raised in a callback whose errors it ignores): the page then looks lost."""
+    from webbot import errors
+
+    session = LosingSession(["the browser is gone"] * 3)
+    heard = threading.Event()
+    monkeypatch.setattr(errors, "_ctrl_c", heard)
+    recovery = Recovery(session, lambda line: None)
+    assert recovery.attempt(lambda: "the game") == "the game"
+    heard.set()
+    with pytest.raises(KeyboardInterrupt):
+        recovery(RuntimeError("Target page, context or browser has been closed"))
+    assert session.reopened == 0 and session.recoveries == []
+
+
 def test_a_page_reopened_keeps_its_context_or_gets_a_fresh_one_when_that_went():
     """Reopened in the same context, the page keeps the site's storage (as a reloaded tab
     does); when the context went with its page, a fresh one is made instead."""
@@ -236,17 +253,21 @@ def test_a_page_reopened_keeps_its_context_or_gets_a_fresh_one_when_that_went():
     assert in_own_thread(run) == ("yes", None, None)
 
 
-def test_a_browser_that_gives_no_new_page_is_ended_and_a_fresh_one_started(monkeypatch):
-    """Chromium was seen, once in ~50 runs, never to answer a new page after its renderers
-    were killed. Here it is made not to answer at all (SIGSTOP): the reopening ends it after
-    its patience and goes on in a fresh browser, and says so."""
+@pytest.mark.parametrize("kept", [False, True], ids=["fresh", "on-a-profile"])
+def test_a_browser_that_gives_no_new_page_is_ended_and_a_fresh_one_started(monkeypatch,
+                                                                           tmp_path, kept):
+    """A Chromium whose renderers were killed may never answer a new page, in a fresh
+    browser or on a kept profile (a context of the browser's own). Here it is made not to
+    answer at all (SIGSTOP): the reopening ends it after its patience and goes on in a fresh
+    browser, and says so."""
     from webbot import browser
 
     monkeypatch.setattr(browser, "REOPEN_PATIENCE_S", 2.0)
+    options = browser.BrowserOptions(profile=tmp_path / "profile" if kept else None)
 
     def run() -> tuple[list[str], int | None, int | None, bool, str]:
         said: list[str] = []
-        with FixtureServer() as server, browser.open_tab(browser.BrowserOptions()) as tab:
+        with FixtureServer() as server, browser.open_tab(options) as tab:
             stuck = tab.pid
             assert stuck is not None and stuck in processes.descendants(os.getpid())
             os.kill(stuck, signal.SIGSTOP)

@@ -7,7 +7,6 @@ import os
 import re
 import shutil
 import sys
-import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext, suppress
 from dataclasses import dataclass
@@ -17,7 +16,7 @@ import psutil
 from playwright.sync_api import Browser, BrowserContext, Error, Page, Playwright, sync_playwright
 
 from webbot import consent
-from webbot.answer import NoAnswer, evaluate
+from webbot.answer import NoAnswer, answered, evaluate
 from webbot.deadline import Deadline
 from webbot.errors import WebbotError, first_line
 from webbot.profile import ProfileInUse, profile_lock
@@ -36,9 +35,8 @@ CHROMIUM_ARGS = [
 # Where a remote `playwright run-server` finds its browser; empty to let the server choose.
 REMOTE_EXECUTABLE = os.environ.get("WEBBOT_REMOTE_CHROMIUM", "/usr/bin/chromium")
 
-# How long a reopening may wait on the browser it already has. After its renderers were
-# killed, Chromium was seen (once in ~50 runs) never to answer a new page in the old context,
-# and Playwright's new_page has no timeout of its own.
+# How long a new page (or a close) may wait on the browser: Playwright's new_page and close
+# have no timeout of their own, and a Chromium whose renderers were killed may never answer.
 REOPEN_PATIENCE_S = 15.0
 # How long the page may take to say it is there. A page whose script never yields answers
 # nothing (no script, picture or mouse event): it is as lost as a crashed one.
@@ -224,10 +222,13 @@ def new_page(browser: Browser, options: BrowserOptions) -> Page:
 
 
 def _page_in(context: BrowserContext) -> Page:
+    """A new page in `context`; NoAnswer when the browser gives none within
+    REOPEN_PATIENCE_S."""
     tries = 3
     while True:
         try:
-            return context.new_page()
+            return answered(context, lambda own: own.new_page(), "a new page",
+                            REOPEN_PATIENCE_S)
         except Error as exc:  # its renderer died as it started (killed, out of memory)
             tries -= 1
             if "crash" not in str(exc).lower() or not tries:
@@ -388,16 +389,21 @@ class Tab:
     def reopen(self, report: Callable[[str], None] = lambda line: None) -> Page:
         """A fresh page, in the same browser context when the browser is still there: its
         cookies and storage stay, as they do when a person reloads a crashed tab (a game may
-        keep its progress there, a site its consent). A local browser that does not give the
-        page within REOPEN_PATIENCE_S is ended, and a fresh one started (said in one line)."""
-        page, ended = None, []
+        keep its progress there, a site its consent). A browser that does not give the page
+        within REOPEN_PATIENCE_S is ended (a local one, by its pid), and a fresh one started
+        (said in one line)."""
+        page, stuck = None, False
         if self._connected():
-            with self._ended_if_stuck() as ended:
+            try:
                 page = self._page_beside(self.page)
-            if ended:
+            except NoAnswer:
+                stuck = True
+                pid = self.pid or newest_browser()
+                if pid is not None:
+                    end_browser(pid)
                 report(f"the browser gave no new page within {REOPEN_PATIENCE_S:g} s: it was "
                        "ended, and a fresh one started")
-        if page is None or ended or not self._connected():
+        if page is None or stuck or not self._connected():
             self.close()
             self._start_browser()
         else:
@@ -407,47 +413,38 @@ class Tab:
 
     def _page_beside(self, old: Page) -> Page | None:
         """A page in `old`'s context, else in a fresh context (the old one went with its
-        page); None when the browser gave neither."""
+        page); None when the browser gave neither; NoAnswer when it did not answer."""
         try:
             page = self._users_tab(old.context) if self.users else _page_in(old.context)
+        except NoAnswer:
+            raise
         except WebbotError:
             if self.browser is None:
                 return None  # a profile's one context went: a fresh browser on it
             try:
                 page = new_page(self.browser, self.options)
+            except NoAnswer:
+                raise
             except (Error, WebbotError):
                 return None
-        with suppress(Error):  # already gone, as a crashed page is
-            old.close()
+        _close(old)  # (already gone, as a crashed page is)
         return page
-
-    @contextmanager
-    def _ended_if_stuck(self) -> Iterator[list[bool]]:
-        """Within the block, the local browser is killed (by its pid, with all its processes)
-        after REOPEN_PATIENCE_S: a Playwright call waiting on it then fails, as for any browser
-        gone. The list yielded is true once that was done."""
-        ended: list[bool] = []
-
-        def end() -> None:
-            if self.pid is not None and end_browser(self.pid):
-                ended.append(True)
-
-        timer = threading.Timer(REOPEN_PATIENCE_S, end)
-        timer.daemon = True
-        if self.pid is not None:
-            timer.start()
-        try:
-            yield ended
-        finally:
-            timer.cancel()
 
     def close(self) -> None:
         """Close what the bot opened: its browser, or in the user's browser its own tab alone
         (the browser and its other tabs stay: closing a connection leaves them be)."""
-        with suppress(Error):  # already gone
-            if self.users:
-                self.page.close()
-            (self.browser or self.context).close()
+        if self.users:
+            _close(self.page)
+        _close(self.browser or self.context)
+
+
+def _close(target: Page | BrowserContext | Browser) -> None:
+    """`target.close()`, given up after REOPEN_PATIENCE_S (a stuck browser, ended after);
+    nothing when it is gone already."""
+    keywords = {"run_before_unload": None} if isinstance(target, Page) else {}
+    with suppress(Error, NoAnswer):
+        answered(target, lambda own: own.close(reason=None, **keywords), "a close",
+                 REOPEN_PATIENCE_S)
 
 
 @contextmanager

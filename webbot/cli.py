@@ -19,7 +19,7 @@ import click
 
 from webbot import __version__
 from webbot.commands import check_options, console
-from webbot.errors import WebbotError, first_line
+from webbot.errors import WebbotError, ctrl_c_heard, first_line, hear_ctrl_c
 from webbot.params import OUTPUT_DIR, PAGE_URL
 from webbot.registry import games
 from webbot.session import RunOptions
@@ -225,6 +225,7 @@ def main(argv: list[str] | None = None) -> int:
     if not root.handlers:
         root.addHandler(logging.NullHandler())
     if argv is None:  # the command itself, not a caller's: the filter lasts to its exit
+        hear_ctrl_c()
         # A Ctrl-C may cut a Playwright call short between making its coroutine and running
         # it: Python would say so on stderr at exit, after our one line.
         warnings.filterwarnings("ignore", r"coroutine .* was never awaited", RuntimeWarning)
@@ -238,6 +239,8 @@ def main(argv: list[str] | None = None) -> int:
     except (click.Abort, KeyboardInterrupt):
         return _fail("interrupted", 130)
     except WebbotError as exc:
+        if ctrl_c_heard():  # the browser went with the Ctrl-C: not a failure of its own
+            return _fail("interrupted", 130)
         return _fail(first_line(exc), exc.exit_code)
     except Exception as exc:  # a bug; still one line, never a traceback
         return _fail(f"unexpected {type(exc).__name__}: {first_line(exc)}", 1)

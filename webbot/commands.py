@@ -12,7 +12,7 @@ from pathlib import Path
 import click
 
 from webbot.browser import BrowserOptions
-from webbot.errors import WebbotError, first_line
+from webbot.errors import WebbotError, ctrl_c_heard, first_line
 from webbot.finder import FIND_TIMEOUT_S
 from webbot.params import (
     BROWSER_ENDPOINT,
@@ -144,7 +144,8 @@ def reported(report: RunReport, run: Callable[[], object]) -> object:
         interrupted = True
         raise
     except WebbotError as exc:
-        failure = first_line(exc)
+        interrupted = ctrl_c_heard()  # the browser went with the user's Ctrl-C
+        failure = None if interrupted else first_line(exc)
         raise
     except BaseException as exc:
         failure = f"{type(exc).__name__}: {first_line(exc)}" if str(exc) else \

@@ -1,4 +1,11 @@
-"""The one error type the command line turns into a one-line message and a non-zero exit."""
+"""The one error type the command line turns into a one-line message and a non-zero exit, and
+the user's Ctrl-C told apart from what it broke."""
+
+from __future__ import annotations
+
+import signal
+import threading
+from types import FrameType
 
 
 class WebbotError(Exception):
@@ -19,3 +26,31 @@ def first_line(error: BaseException) -> str:
     """The first non-empty line of an exception's message (Playwright's run to many lines)."""
     lines = [line.strip() for line in str(error).splitlines() if line.strip()]
     return lines[0] if lines else type(error).__name__
+
+
+_ctrl_c = threading.Event()
+
+
+def _heard(signum: int, frame: FrameType | None) -> None:
+    _ctrl_c.set()
+    raise KeyboardInterrupt
+
+
+def hear_ctrl_c() -> None:
+    """Remember a Ctrl-C as well as raising KeyboardInterrupt. A terminal's Ctrl-C goes to the
+    browser too, which dies with it; Python may drop the KeyboardInterrupt (raised inside a
+    callback it ignores errors of), and the run would take the browser's end for a lost page
+    to recover from. Main thread only, and only where Python's own handler is in place."""
+    if (threading.current_thread() is threading.main_thread()
+            and signal.getsignal(signal.SIGINT) is signal.default_int_handler):
+        signal.signal(signal.SIGINT, _heard)
+
+
+def ctrl_c_heard() -> bool:
+    return _ctrl_c.is_set()
+
+
+def stop_if_ctrl_c(cause: BaseException | None = None) -> None:
+    """KeyboardInterrupt when Ctrl-C was heard: a failure that follows it is its doing."""
+    if _ctrl_c.is_set():
+        raise KeyboardInterrupt from cause

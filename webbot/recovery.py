@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
 from webbot.debug import Recorder
-from webbot.errors import WebbotError
+from webbot.errors import WebbotError, stop_if_ctrl_c
 from webbot.words import counted
 
 T = TypeVar("T")
@@ -57,7 +57,9 @@ class Recovery:
     def __call__(self, error: BaseException) -> bool:
         """True when the page was lost and has been reopened; False for any other failure.
         A page lost again while it is reopened (a crash in its first load) is another
-        recovery."""
+        recovery. After a Ctrl-C (which ends the browser too) nothing is reopened: the run
+        stops as interrupted."""
+        stop_if_ctrl_c(error)
         cause = self.session.lost()
         if cause is None:
             return False
@@ -74,6 +76,7 @@ class Recovery:
                 self.session.reopen(self.report)
                 return True
             except WebbotError as again:
+                stop_if_ctrl_c(again)
                 cause, error = self.session.lost(), again
                 if cause is None:
                     raise

@@ -32,7 +32,7 @@ from webbot.browser import (
 )
 from webbot.consent import chain_of
 from webbot.debug import Mark, Recorder, lines
-from webbot.errors import WebbotError, first_line
+from webbot.errors import WebbotError, ctrl_c_heard, first_line
 from webbot.finder import FIND_TIMEOUT_S, Found, find_game
 from webbot.game import GameSpec
 from webbot.mouse import Mouse
@@ -245,6 +245,9 @@ def game_session(options: RunOptions, fixture_path: str) -> Iterator[Session]:
                 recorder.page_shot = full_page(session.page)
                 raise
     except WebbotError as exc:
+        if ctrl_c_heard():  # the browser went with the user's Ctrl-C
+            _interrupted(options, recorder)
+            raise KeyboardInterrupt from exc
         if options.report is not None:
             options.report.failed(recorder.last_grab.image if recorder.last_grab else None,
                                   recorder.page_shot)
@@ -256,15 +259,19 @@ def game_session(options: RunOptions, fixture_path: str) -> Iterator[Session]:
                     else "page and reason" if recorder.page_shot else "reason")
             exc.args = (f"{exc} ({kept} saved in {where})",)
         raise
-    except KeyboardInterrupt:  # Ctrl-C: the report shows where the run was
-        if options.report is not None:
-            options.report.failed(recorder.last_grab.image if recorder.last_grab else None,
-                                  None)
+    except KeyboardInterrupt:
+        _interrupted(options, recorder)
         raise
     except Exception as exc:
         reason = f"unexpected {type(exc).__name__}: {first_line(exc)}"
         where = recorder.save_failure(reason, traceback.format_exc())
         raise WebbotError(f"{reason} (details saved in {where})") from exc
+
+
+def _interrupted(options: RunOptions, recorder: Recorder) -> None:
+    """Ctrl-C: the report shows where the run was."""
+    if options.report is not None:
+        options.report.failed(recorder.last_grab.image if recorder.last_grab else None, None)
 
 
 def _on_stderr(line: str) -> None:
