@@ -118,6 +118,7 @@ class Board:
     cards: list[BoardCard]
     sets: list[tuple[int, int, int]]  # positions
     tilt: float  # degrees the picture was turned to read it
+    kind: str = "puzzle"  # or "table": the card game's (webbot.daily_set.picture)
 
 
 def read_board(image: np.ndarray, lossy: bool = False) -> Board:

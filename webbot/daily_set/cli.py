@@ -14,7 +14,6 @@ from rich.console import Console
 
 from webbot.commands import console, run_options, summed_up
 from webbot.daily_set.annotate import annotated
-from webbot.daily_set.board import read_board
 from webbot.daily_set.bot import (
     DailySetBot,
     Outcome,
@@ -25,7 +24,9 @@ from webbot.daily_set.bot import (
 from webbot.daily_set.decide import DAILY_SETS, todays_sets
 from webbot.daily_set.model import Reading
 from webbot.daily_set.page import fetch_page, parse_board
-from webbot.daily_set.perceive import CardError, NotAPicture, read_file
+from webbot.daily_set.perceive import CardError, NotAPicture
+from webbot.daily_set.photo import read_file
+from webbot.daily_set.picture import Kind, read_picture
 from webbot.debug import save_picture
 from webbot.errors import WebbotError
 from webbot.inputs import MAX_IMAGE_BYTES, check_file, decode_image, is_lossy, read_bytes
@@ -109,13 +110,14 @@ def read_command(url: str, as_json: bool) -> None:
         click.echo(f"set {number}: cards {' '.join(map(str, triple))}")
 
 
-def read_picture_command(path: str, as_json: bool, annotate_to: Path | None) -> None:
+def read_picture_command(path: str, as_json: bool, annotate_to: Path | None,
+                         kind: Kind | None = None) -> None:
     """Find and read the board in a picture file; list its cards and sets."""
     data = read_bytes(path, MAX_IMAGE_BYTES)
     image = decode_image(data, path)
     started = time.perf_counter()
     try:
-        board = read_board(image, lossy=is_lossy(data))
+        board = read_picture(image, lossy=is_lossy(data), kind=kind)
     except WebbotError as exc:
         raise WebbotError(f"{path}: {exc}") from None
     ms = (time.perf_counter() - started) * 1000
@@ -124,11 +126,13 @@ def read_picture_command(path: str, as_json: bool, annotate_to: Path | None) -> 
     if as_json:
         cards = [{"position": c.position, **c.reading.card.as_dict(), "box": list(c.box)}
                  for c in board.cards]
-        click.echo(json.dumps({"file": path, "cards": cards,
+        click.echo(json.dumps({"file": path, "kind": board.kind, "cards": cards,
                                "sets": [list(s) for s in board.sets]}))
         return
     turned = f", turned {board.tilt:+.1f} degrees" if board.tilt else ""
-    click.echo(f"{path}: {counted(len(board.cards), 'card')} read in {ms:.0f} ms{turned}")
+    what = "the Daily SET puzzle" if board.kind == "puzzle" else "a table of the card game"
+    click.echo(f"{path}: {counted(len(board.cards), 'card')} read in {ms:.0f} ms{turned}, as "
+               f"{what}")
     for card in board.cards:
         click.echo(f"  {card.position:2d}: {card.reading.card} ({_doubt(card.reading)})")
     for number, triple in enumerate(board.sets, 1):
@@ -175,18 +179,25 @@ def classify(images: tuple[str, ...], as_json: bool) -> None:
 @command.command("read")
 @click.argument("targets", metavar="IMAGE|URL...", nargs=-1, required=True)
 @click.option("--json", "as_json", is_flag=True,
-              help='Print one JSON object per target. A picture: {"file", "cards": [{"position", '
-                   '"count", "shape", "color", "fill", "box": [x, y, w, h]}], "sets": [[p, p, '
-                   'p], ...]}; a page: {"layout", "cards", "sets"}. Positions are 1-based, row '
-                   'by row.')
+              help='Print one JSON object per target. A picture: {"file", "kind": "puzzle" or '
+                   '"table", "cards": [{"position", "count", "shape", "color", "fill", "box": '
+                   '[x, y, w, h]}], "sets": [[p, p, p], ...]} (any number of cards and sets); '
+                   'a page: {"layout", "cards", "sets"}. Positions are 1-based, row by row.')
 @click.option("--annotate", "annotate_to", metavar="OUT.png", type=OUTPUT_FILE,
               help="Also save each picture with every card's box and position and each set in "
                    "a colour of its own (OUT-2.png, ... for the second picture on).")
-def read(targets: tuple[str, ...], as_json: bool, annotate_to: Path | None) -> None:
-    """Read the cards and list the sets of a board: in a picture (a screenshot or a photo; PNG,
-    JPEG, WebP...), or on a Daily SET page fetched with requests (its scripts are not run).
-    Nothing is clicked. A picture that does not show every card clearly is refused, naming
-    the positions.
+@click.option("--puzzle", "kind", flag_value="puzzle",
+              help="Read a picture as the Daily SET puzzle: 12 cards with exactly 6 sets.")
+@click.option("--table", "kind", flag_value="table",
+              help="Read a picture as a table of the card game: 3 to 21 cards with edges of "
+                   "their own (a photo), any number of sets.")
+def read(targets: tuple[str, ...], as_json: bool, annotate_to: Path | None,
+         kind: Kind | None) -> None:
+    """Read the cards and list the sets of a board: in a picture (a screenshot of the Daily
+    SET, a photo of the card game on a table; PNG, JPEG, WebP...), or on a Daily SET page
+    fetched with requests (its scripts are not run). Nothing is clicked. A picture that does
+    not show every card clearly is refused, naming the positions. Whether a picture is the
+    puzzle or a table is told from it (--puzzle, --table: say which).
 
     Example: webbot daily-set read board.jpg --annotate board-sets.png"""
     urls = {t: _web_url(t) for t in targets if "://" in t}  # all checked before any is read
@@ -200,7 +211,7 @@ def read(targets: tuple[str, ...], as_json: bool, annotate_to: Path | None) -> N
             read_command(urls[target], as_json)
         else:
             out = annotate_to and _numbered(annotate_to, index)
-            read_picture_command(target, as_json, out)
+            read_picture_command(target, as_json, out, kind)
 
 
 def _web_url(text: str) -> str:

@@ -34,11 +34,6 @@ DIAMOND_BELOW = 0.68
 EXTENT_SPLIT, EXTENT_SPREAD = 0.843, 0.04
 SOLIDITY_SPLIT, SOLIDITY_SPREAD = 0.943, 0.03
 TYPICAL_SCORE = 3.0
-# A card picture from a file (`webbot daily-set classify`), a photo as likely as the page's art,
-# is an answer only below this doubt (the page's cards, art and captures, stay under 0.45;
-# drawn camera pictures read wrong came with 0.6 or more). The same limit as a board's
-# picture's (board.PICTURE_DOUBT_LIMIT).
-SINGLE_DOUBT_LIMIT = 0.5
 
 
 class CardError(WebbotError):
@@ -102,13 +97,13 @@ def read_attributes(image: np.ndarray) -> tuple[Card, dict[str, float]]:
     if ink_chroma < MIN_INK_CHROMA:
         raise NoInk("no coloured shape on the card")
     coverage = np.clip(chroma / ink_chroma, 0, 1)  # how much of each pixel is ink
-    shapes, fragments = _silhouettes(coverage >= 0.5)
+    shapes, fragments = silhouettes(coverage >= 0.5)
     if not 1 <= len(shapes) <= 3:
         raise Uncounted(f"{len(shapes)} shapes found on the card (a card has 1 to 3)")
     color, color_doubt = _color(picture, coverage, shapes)
     fill, fill_doubt = _fill(coverage, shapes)
     shape, shape_doubt = _shape(shapes)
-    count_doubt = _count_doubt(shapes, fragments)
+    count_doubt = count_doubt_of(shapes, fragments)
     doubts = {"count": count_doubt, "shape": shape_doubt, "color": color_doubt,
               "fill": fill_doubt}
     return Card(len(shapes), shape, color, fill), doubts
@@ -154,7 +149,7 @@ def _white_balanced(picture: np.ndarray) -> np.ndarray:
     return np.clip(balanced, 0, 255).astype(np.uint8)
 
 
-def _silhouettes(ink: np.ndarray) -> tuple[list[np.ndarray], int]:
+def silhouettes(ink: np.ndarray) -> tuple[list[np.ndarray], int]:
     """Filled outlines of the shapes, one mask each, left to right, and how many pieces of
     ink too small to be shapes were left out (a shape cut off or smudged; specks don't count)."""
     contours, _ = cv2.findContours(ink.astype(np.uint8), cv2.RETR_EXTERNAL,
@@ -174,7 +169,7 @@ def _silhouettes(ink: np.ndarray) -> tuple[list[np.ndarray], int]:
     return masks, pieces - len(kept)
 
 
-def _count_doubt(shapes: list[np.ndarray], fragments: int) -> float:
+def count_doubt_of(shapes: list[np.ndarray], fragments: int) -> float:
     """Shapes on a card are copies: sizes far apart, or a piece of one left over, mean a
     blot or a broken shape."""
     if fragments:
@@ -245,17 +240,3 @@ def _shape(shapes: list[np.ndarray]) -> tuple[str, float]:
 def boundary_doubt(value: float, boundary: float, typical: float) -> float:
     """1 on the boundary, 0 at the typical value of the class (or beyond)."""
     return float(np.clip(1 - abs(value - boundary) / abs(typical - boundary), 0, 1))
-
-
-def read_file(path: str | Path) -> Reading:
-    return read_single(load(path))
-
-
-def read_single(image: np.ndarray) -> Reading:
-    """One card picture from a file, which may be a photo: read, and refused when its reading
-    is in doubt."""
-    reading = classify(image)
-    if reading.doubt >= SINGLE_DOUBT_LIMIT:
-        raise Unclear(f"not clearly one card: read as {reading.card}, but its "
-                      f"{reading.doubtful} is in doubt ({reading.doubt:.2f})")
-    return reading

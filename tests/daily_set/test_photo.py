@@ -1,0 +1,126 @@
+"""Cards with edges of their own in a photo (webbot/daily_set/photo.py), and a picture read as
+the Daily SET puzzle or as a table of the card game (webbot/daily_set/picture.py): the two
+real photos of the physical game read to exactly their cards and sets, drawn cards wherever
+they lie, and the page's own pictures read as before."""
+
+from __future__ import annotations
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from scripts.photo_cards import photo_card
+from scripts.render_set_board import LAYOUTS, Look, board, card_picture, daily_board, daily_puzzle
+from tests.conftest import run_webbot
+from tests.daily_set.conftest import IMAGES, REAL, site_card
+from webbot.daily_set.board import BoardError, read_board
+from webbot.daily_set.decide import find_sets
+from webbot.daily_set.model import Card
+from webbot.daily_set.perceive import classify, load
+from webbot.daily_set.photo import find_cards, read_single
+from webbot.daily_set.picture import read_picture
+
+PHOTOS = REAL / "photos"
+DARK = (30, 30, 30)
+
+
+def labels(photo: str) -> list[Card]:
+    words = (PHOTOS / photo).with_suffix(".txt").read_text().split("\n")
+    cards = []
+    for line in filter(None, words):
+        count, color, fill, shape = line.split()
+        cards.append(Card(int(count), shape.rstrip("s"), color, fill))
+    return cards
+
+
+def sets_of(cards: list[Card]) -> list[tuple[int, ...]]:
+    return [tuple(i + 1 for i in triple) for triple in find_sets(cards)]
+
+
+@pytest.mark.parametrize("photo", ["webcam-12-cards.png", "phone-15-cards.jpg"])
+def test_the_real_photos_read_to_exactly_their_cards_and_sets(photo):
+    if not (PHOTOS / photo).is_file():
+        pytest.skip("../shared/reference/daily-set/photos is absent")
+    truth = labels(photo)
+    found = read_picture(load(PHOTOS / photo))
+    assert found.kind == "table"
+    assert [card.reading.card for card in found.cards] == truth
+    assert found.sets == sets_of(truth)
+
+
+def test_a_real_photo_through_the_command_says_it_is_a_table_in_json():
+    photo = PHOTOS / "phone-15-cards.jpg"
+    if not photo.is_file():
+        pytest.skip("../shared/reference/daily-set/photos is absent")
+    done = run_webbot("daily-set", "read", "--json", str(photo))
+    assert done.returncode == 0, done.stderr
+    said = json.loads(done.stdout)
+    assert said["kind"] == "table" and len(said["cards"]) == 15
+    assert [Card(c["count"], c["shape"], c["color"], c["fill"]) for c in said["cards"]] == \
+        labels("phone-15-cards.jpg")
+    assert [tuple(s) for s in said["sets"]] == sets_of(labels("phone-15-cards.jpg"))
+    refused = run_webbot("daily-set", "read", "--puzzle", str(photo))
+    assert refused.returncode == 1 and "no SET cards in the picture" in refused.stderr
+
+
+def test_cards_are_found_by_their_edges_and_numbered_in_rows_however_they_stand():
+    numbers = [5, 17, 23, 40, 52, 61, 70, 78, 81]
+    cards = [card_picture(LAYOUTS["current"], n) for n in numbers]
+    flat = board(cards, Look("current", DARK, columns=3))
+    for turned in (flat, cv2.rotate(flat, cv2.ROTATE_90_CLOCKWISE)):
+        found = read_picture(turned)
+        assert found.kind == "table"
+        assert [c.reading.card for c in found.cards][:3] in (
+            [site_card(n) for n in numbers[:3]],  # as laid
+            [site_card(n) for n in numbers[6::-3]])  # on end: the first column, bottom up
+        assert sorted(str(c.reading.card) for c in found.cards) == sorted(
+            str(site_card(n)) for n in numbers)
+
+
+def test_a_page_s_board_on_its_white_has_no_cards_with_edges_and_reads_as_the_puzzle():
+    numbers = daily_puzzle(3)
+    for layout in ("current", "2022", "old"):
+        picture = daily_board(numbers, Look(layout))
+        assert find_cards(picture).cards == []
+        found = read_picture(picture)
+        assert found.kind == "puzzle" and found.sets == read_board(picture).sets
+    with pytest.raises(BoardError, match=r"0 cards with edges of its own found"):
+        read_picture(daily_board(numbers, Look("current")), kind="table")
+
+
+def test_cards_touching_are_refused_as_a_table_not_read_as_fewer():
+    numbers = [5, 17, 23, 40, 52, 61, 70, 78, 81]
+    picture = board([card_picture(LAYOUTS["old"], n) for n in numbers],
+                    Look("old", DARK, scale=0.6, outline=True, columns=3))
+    found = find_cards(picture)
+    assert found.strays >= 1
+    with pytest.raises(BoardError, match=r"as large as a card but not shaped like one: cards "
+                                         r"touching each other"):
+        read_picture(picture, kind="table")
+
+
+def test_a_table_with_one_card_twice_is_refused():
+    numbers = [5, 17, 23, 40, 52, 17]
+    picture = board([card_picture(LAYOUTS["current"], n) for n in numbers],
+                    Look("current", DARK, columns=3))
+    with pytest.raises(BoardError, match=r"cards 2 and 6 both read as .*a deck has one of each"):
+        read_picture(picture)
+
+
+@pytest.mark.parametrize("seed", [3, 11, 29])
+def test_a_photographed_card_reads_the_same_lying_on_end(seed):
+    picture, truth = photo_card(seed, np.random.default_rng(seed))
+    for turned in (picture, cv2.rotate(picture, cv2.ROTATE_90_COUNTERCLOCKWISE)):
+        try:
+            assert read_single(turned).card == Card(**truth)
+        except BoardError:
+            pytest.fail("refused")
+
+
+def test_the_page_s_card_files_read_as_the_page_s_reader_reads_them():
+    for path in sorted((IMAGES / "new").glob("*.png"))[::4] + sorted(
+            (IMAGES / "small").glob("*.gif"))[::4]:
+        picture = load(path)
+        assert read_single(picture) == classify(picture), path

@@ -1,0 +1,126 @@
+"""A picture of SET cards, read as the Daily SET puzzle or as a table of the card game.
+
+The puzzle: 12 cards with exactly 6 sets among them, read from their shapes (board.py); the
+6 sets are the check that no card is misread. A table: 3 to 21 cards with edges of their own
+(photo.py), any number of sets; with no such check to stand on, each card is read twice, from
+the picture and from the picture at half its size, and an answer needs both readings to name
+the same card, the first clearly.
+
+Unless told which (`kind`): a picture with 3 or more cards with edges (none touching), not
+12, is first read as a table, card by card; else, or when that is refused, one whose shapes
+read as 12 cards with the 6 sets is the puzzle; else, with cards with edges, a table; else
+what the shapes read (more than 12 cards: a table) or why not.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Literal
+
+import cv2
+import numpy as np
+
+from webbot.daily_set.board import (
+    DAILY_CARDS,
+    MAX_CARDS,
+    PICTURE_DOUBT_LIMIT,
+    Board,
+    BoardCard,
+    BoardError,
+    read_board,
+)
+from webbot.daily_set.decide import find_sets
+from webbot.daily_set.model import Reading
+from webbot.daily_set.perceive import CardError
+from webbot.daily_set.photo import CardsFound, CutCard, find_cards, read_cut, straightened
+from webbot.words import counted
+
+Kind = Literal["puzzle", "table"]
+MIN_TABLE_CARDS = 3
+SECOND_LOOK_DOUBT = 0.9  # the half-size reading may be less sure, not another card
+
+
+def read_picture(image: np.ndarray, lossy: bool = False, kind: Kind | None = None) -> Board:
+    """The cards and sets of a picture (BGR), as the puzzle or a table (`kind`, or told from
+    the picture); a BoardError names what could not be read."""
+    if kind == "table":
+        return read_table(image)
+    edged = find_cards(image) if kind is None else CardsFound([], 0)
+    table = len(edged.cards) >= MIN_TABLE_CARDS and not edged.strays
+    refusal = None
+    if table and len(edged.cards) != DAILY_CARDS:  # not the puzzle's 12: a table first
+        try:
+            return read_table(image, edged)
+        except BoardError as error:
+            refusal = error
+    try:
+        board = read_board(image, lossy)
+    except BoardError:
+        if refusal is not None:
+            raise refusal from None
+        if not table:
+            raise
+        return read_table(image, edged)
+    if len(board.cards) == DAILY_CARDS:  # (read_board has checked the 6 sets)
+        return replace(board, kind="puzzle")
+    if kind == "puzzle":
+        raise BoardError(f"{counted(len(board.cards), 'card')} found; the Daily SET puzzle has "
+                         f"{DAILY_CARDS}")
+    if table and refusal is None:
+        return read_table(image, edged)
+    return replace(board, kind="table")
+
+
+def read_table(image: np.ndarray, found: CardsFound | None = None) -> Board:
+    """A table of the card game: every card with edges of its own in the picture, read twice
+    (at full and at half size) to one card, and every set among them."""
+    found = find_cards(image) if found is None else found
+    edged = found.cards
+    if found.strays:
+        raise BoardError(f"{counted(found.strays, 'light region')} as large as a card but not "
+                         "shaped like one: cards touching each other or cut off by the "
+                         "picture's edge (lay them apart, all in the picture)")
+    if len(edged) < MIN_TABLE_CARDS:
+        raise BoardError(f"{counted(len(edged), 'card')} with edges of its own found; a table "
+                         f"is read from {MIN_TABLE_CARDS} or more (cards on a background "
+                         "they stand out from)")
+    if len(edged) > MAX_CARDS:
+        raise BoardError(f"{counted(len(edged), 'card')} found; a SET table has at most "
+                         f"{MAX_CARDS}")
+    half = cv2.pyrDown(image)
+    cards, unclear = [], []
+    for position, cut in enumerate(edged, 1):
+        try:
+            reading = _read_twice(cut, half)
+        except CardError as exc:
+            unclear.append(f"{position} ({exc})")
+            continue
+        x, y, w, h = cv2.boundingRect(cut.corners.astype(np.float32))
+        cards.append(BoardCard(position, (x, y, w, h), cut.corners, reading))
+    if unclear:
+        raise BoardError(f"card{'s' * (len(unclear) > 1)} unclear at position "
+                         f"{', '.join(unclear)}")
+    twins = [(a, b) for a in cards for b in cards
+             if a.position < b.position and a.reading.card == b.reading.card]
+    if twins:
+        a, b = twins[0]
+        raise BoardError(f"cards {a.position} and {b.position} both read as {a.reading.card}: "
+                         "a deck has one of each, so one of them is misread")
+    sets = [tuple(cards[i].position for i in triple)
+            for triple in find_sets([c.reading.card for c in cards])]
+    return Board(cards, sets, 0.0, kind="table")
+
+
+def _read_twice(cut: CutCard, half: np.ndarray) -> Reading:
+    card, doubts = read_cut(cut.picture, cut.height)
+    doubtful = max(doubts, key=doubts.__getitem__)
+    if doubts[doubtful] >= PICTURE_DOUBT_LIMIT:
+        raise CardError(f"read as {card}, but its {doubtful} is in doubt "
+                        f"({doubts[doubtful]:.2f})")
+    try:
+        again, again_doubts = read_cut(straightened(half, cut.corners / 2), cut.height / 2)
+    except CardError as exc:
+        raise CardError(f"read as {card}, but not at half size: {exc}") from None
+    if again != card or max(again_doubts.values()) >= SECOND_LOOK_DOUBT:
+        raise CardError(f"read as {card}, and at half size as {again}")
+    return Reading(card, round(doubts[doubtful], 3), doubtful)
