@@ -159,7 +159,7 @@ def _make_touch(board: Board, spots: list[_Spot], rng: np.random.Generator, widt
     """Lays a run of cards in a row edge to edge, or two cards of a column; returns the pairs."""
     rows = -(-board.cards // board.columns)
     full_row = [r for r in range(rows) if min(board.columns, board.cards - r * board.columns) > 1]
-    if rows > 1 and rng.random() < 0.4:  # two cards of a column, each moved half the gap
+    if rows > 1 and (not full_row or rng.random() < 0.4):  # two of a column, each half the gap
         row = int(rng.integers(rows - 1))
         column = int(rng.integers(min(board.columns, board.cards - (row + 1) * board.columns)))
         pair = (row * board.columns + column, (row + 1) * board.columns + column)
@@ -333,7 +333,7 @@ def _texture(kind: str, width: int, height: int, card: float,
 
     if kind == "dark":
         base = rng.uniform(12, 45) * rng.uniform(0.85, 1.15, 3)
-        level = base + (4 * grain(1.0) + 6 * grain(0.25 * card))[..., None]
+        level = base + (3 * grain(1.0) + 3 * grain(0.5 * card))[..., None]
     elif kind == "wood":
         colour = np.array((rng.uniform(40, 70), rng.uniform(75, 110), rng.uniform(110, 160)))
         # the grain runs along x: noise stretched along it, rings as waves across it
@@ -372,7 +372,7 @@ def _camera_faults(picture: np.ndarray, placed: list[PlacedCard],
         gx, gy = placed[int(rng.integers(len(placed)))].corners.mean(0)
         spread = rng.uniform(0.03, 0.1) * side
         spot = np.exp(-((x - gx) ** 2 + (y - gy) ** 2) / (2 * spread ** 2))
-        picture += (255 - picture) * (rng.uniform(0.3, 0.8) * spot)[..., None]
+        picture += (255 - picture) * (rng.uniform(0.2, 0.6) * spot)[..., None]
     warm = rng.uniform(-1, 1)  # < 0 cold light, > 0 warm
     tint = rng.uniform(-0.05, 0.05, 3)
     picture *= np.array((1 - 0.12 * warm + tint[0], 1 + tint[1], 1 + 0.12 * warm + tint[2]),

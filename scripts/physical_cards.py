@@ -25,9 +25,9 @@ except ModuleNotFoundError:  # run as a file from scripts/
 # Lengths are shares of the card's height (its short side); the card is landscape.
 CARD_ASPECT = 1.53
 CORNER_RADIUS = 0.05
-SHAPE_HEIGHT = 0.66
-SHAPE_WIDTH = {"diamond": 0.32, "oval": 0.32, "squiggle": 0.31}
-PITCH = 0.42  # between the centres of neighbouring shapes
+SHAPE_HEIGHT = 0.7
+SHAPE_WIDTH = {"diamond": 0.34, "oval": 0.34, "squiggle": 0.33}
+PITCH = 0.45  # between the centres of neighbouring shapes
 OUTLINE = 0.016
 STRIPE_PERIOD, STRIPE_WIDTH = 0.017, 0.006  # measured on both photos: 1.7%
 PAPER = (244, 245, 246)  # BGR
