@@ -68,7 +68,7 @@ def read_picture(image: np.ndarray, lossy: bool = False, kind: Kind | None = Non
                          f"{DAILY_CARDS}")
     if table and refusal is None:
         return read_table(image, edged)
-    return replace(board, kind="table")
+    return _confirmed(image, board, edged, refusal)
 
 
 def read_table(image: np.ndarray, found: CardsFound | None = None) -> Board:
@@ -109,6 +109,34 @@ def read_table(image: np.ndarray, found: CardsFound | None = None) -> Board:
     sets = [tuple(cards[i].position for i in triple)
             for triple in find_sets([c.reading.card for c in cards])]
     return Board(cards, sets, 0.0, kind="table")
+
+
+def _confirmed(image: np.ndarray, board: Board, edged: CardsFound,
+               refusal: BoardError | None) -> Board:
+    """A table read from its shapes, which has no 6 sets to check it by: as many cards as
+    have edges (where some were found), and each card read again, clearly, by the camera's
+    reader on the card cut from the picture, to the same card."""
+    if len(edged.cards) >= MIN_TABLE_CARDS and len(edged.cards) != len(board.cards):
+        raise refusal or BoardError(
+            f"{counted(len(edged.cards), 'card')} with edges of its own, but "
+            f"{len(board.cards)} read from their shapes")
+    unclear = []
+    for card in board.cards:
+        corners = card.corners.astype(np.float32)
+        try:
+            again, doubts = read_cut(straightened(image, corners),
+                                     float(np.linalg.norm(corners[3] - corners[0])))
+        except CardError as exc:
+            unclear.append(f"{card.position} (read as {card.reading.card}, but not again on "
+                           f"its own: {exc})")
+            continue
+        if again != card.reading.card or max(doubts.values()) >= PICTURE_DOUBT_LIMIT:
+            unclear.append(f"{card.position} (read as {card.reading.card}, and on its own "
+                           f"as {again}{'' if again != card.reading.card else ' in doubt'})")
+    if unclear:
+        raise refusal or BoardError(f"card{'s' * (len(unclear) > 1)} unclear at position "
+                                    f"{', '.join(unclear)}")
+    return replace(board, kind="table")
 
 
 def _read_twice(cut: CutCard, half: np.ndarray) -> Reading:

@@ -114,12 +114,16 @@ def read_outlines(features: list[tuple[float, float, float]]) -> list[tuple[str,
     mirror-like and convex. Bunches that do not stand apart where shapes put them (a board
     without diamonds, say) leave every shape unread: None."""
     none: list[tuple[str, float] | None] = [None] * len(features)
+    if len(features) < 3:  # (two bunches need a card each, and the rest two)
+        return none
     extents = [f[0] for f in features]
     diamonds, (thin, full) = _two_bunches(extents)
     if not (np.mean(thin) < MAX_DIAMOND_EXTENT < MIN_ROUND_EXTENT < np.mean(full)
             and min(full) - max(thin) >= MIN_OUTLINE_GAP):
         return none
     rest = [i for i in range(len(features)) if i not in diamonds]
+    if len(rest) < 2:
+        return none
     rounds = [features[i][1] + features[i][2] for i in rest]
     squiggles, (wavy, smooth) = _two_bunches(rounds)
     if not (np.mean(smooth) - np.mean(wavy) >= MIN_ROUND_APART
