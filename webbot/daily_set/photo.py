@@ -44,7 +44,22 @@ CUT_WIDTH, CUT_HEIGHT = 190, 124  # the new page's card (scripts/render_set_card
 SINGLE_DOUBT_LIMIT = 0.5
 MIN_SINGLE_SHARE = 0.3  # of a card file's picture: a card with edges found smaller is not it
 LOOK_SIDE = 1000  # px: the longer side cards are looked for at (a phone's 4032 is shrunk)
+LIGHT_TABLE_LEVELS = 6  # thresholds tried between the median and the brightest
 MIN_CARD_SHARE = 0.002  # of the picture: a card smaller is not looked at
+# A board's cards are alike in size (a phone's tilt makes the near ones larger): a card-shaped
+# region outside these shares of the median card's area is a piece of one (glare splitting
+# it) or several (touching). Any light region of STRAY_SHARE of a card or more that is not one
+# is a stray: a card not found whole.
+CARD_AREAS = (0.6, 1.6)
+STRAY_SHARE = 0.25
+INKED_SHARE = 0.02  # of a light region, its ink: a card's shapes (a single one ~6%)
+INK_CONTRAST = 40  # lightness (0-255) below a region's paper that is ink, not grain
+OUTSIDE_CHROMA = 30  # a*b* length of ink beside its surroundings (a coloured table's own less)
+OUTSIDE_INK_SHARE = 0.04  # of a card's area: ink this large (its box) outside the cards is a
+# card's (a shape's box: ~0.14)
+OUTSIDE_PAPER = 0.6  # of the cards' lightness: what ink outside them must lie on
+OUTSIDE_MARGIN = 0.15  # of a card's short side round each card found, left out (its edge)
+OUTSIDE_MIN_WIDTH = 0.12  # of a card's short side: a shape is ~0.3 wide, 0.7 high
 CARD_ASPECT = (1.2, 1.95)  # long / short side (the cards: 1.53; perspective stretches it)
 MIN_RECTANGULAR = 0.8  # area / its turned bounding box: rounded corners and a little glare
 BORDER = 0.03  # of the cut's height: the card's own edge and the table beyond, left out
@@ -93,19 +108,56 @@ class CutCard:
 @dataclass(frozen=True)
 class CardsFound:
     cards: list[CutCard]  # in rows as seen (top to bottom, each left to right)
-    strays: int  # light regions half a card or larger that are not a card's shape: cards
-    # touching each other, or cut off by the picture's edge
+    strays: int  # light regions a quarter of a card or larger that are not a card: cards
+    # touching each other, split by glare, or cut off by the picture's edge
 
 
 def find_cards(image: np.ndarray, cut_off: bool = False) -> CardsFound:
     """The cards with edges in a photo (BGR), cut out and straightened; with `cut_off`, also
-    those touching two sides of the picture (a picture of one card, cropped close)."""
+    those touching two sides of the picture (a picture of one card, cropped close: Otsu's
+    threshold alone).
+
+    Paper is told from the table by a threshold on lightness: Otsu's, for a table darker than
+    the cards, and a few between the picture's median and its brightest, for a light one
+    (a grey or white table): the one that shows the most cards wins."""
     scale = min(1.0, LOOK_SIDE / max(image.shape[:2]))
     small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) \
         if scale < 1 else image
     lightness = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2LAB)[..., 0], (5, 5), 0)
-    _, paper = cv2.threshold(lightness, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    contours, _ = cv2.findContours(paper, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    otsu, _ = cv2.threshold(lightness, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    low, high = np.percentile(lightness, (50, 99.5))
+    levels = [otsu] if cut_off else [otsu, *np.linspace(low, high, LIGHT_TABLE_LEVELS + 2)[1:-1]]
+    seen = sorted((_regions(lightness, level, cut_off) for level in levels),
+                  key=lambda regions: -len(regions[0]))
+    quads, others = seen[0]
+    for more, _ in seen[1:]:  # cards in shade or in light another level shows
+        quads += [quad for quad in more if not any(_inside(quad.mean(axis=0), q) for q in quads)]
+    # (A region holding a card found at another level is that card and the table beside it.)
+    others = [area for area, outline in others
+              if not any(_inside(q.mean(axis=0), outline) for q in quads)]
+    quads, others = [quad / scale for quad in quads], [area / scale**2 for area in others]
+    card = float(np.median([cv2.contourArea(quad) for quad in quads])) if quads else 0.0
+    alike = [q for q in quads if CARD_AREAS[0] <= cv2.contourArea(q) / card <= CARD_AREAS[1]]
+    others += [cv2.contourArea(q) for q in quads if not any(q is a for a in alike)]
+    strays = sum(area >= STRAY_SHARE * card for area in others) if quads else 0
+    if quads and not cut_off:
+        strays += _ink_outside(small, [quad * scale for quad in alike], card * scale**2)
+    return CardsFound([CutCard(corners, straightened(image, corners))
+                       for corners in _in_rows(alike)], strays)
+
+
+def _inside(point: np.ndarray, outline: np.ndarray) -> bool:
+    return cv2.pointPolygonTest(outline.astype(np.float32),
+                                (float(point[0]), float(point[1])), False) >= 0
+
+
+def _regions(lightness: np.ndarray, level: float, cut_off: bool
+             ) -> tuple[list[np.ndarray], list[tuple[float, np.ndarray]]]:
+    """The card-shaped regions lighter than `level` (their corners), and the other regions
+    large enough to be a card and holding ink (their areas and outlines)."""
+    paper = lightness > level
+    contours, _ = cv2.findContours(paper.astype(np.uint8), cv2.RETR_EXTERNAL,
+                                   cv2.CHAIN_APPROX_NONE)
     quads, others = [], []
     for contour in contours:
         x, y, w, h = cv2.boundingRect(contour)
@@ -113,13 +165,47 @@ def find_cards(image: np.ndarray, cut_off: bool = False) -> CardsFound:
         sides = sum((x <= 0, y <= 0, x + w >= paper.shape[1], y + h >= paper.shape[0]))
         quad = None if sides >= 2 and not cut_off else _card_quad(contour, paper.size)
         if quad is not None:
-            quads.append(quad / scale)
-        elif cv2.contourArea(contour) >= MIN_CARD_SHARE * paper.size:
-            others.append(cv2.contourArea(contour) / scale**2)
-    card = np.median([cv2.contourArea(quad) for quad in quads]) if quads else 0.0
-    return CardsFound([CutCard(corners, straightened(image, corners))
-                       for corners in _in_rows(quads)],
-                      sum(area >= card / 2 for area in others) if quads else 0)
+            quads.append(quad)
+        elif cv2.contourArea(contour) >= MIN_CARD_SHARE * paper.size and \
+                _inked(lightness[y:y + h, x:x + w], contour - (x, y)):
+            others.append((cv2.contourArea(contour), contour.reshape(-1, 2)))
+    return quads, others
+
+
+def _ink_outside(picture: np.ndarray, quads: list[np.ndarray], card: float) -> int:
+    """Blobs of ink as large as a small shape lying outside every card found, on something
+    nearly as light as the cards: a card there was not found (lit or shaded like the table).
+    Ink: much darker than its surroundings, or coloured and darker."""
+    lab = cv2.cvtColor(picture, cv2.COLOR_BGR2LAB)
+    lightness = lab[..., 0]
+    around = cv2.medianBlur(lightness, max(3, int(np.sqrt(card) / 2) | 1))
+    darker = cv2.subtract(around, lightness)
+    chroma = np.hypot(lab[..., 1].astype(np.float32) - 128, lab[..., 2].astype(np.float32) - 128)
+    cards = np.zeros(lightness.shape, np.uint8)
+    for quad in quads:
+        cv2.fillConvexPoly(cards, quad.astype(np.int32), 1)
+    paper = float(np.median(lightness[cards > 0]))
+    ink = ((darker > INK_CONTRAST) | ((chroma > OUTSIDE_CHROMA) & (darker > INK_CONTRAST / 2)))
+    ink &= around >= OUTSIDE_PAPER * paper  # on something as light as a card
+    short = np.sqrt(card / 1.53)  # a card's short side
+    margin = int(OUTSIDE_MARGIN * short) * 2 + 1
+    cards = cv2.dilate(cards, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (margin, margin)))
+    _, _, stats, _ = cv2.connectedComponentsWithStats((ink & (cards == 0)).astype(np.uint8))
+    # A shape's size: not a strip of table between two cards (long and thin), nor a speck.
+    shapes = [(w, h) for _, _, w, h, area in stats[1:]
+              if w * h >= OUTSIDE_INK_SHARE * card and max(w, h) <= short
+              and min(w, h) >= OUTSIDE_MIN_WIDTH * short]
+    return len(shapes)
+
+
+def _inked(lightness: np.ndarray, contour: np.ndarray) -> bool:
+    """Whether a light region holds shapes (pixels much darker than its paper), as cards do
+    and a bright patch of the table (its grain only a little darker) does not."""
+    inside = np.zeros(lightness.shape, np.uint8)
+    cv2.drawContours(inside, [contour], -1, 1, cv2.FILLED)
+    values = lightness[inside > 0]
+    ink = np.count_nonzero(values < np.median(values) - INK_CONTRAST)
+    return ink >= INKED_SHARE * values.size
 
 
 def card_cut(image: np.ndarray) -> CutCard:
@@ -199,17 +285,28 @@ def _clockwise(corners: np.ndarray) -> np.ndarray:
 
 
 def _in_rows(quads: list[np.ndarray]) -> list[np.ndarray]:
-    """Cards in rows as seen: a card joins the row above's when its middle lies within half
-    a card's short side of that row's."""
-    rows: list[list[np.ndarray]] = []
-    for quad in sorted(quads, key=lambda q: q[:, 1].mean()):
+    """Cards in rows as seen once the board is turned level (by its cards' edges, a quarter
+    turn at most): a card joins the row above's when its middle lies within half a card's
+    short side of that row's."""
+    if not quads:
+        return []
+    edges = [quad[1] - quad[0] for quad in quads]
+    angles = np.array([np.arctan2(dy, dx) for dx, dy in edges])
+    quarter = np.pi / 2  # the board's turn, told modulo a quarter (cards lie either way)
+    turn = float(np.angle(np.exp(4j * angles).mean()) / 4)
+    turn = (turn + quarter / 2) % quarter - quarter / 2
+    cos, sin = np.cos(-turn), np.sin(-turn)
+    level = [quad @ np.array([[cos, sin], [-sin, cos]]) for quad in quads]
+    rows: list[list[int]] = []
+    for index in sorted(range(len(quads)), key=lambda i: level[i][:, 1].mean()):
+        quad = level[index]
         short = min(np.linalg.norm(quad[1] - quad[0]), np.linalg.norm(quad[3] - quad[0]))
-        if rows and abs(quad[:, 1].mean() - np.mean([q[:, 1].mean() for q in rows[-1]])) \
-                < short / 2:
-            rows[-1].append(quad)
+        middle = quad[:, 1].mean()
+        if rows and abs(middle - np.mean([level[i][:, 1].mean() for i in rows[-1]])) < short / 2:
+            rows[-1].append(index)
         else:
-            rows.append([quad])
-    return [quad for row in rows for quad in sorted(row, key=lambda q: q[:, 0].mean())]
+            rows.append([index])
+    return [quads[i] for row in rows for i in sorted(row, key=lambda i: level[i][:, 0].mean())]
 
 
 def straightened(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
