@@ -24,7 +24,15 @@ in 12 px steps (the Mouse default), to show what the long strides buy. Then the 
 each page against its floor (scripts/floors.py): the page's own load, timed in a bare browser
 page with nothing of the bot's, and one page frame per card clicked.
 
+Pictures of the card game (issue 54): the shared photos of the physical game (their labels
+beside them), drawn boards (scripts/photo_boards.py: printed or page art on dark, wood, cloth
+and white tables, cards apart or touching, webcam-sized and 12 Mpx phone-sized) and drawn
+single cards (scripts/photo_cards.py) read: exactly, refused, or wrong (must stay 0), with the
+time a photo takes (goal: under 0.5 s for a 12 Mpx phone photo), against the shape reader
+alone (the board reader before cards with edges were looked for) on the same photos.
+
     .venv/bin/python scripts/bench_daily_set.py [--repeat 20] [--runs 6] [--quick] [--docs]
+    .venv/bin/python scripts/bench_daily_set.py --photos [--boards 200] [--phones 10] [--docs]
 """
 
 from __future__ import annotations
@@ -46,6 +54,8 @@ import numpy as np
 # scripts/ is on the path when this file is run as a script
 from docs_table import cores, put_in_docs
 from floors import daily_set_floor
+from photo_boards import draw_board
+from photo_cards import photo_card
 from playwright.sync_api import sync_playwright
 from render_set_board import Look, board, daily_board, daily_puzzle
 from render_set_cards import card_for_number
@@ -64,7 +74,9 @@ from webbot.daily_set.bot import DailySetBot
 from webbot.daily_set.decide import find_sets
 from webbot.daily_set.model import Card
 from webbot.daily_set.page import CardSlot, parse_board
-from webbot.daily_set.perceive import classify, load
+from webbot.daily_set.perceive import CardError, classify, load
+from webbot.daily_set.photo import read_single
+from webbot.daily_set.picture import read_picture
 from webbot.debug import Recorder
 from webbot.mouse import Mouse
 from webbot.server import FixtureServer
@@ -74,6 +86,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 IMAGES = ROOT / "fixtures" / "daily-set" / "images" / "setcards"
 REAL = ROOT.parent / "shared" / "reference" / "daily-set" / "cards"
+PHOTOS = REAL.parent / "photos"
+TARGET_PHONE_PHOTO_S = 0.5
 OLD_CARDS = [32, 33, 18, 29, 34, 64, 41, 24, 26, 59, 31, 68]  # the bundled page's puzzle
 NEW_CARDS = [60, 15, 38, 78, 51, 1, 73, 44, 75, 58, 53, 71]
 REAL_NUMBERS = [16, 5, 10, 9, 57, 79, 7, 77, 37, 39, 43, 70]
@@ -285,6 +299,66 @@ def random_rows(count: int) -> list[str]:
                     "lossless or JPEG 40 to 95."]
 
 
+def card_photo_rows(boards: int, phones: int, repeat: int) -> tuple[list[str], int]:
+    """Pictures of the card game read: the table's lines and how many were read wrong."""
+    rows: dict[str, list] = {}  # label -> [exact, refused, wrong, times in s]
+
+    def count(label: str, outcome: str, seconds: float | None = None) -> None:
+        tally = rows.setdefault(label, [0, 0, 0, []])
+        tally[("exact", "refused", "wrong").index(outcome)] += 1
+        if seconds is not None:
+            tally[3].append(seconds)
+
+    def board_outcome(picture: np.ndarray, truth: list[Card], read=read_picture
+                      ) -> tuple[str, float]:
+        started = time.perf_counter()
+        try:
+            found = read(picture, lossy=True)
+        except BoardError:
+            return "refused", time.perf_counter() - started
+        seconds = time.perf_counter() - started
+        exact = [c.reading.card for c in found.cards] == truth and found.sets == [
+            tuple(p + 1 for p in t) for t in find_sets(truth)]
+        return ("exact" if exact else "wrong"), seconds
+
+    for labels in sorted(PHOTOS.glob("*.txt")) if PHOTOS.is_dir() else []:
+        photo = next(p for p in PHOTOS.glob(labels.stem + ".*") if p.suffix != ".txt")
+        picture = load(photo)
+        truth = [Card(int(n), shape.rstrip("s"), colour, fill) for n, colour, fill, shape
+                 in (line.split() for line in labels.read_text().splitlines() if line)]
+        size = f"{picture.shape[1]}x{picture.shape[0]}"
+        for label, read in ((f"real photo {photo.name} ({size})", read_picture),
+                            (f"real photo {photo.name}, shape reader alone (before)",
+                             read_board)):
+            for _ in range(repeat):
+                count(label, *board_outcome(picture, truth, read))
+    for seed in range(boards + phones):
+        phone = seed >= boards
+        picture, placed, drawn = draw_board(seed, size=(4032, 3024) if phone else (960, 720))
+        truth = [Card(**card.card) for card in placed]
+        label = ("drawn 12 Mpx phone photos, any table, apart or touching" if phone else
+                 "drawn webcam photos, cards touching, any table" if drawn.touching else
+                 f"drawn webcam photos, cards apart, {drawn.table} table")
+        count(label, *board_outcome(picture, truth))
+    for number in range(1, 82) if boards else ():
+        picture, card = photo_card(number, np.random.default_rng(number))
+        try:
+            count("drawn single cards (classify)", "exact" if read_single(picture).card ==
+                  Card(**card) else "wrong")
+        except CardError:
+            count("drawn single cards (classify)", "refused")
+    lines = ["| pictures of SET cards | pictures | read exactly | refused | wrong | time, "
+             "median (max) |", "|---|---:|---:|---:|---:|---:|"]
+    for label, (exact, refused, wrong, times) in sorted(rows.items()):
+        total = exact + refused + wrong
+        took = (f"{statistics.median(times) * 1000:.0f} ms ({max(times) * 1000:.0f})"
+                if times else "")
+        lines.append(f"| {label} | {total} | {exact} ({exact / total:.0%}) | {refused} | "
+                     f"{wrong} | {took} |")
+    wrong = sum(tally[2] for label, tally in rows.items() if "alone" not in label)
+    return lines, wrong
+
+
 @dataclass
 class Run:
     """One page played: seconds in each phase, from page.goto to the 6th set confirmed."""
@@ -422,7 +496,13 @@ def main() -> int:
                         "no baseline")
     parser.add_argument("--boards", type=int, default=1000, help="random board pictures read")
     parser.add_argument("--docs", action="store_true", help="write into its docs page")
+    parser.add_argument("--photos", action="store_true",
+                        help="only the pictures of the card game (photos, drawn boards, cards)")
+    parser.add_argument("--phones", type=int, default=10, help="drawn 12 Mpx phone photos")
     args = parser.parse_args()
+    if args.photos:
+        return photos_only(args.boards if args.boards != 1000 else 200, args.phones,
+                           3 if args.quick else 5, args.docs)
     repeat, runs = (3, 1) if args.quick else (args.repeat, args.runs)
 
     lines = ["| cards | count | bot: 12 cards | right | blog method: 12 cards | right "
@@ -488,6 +568,23 @@ def main() -> int:
     if args.docs and not args.quick and not put_in_docs("speed_daily_set", floor):
         return 1
     return 0 if all(run.complete for run in every) else 1  # wrong answers fail; speed is a table
+
+
+def photos_only(boards: int, phones: int, repeat: int, docs: bool) -> int:
+    started = time.monotonic()
+    lines, wrong = card_photo_rows(boards, phones, repeat)
+    lines += ["", f"Drawn boards: {boards} webcam-sized (960x720) and {phones} phone-sized "
+              "(4032x3024), each from its own seed, 3 to 21 cards; times are of the reading "
+              f"of a decoded picture ({repeat} times each real photo), goal under "
+              f"{TARGET_PHONE_PHOTO_S:g} s for a 12 Mpx photo. Measured "
+              f"{time.strftime('%Y-%m-%d')} on {cores()} cores in "
+              f"{time.monotonic() - started:.0f} s with `scripts/bench_daily_set.py --photos"
+              f"{' --docs' if docs else ''}`."]
+    table = "\n".join(lines)
+    print(table)
+    if docs and not put_in_docs("bench_card_photos", table):
+        return 1
+    return 1 if wrong else 0
 
 
 if __name__ == "__main__":

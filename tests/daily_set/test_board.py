@@ -407,3 +407,13 @@ def test_a_lone_run_of_alike_shapes_is_refused_not_parted_by_nothing():
         picture[40:160, x:x + 60] = shape
     with pytest.raises(BoardError, match="alike shapes in a row"):
         read_board(picture)
+
+
+def test_the_board_s_outlines_are_left_unread_with_too_few_cards_to_bunch():
+    """Two bunches need cards on each side: one or two cards (a photo's few found from their
+    shapes) leave the outlines unread, as a board without diamonds does, not a failure."""
+    from webbot.daily_set.second_look import read_outlines
+
+    assert read_outlines([(0.5, 0.9, 0.95)]) == [None]
+    assert read_outlines([(0.5, 0.9, 0.95), (0.52, 0.9, 0.95), (0.85, 0.97, 0.99)]) == \
+        [None] * 3

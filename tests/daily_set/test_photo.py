@@ -11,6 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
+from scripts.photo_boards import draw_board
 from scripts.photo_cards import photo_card
 from scripts.render_set_board import LAYOUTS, Look, board, card_picture, daily_board, daily_puzzle
 from tests.conftest import run_webbot
@@ -126,3 +127,34 @@ def test_the_page_s_card_files_read_as_the_page_s_reader_reads_them():
             (IMAGES / "small").glob("*.gif"))[::4]:
         picture = load(path)
         assert read_single(picture) == classify(picture), path
+
+
+def test_drawn_photos_of_tables_are_read_exactly_or_refused_never_wrong():
+    """Boards as scripts/photo_boards.py draws them (the printed cards' art or the page's, on
+    dark, wood, cloth and white tables, in perspective, with a camera's faults): a reading is
+    exactly the board's cards and sets; the sweep is scripts/bench_daily_set.py --photos."""
+    exact = 0
+    for seed in range(12):
+        picture, placed, _ = draw_board(seed, size=(960, 720))
+        truth = [Card(**card.card) for card in placed]
+        try:
+            found = read_picture(picture, lossy=True)
+        except BoardError:
+            continue
+        assert [c.reading.card for c in found.cards] == truth, seed
+        assert found.sets == sets_of(truth)
+        exact += 1
+    assert exact >= 3
+
+
+def test_a_printed_board_in_perspective_reads_through_the_command(tmp_path):
+    picture, placed, _ = draw_board(6, size=(960, 720), art="physical", table="dark",
+                                    touching=False)
+    path = tmp_path / "table.png"
+    cv2.imwrite(str(path), picture)
+    done = run_webbot("daily-set", "read", str(path))
+    assert done.returncode == 0, done.stderr
+    assert f"{len(placed)} cards read in " in done.stdout
+    assert "as a table of the card game" in done.stdout
+    for position, card in enumerate(placed, 1):
+        assert f"{position:4d}: {Card(**card.card)} (" in done.stdout

@@ -88,6 +88,7 @@ SMALL_DEPTH = (5.0, 10.0)
 OUTLINE_SIZE = (40, 80)
 DIAMOND_SPLIT, TYPICAL_DIAMOND, TYPICAL_ROUND = 0.72, 0.9, 0.6
 OVAL_SPLIT, OVAL_SPREAD = 0.905, 0.03
+MIN_LIKENESS, MIN_SOLIDITY = 0.5, 0.75  # below both any shape's: no shape's silhouette
 SOLIDITY_SPLIT, SOLIDITY_SPREAD = 0.955, 0.015
 TYPICAL_SCORE = 3.0
 
@@ -434,6 +435,8 @@ def _shape(shapes: list[np.ndarray]) -> tuple[str, float]:
     dented."""
     features = np.median([_likeness(mask) for mask in shapes], axis=0)
     diamond, oval, solidity = (float(value) for value in features)
+    if max(diamond, oval) < MIN_LIKENESS or solidity < MIN_SOLIDITY:  # an outline broken open
+        return "squiggle", 1.0
     if diamond >= DIAMOND_SPLIT:
         return "diamond", boundary_doubt(diamond, DIAMOND_SPLIT, TYPICAL_DIAMOND)
     doubt_diamond = boundary_doubt(diamond, DIAMOND_SPLIT, TYPICAL_ROUND)

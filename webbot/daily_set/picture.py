@@ -6,8 +6,9 @@ The puzzle: 12 cards with exactly 6 sets among them, read from their shapes (boa
 the picture and from the picture at half its size, and an answer needs both readings to name
 the same card, the first clearly.
 
-Unless told which (`kind`): a picture with 3 or more cards with edges (none touching), not
-12, is first read as a table, card by card; else, or when that is refused, one whose shapes
+Unless told which (`kind`): a picture with 3 or more cards with edges, not 12, is first read
+as a table, card by card (refused where a card may hide: cards touching, a card split by
+glare, a card's ink outside the cards found); else, or when that is refused, one whose shapes
 read as 12 cards with the 6 sets is the puzzle; else, with cards with edges, a table; else
 what the shapes read (more than 12 cards: a table) or why not.
 """
@@ -46,7 +47,7 @@ def read_picture(image: np.ndarray, lossy: bool = False, kind: Kind | None = Non
     if kind == "table":
         return read_table(image)
     edged = find_cards(image) if kind is None else CardsFound([], 0)
-    table = len(edged.cards) >= MIN_TABLE_CARDS and not edged.strays
+    table = len(edged.cards) >= MIN_TABLE_CARDS
     refusal = None
     if table and len(edged.cards) != DAILY_CARDS:  # not the puzzle's 12: a table first
         try:
@@ -149,6 +150,9 @@ def _read_twice(cut: CutCard, half: np.ndarray) -> Reading:
         again, again_doubts = read_cut(straightened(half, cut.corners / 2), cut.height / 2)
     except CardError as exc:
         raise CardError(f"read as {card}, but not at half size: {exc}") from None
-    if again != card or max(again_doubts.values()) >= SECOND_LOOK_DOUBT:
+    if again != card:
         raise CardError(f"read as {card}, and at half size as {again}")
+    if max(again_doubts.values()) >= SECOND_LOOK_DOUBT:
+        raise CardError(f"read as {card}, and at half size only with doubt "
+                        f"{max(again_doubts.values()):.2f}")
     return Reading(card, round(doubts[doubtful], 3), doubtful)
