@@ -219,24 +219,36 @@ def _read_seen(sight: _Sight, lossy: bool, scale: float = 1.0) -> Board:
         x, y, w, h = cv2.boundingRect(corners.astype(np.float32))
         cards.append(BoardCard(position, (x, y, w, h), corners, reading))
     if unclear:
-        raise BoardError(f"card{'s' * (len(unclear) > 1)} unclear at position "
-                         f"{', '.join(unclear)}")
+        raise unclear_cards(unclear)
     if len(cards) < DAILY_CARDS:
         raise BoardError(f"{counted(len(cards), 'card')} found; a Daily SET board has {DAILY_CARDS}"
                          f"{_missing(placed, on_end)}")
-    twins = [(a, b) for a in cards for b in cards
-             if a.position < b.position and a.reading.card == b.reading.card]
-    if twins:
-        a, b = twins[0]
-        raise BoardError(f"cards {a.position} and {b.position} both read as {a.reading.card}: "
-                         "one of them is misread")
-    sets = [tuple(cards[i].position for i in triple)
-            for triple in find_sets([c.reading.card for c in cards])]
+    sets = sets_among(cards)
     if len(cards) == DAILY_CARDS and len(sets) != DAILY_SETS:
         raise BoardError(f"{len(sets)} sets among the 12 cards where a Daily SET puzzle has "
                          f"{DAILY_SETS}: a card is misread; least certain: "
                          f"{least_certain([c.reading for c in cards])}")
     return Board(cards, sets, tilt)
+
+
+def unclear_cards(unclear: list[str]) -> BoardError:
+    """The refusal of a board whose cards at these positions (each with its reason) are
+    unclear."""
+    return BoardError(f"card{'s' * (len(unclear) > 1)} unclear at position "
+                      f"{', '.join(unclear)}")
+
+
+def sets_among(cards: list[BoardCard]) -> list[tuple[int, int, int]]:
+    """Every set among the cards, by their positions; a BoardError when two read alike (a
+    deck has one of each card)."""
+    twins = [(a, b) for a in cards for b in cards
+             if a.position < b.position and a.reading.card == b.reading.card]
+    if twins:
+        a, b = twins[0]
+        raise BoardError(f"cards {a.position} and {b.position} both read as {a.reading.card}: "
+                         "a deck has one of each, so one of them is misread")
+    return [tuple(cards[i].position for i in triple)
+            for triple in find_sets([c.reading.card for c in cards])]
 
 
 def _shapes(image: np.ndarray) -> list[Shape]:

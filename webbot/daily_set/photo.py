@@ -133,9 +133,10 @@ def find_cards(image: np.ndarray, cut_off: bool = False) -> CardsFound:
     quads, others = seen[0]
     for more, _ in seen[1:]:  # cards in shade or in light another level shows
         quads += [quad for quad in more if not any(_inside(quad.mean(axis=0), q) for q in quads)]
-    # (A region holding a card found at another level is that card and the table beside it.)
-    others = [area for area, outline in others
-              if not any(_inside(q.mean(axis=0), outline) for q in quads)]
+    # A region holding cards found at another level is those cards and what lies beside them:
+    # the table (a bright patch of it), or another card touching them.
+    others = [area - sum(cv2.contourArea(q) for q in quads if _inside(q.mean(axis=0), outline))
+              for area, outline in others]
     quads, others = [quad / scale for quad in quads], [area / scale**2 for area in others]
     card = float(np.median([cv2.contourArea(quad) for quad in quads])) if quads else 0.0
     alike = [q for q in quads if CARD_AREAS[0] <= cv2.contourArea(q) / card <= CARD_AREAS[1]]

@@ -29,8 +29,9 @@ from webbot.daily_set.board import (
     BoardCard,
     BoardError,
     read_board,
+    sets_among,
+    unclear_cards,
 )
-from webbot.daily_set.decide import find_sets
 from webbot.daily_set.model import Reading
 from webbot.daily_set.perceive import CardError
 from webbot.daily_set.photo import CardsFound, CutCard, find_cards, read_cut, straightened
@@ -99,17 +100,8 @@ def read_table(image: np.ndarray, found: CardsFound | None = None) -> Board:
         x, y, w, h = cv2.boundingRect(cut.corners.astype(np.float32))
         cards.append(BoardCard(position, (x, y, w, h), cut.corners, reading))
     if unclear:
-        raise BoardError(f"card{'s' * (len(unclear) > 1)} unclear at position "
-                         f"{', '.join(unclear)}")
-    twins = [(a, b) for a in cards for b in cards
-             if a.position < b.position and a.reading.card == b.reading.card]
-    if twins:
-        a, b = twins[0]
-        raise BoardError(f"cards {a.position} and {b.position} both read as {a.reading.card}: "
-                         "a deck has one of each, so one of them is misread")
-    sets = [tuple(cards[i].position for i in triple)
-            for triple in find_sets([c.reading.card for c in cards])]
-    return Board(cards, sets, 0.0, kind="table")
+        raise unclear_cards(unclear)
+    return Board(cards, sets_among(cards), 0.0, kind="table")
 
 
 def _confirmed(image: np.ndarray, board: Board, edged: CardsFound,
@@ -135,8 +127,7 @@ def _confirmed(image: np.ndarray, board: Board, edged: CardsFound,
             unclear.append(f"{card.position} (read as {card.reading.card}, and on its own "
                            f"as {again}{'' if again != card.reading.card else ' in doubt'})")
     if unclear:
-        raise refusal or BoardError(f"card{'s' * (len(unclear) > 1)} unclear at position "
-                                    f"{', '.join(unclear)}")
+        raise refusal or unclear_cards(unclear)
     return replace(board, kind="table")
 
 
