@@ -250,7 +250,7 @@ def read_single(image: np.ndarray) -> Reading:
         least = min(readings, key=lambda reading: reading.doubt)
         raise Unclear(f"not clearly one card: read as {least.card}, but its {least.doubtful} "
                       f"is in doubt ({least.doubt:.2f})")
-    raise errors[-1]
+    raise errors[0]  # (the page's reader's reason, as before for a picture of no card)
 
 
 def _read_camera(image: np.ndarray) -> Reading:
