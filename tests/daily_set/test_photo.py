@@ -158,3 +158,13 @@ def test_a_printed_board_in_perspective_reads_through_the_command(tmp_path):
     assert "as a table of the card game" in done.stdout
     for position, card in enumerate(placed, 1):
         assert f"{position:4d}: {Card(**card.card)} (" in done.stdout
+
+
+@pytest.mark.parametrize("seed", [20, 24])
+def test_cards_laid_edge_to_edge_are_parted_and_read(seed):
+    """Cards touching in a row or a column make one light region: it is parted into cards
+    where its sides are whole cards' and each piece's shapes lie in its middle."""
+    picture, placed, drawn = draw_board(seed, size=(960, 720), touching=True)
+    assert drawn.touching and drawn.art == "physical"
+    found = read_picture(picture, lossy=True)
+    assert [c.reading.card for c in found.cards] == [Card(**card.card) for card in placed]

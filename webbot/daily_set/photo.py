@@ -52,6 +52,10 @@ MIN_CARD_SHARE = 0.002  # of the picture: a card smaller is not looked at
 # is a stray: a card not found whole.
 CARD_AREAS = (0.6, 1.6)
 STRAY_SHARE = 0.25
+# Cards edge to edge: a light region filling MIN_PARTED_FILL of its turned box, its sides
+# within PARTED_FIT of k cards by m, each piece's ink centred within PARTED_OFF_MIDDLE of a
+# card's short side of its middle.
+MIN_PARTED_FILL, PARTED_FIT, PARTED_OFF_MIDDLE = 0.85, 0.15, 0.08
 INKED_SHARE = 0.02  # of a light region, its ink: a card's shapes (a single one ~6%)
 INK_CONTRAST = 40  # lightness (0-255) below a region's paper that is ink, not grain
 OUTSIDE_CHROMA = 30  # a*b* length of ink beside its surroundings (a coloured table's own less)
@@ -111,6 +115,7 @@ class CardsFound:
     cards: list[CutCard]  # in rows as seen (top to bottom, each left to right)
     strays: int  # light regions a quarter of a card or larger that are not a card: cards
     # touching each other, split by glare, or cut off by the picture's edge
+    loose_ink: int = 0  # blobs of ink of a shape's size outside every card: a card not found
 
 
 def find_cards(image: np.ndarray, cut_off: bool = False) -> CardsFound:
@@ -133,19 +138,86 @@ def find_cards(image: np.ndarray, cut_off: bool = False) -> CardsFound:
     quads, others = seen[0]
     for more, _ in seen[1:]:  # cards in shade or in light another level shows
         quads += [quad for quad in more if not any(_inside(quad.mean(axis=0), q) for q in quads)]
-    # A region holding cards found at another level is those cards and what lies beside them:
-    # the table (a bright patch of it), or another card touching them.
-    others = [area - sum(cv2.contourArea(q) for q in quads if _inside(q.mean(axis=0), outline))
-              for area, outline in others]
-    quads, others = [quad / scale for quad in quads], [area / scale**2 for area in others]
-    card = float(np.median([cv2.contourArea(quad) for quad in quads])) if quads else 0.0
+    if not quads:
+        return CardsFound([], 0)
+    card = float(np.median([cv2.contourArea(quad) for quad in quads]))
     alike = [q for q in quads if CARD_AREAS[0] <= cv2.contourArea(q) / card <= CARD_AREAS[1]]
-    others += [cv2.contourArea(q) for q in quads if not any(q is a for a in alike)]
-    strays = sum(area >= STRAY_SHARE * card for area in others) if quads else 0
-    if quads and not cut_off:
-        strays += _ink_outside(small, [quad * scale for quad in alike], card * scale**2)
+    sides = np.median([_sides(q) for q in alike], axis=0)
+    strays = []
+    for quad in (q for q in quads if not any(q is a for a in alike)):
+        parted = _parted(quad, lightness, sides)  # (two cards of a column: a card's shape)
+        if parted:
+            alike += parted
+        else:
+            strays.append(cv2.contourArea(quad))
+    for area, outline in others:
+        # A region holding cards found at another level is those cards and what lies beside
+        # them: the table (a bright patch of it), or another card touching them.
+        held = [q for q in alike if _inside(q.mean(axis=0), outline)]
+        beside = area - sum(cv2.contourArea(q) for q in held)
+        parted = None if held else _parted(outline, lightness, sides)
+        if parted:
+            alike += parted
+        elif beside >= STRAY_SHARE * card:
+            strays.append(beside)
+    loose = 0 if cut_off else _ink_outside(small, alike, card)
     return CardsFound([CutCard(corners, straightened(image, corners))
-                       for corners in _in_rows(alike)], strays)
+                       for corners in _in_rows([q / scale for q in alike])], len(strays), loose)
+
+
+def _sides(quad: np.ndarray) -> tuple[float, float]:
+    """A quadrilateral's mean length across (its first side and the third) and down."""
+    across = (np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3])) / 2
+    down = (np.linalg.norm(quad[3] - quad[0]) + np.linalg.norm(quad[2] - quad[1])) / 2
+    return float(across), float(down)
+
+
+def _parted(outline: np.ndarray, lightness: np.ndarray, card: np.ndarray
+            ) -> list[np.ndarray] | None:
+    """Cards laid edge to edge in a row or a column, parted: a light region that is a
+    quadrilateral k cards by m (`card`: a card's two sides, across and down as they lie, in
+    either order), cut by the perspective its corners give, each piece's shapes in its
+    middle, as a card's are; None when it is not that."""
+    rectangle = cv2.minAreaRect(outline.astype(np.float32))
+    if cv2.contourArea(outline.astype(np.float32)) < MIN_PARTED_FILL * np.prod(rectangle[1]):
+        return None
+    quad = _corners(outline)
+    across, down = _sides(quad)
+    long, short = max(card), min(card)
+    fits = [(max(abs(across / (k * w) - 1), abs(down / (m * h) - 1)), k, m)
+            for w, h in ((long, short), (short, long))
+            for k in range(1, 5) for m in range(1, 5) if 2 <= k * m <= 6]
+    error, k, m = min(fits)
+    if error > PARTED_FIT:
+        return None
+    grid = cv2.getPerspectiveTransform(np.float32([[0, 0], [k, 0], [k, m], [0, m]]),
+                                       quad.astype(np.float32))
+    pieces = []
+    for row in range(m):
+        for column in range(k):
+            corners = np.float32([[column, row], [column + 1, row], [column + 1, row + 1],
+                                  [column, row + 1]])
+            piece = cv2.perspectiveTransform(corners[None], grid)[0]
+            if not _shapes_in_middle(lightness, piece, short):
+                return None
+            pieces.append(piece)
+    return pieces
+
+
+def _shapes_in_middle(lightness: np.ndarray, quad: np.ndarray, short: float) -> bool:
+    """Whether a card's ink lies in its middle (the shapes of a card are centred on it)."""
+    inside = np.zeros(lightness.shape, np.uint8)
+    middle = quad.mean(axis=0)
+    cv2.fillConvexPoly(inside, np.round(middle + (quad - middle) * 0.9).astype(np.int32), 1)
+    values = lightness[inside > 0]
+    if not values.size:
+        return False
+    ink = (inside > 0) & (lightness < np.median(values) - INK_CONTRAST / 2)
+    ys, xs = np.nonzero(ink)
+    if xs.size < INKED_SHARE * values.size:
+        return False
+    centre = np.array([(xs.min() + xs.max()) / 2, (ys.min() + ys.max()) / 2])
+    return bool(np.linalg.norm(centre - middle) <= PARTED_OFF_MIDDLE * short)
 
 
 def _inside(point: np.ndarray, outline: np.ndarray) -> bool:
@@ -269,6 +341,12 @@ def _card_quad(contour: np.ndarray, picture_area: int) -> np.ndarray | None:
         return None
     if not CARD_ASPECT[0] <= max(width, height) / min(width, height) <= CARD_ASPECT[1]:
         return None
+    return _corners(contour)
+
+
+def _corners(contour: np.ndarray) -> np.ndarray:
+    """The four corners of a region nearly a quadrilateral, clockwise from the top-left."""
+    contour = contour.reshape(-1, 1, 2).astype(np.int32)
     hull = cv2.convexHull(contour)
     perimeter = cv2.arcLength(hull, True)
     for share in np.linspace(0.01, 0.1, 19):

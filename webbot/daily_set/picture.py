@@ -82,6 +82,9 @@ def read_table(image: np.ndarray, found: CardsFound | None = None) -> Board:
         raise BoardError(f"{counted(found.strays, 'light region')} as large as a card but not "
                          "shaped like one: cards touching each other or cut off by the "
                          "picture's edge (lay them apart, all in the picture)")
+    if found.loose_ink:
+        raise BoardError(f"ink of {counted(found.loose_ink, 'shape')} outside the cards found: "
+                         "a card there was not told from the table (light it evenly)")
     if len(edged) < MIN_TABLE_CARDS:
         raise BoardError(f"{counted(len(edged), 'card')} with edges of its own found; a table "
                          f"is read from {MIN_TABLE_CARDS} or more (cards on a background "
