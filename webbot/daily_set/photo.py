@@ -137,7 +137,7 @@ def find_cards(image: np.ndarray, cut_off: bool = False) -> CardsFound:
                   key=lambda regions: -len(regions[0]))
     quads, others = seen[0]
     for more, _ in seen[1:]:  # cards in shade or in light another level shows
-        quads += [quad for quad in more if not any(_inside(quad.mean(axis=0), q) for q in quads)]
+        quads += [quad for quad in more if not any(_overlap_quads(quad, q) for q in quads)]
     if not quads:
         return CardsFound([], 0)
     card = float(np.median([cv2.contourArea(quad) for quad in quads]))
@@ -218,6 +218,12 @@ def _shapes_in_middle(lightness: np.ndarray, quad: np.ndarray, short: float) -> 
         return False
     centre = np.array([(xs.min() + xs.max()) / 2, (ys.min() + ys.max()) / 2])
     return bool(np.linalg.norm(centre - middle) <= PARTED_OFF_MIDDLE * short)
+
+
+def _overlap_quads(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether two quadrilaterals share ground (either's middle or a corner in the other)."""
+    return any(_inside(point, b) for point in (a.mean(axis=0), *a)) or \
+        any(_inside(point, a) for point in (b.mean(axis=0), *b))
 
 
 def _inside(point: np.ndarray, outline: np.ndarray) -> bool:
