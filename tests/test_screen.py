@@ -140,6 +140,15 @@ def game_two_frames_deep(browser, fixtures_url: str, dpr: float, setup: str = ""
     element = game.element_handle()
     frame = element.owner_frame()
     assert frame.parent_frame.parent_frame is not None  # two frames deep
+    # The portal's frames may still move as it lays itself out after load (seen once in CI: a
+    # click 40 px off): wait until the canvas stands still over two frames of the page.
+    settled, box = 0, None
+    for _ in range(600):  # (ten seconds of frames at most)
+        page.evaluate("() => new Promise(done => requestAnimationFrame(() => done()))")
+        now = element.bounding_box()
+        settled, box = (settled + 1 if now == box else 0), now
+        if settled == 2:
+            break
     frame.evaluate("window.downs = []; addEventListener('mousedown', "
                    "e => downs.push([e.clientX, e.clientY]), true)")
     return context, page, element, frame
