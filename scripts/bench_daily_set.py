@@ -71,11 +71,11 @@ from webbot.browser import (
 from webbot.daily_set import act, bot
 from webbot.daily_set.board import BoardError, read_board
 from webbot.daily_set.bot import DailySetBot
+from webbot.daily_set.camera import read_single
 from webbot.daily_set.decide import find_sets
 from webbot.daily_set.model import Card
 from webbot.daily_set.page import CardSlot, parse_board
 from webbot.daily_set.perceive import CardError, classify, load
-from webbot.daily_set.photo import read_single
 from webbot.daily_set.picture import read_picture
 from webbot.debug import Recorder
 from webbot.mouse import Mouse

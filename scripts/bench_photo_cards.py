@@ -26,9 +26,9 @@ sys.path[:0] = [str(ROOT)]  # this checkout's webbot and scripts, as the tests i
 
 from scripts.docs_table import cores, put_in_docs  # noqa: E402
 from scripts.photo_cards import photo_card  # noqa: E402
+from webbot.daily_set.camera import read_single  # noqa: E402
 from webbot.daily_set.model import Card, Reading  # noqa: E402
 from webbot.daily_set.perceive import CardError  # noqa: E402
-from webbot.daily_set.photo import read_single  # noqa: E402
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,5 @@
-"""Cards with edges of their own in a photo (webbot/daily_set/photo.py), and a picture read as
-the Daily SET puzzle or as a table of the card game (webbot/daily_set/picture.py): the two
+"""Cards with edges of their own in a photo (webbot/daily_set/photo.py, camera.py), and a
+picture read as the Daily SET puzzle or as a table of the card game (picture.py): the two
 real photos of the physical game read to exactly their cards and sets, drawn cards wherever
 they lie, and the page's own pictures read as before."""
 
@@ -17,10 +17,11 @@ from scripts.render_set_board import LAYOUTS, Look, board, card_picture, daily_b
 from tests.conftest import run_webbot
 from tests.daily_set.conftest import IMAGES, REAL, site_card
 from webbot.daily_set.board import BoardError, read_board
+from webbot.daily_set.camera import read_single
 from webbot.daily_set.decide import find_sets
 from webbot.daily_set.model import Card
 from webbot.daily_set.perceive import classify, load
-from webbot.daily_set.photo import find_cards, read_single
+from webbot.daily_set.photo import find_cards
 from webbot.daily_set.picture import read_picture
 
 PHOTOS = REAL / "photos"

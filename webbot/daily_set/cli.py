@@ -21,11 +21,11 @@ from webbot.daily_set.bot import (
     layout_name,
     read_cards,
 )
+from webbot.daily_set.camera import read_file
 from webbot.daily_set.decide import DAILY_SETS, todays_sets
 from webbot.daily_set.model import Reading
 from webbot.daily_set.page import fetch_page, parse_board
 from webbot.daily_set.perceive import CardError, NotAPicture
-from webbot.daily_set.photo import read_file
 from webbot.daily_set.picture import Kind, read_picture
 from webbot.debug import save_picture
 from webbot.errors import WebbotError

@@ -2,9 +2,9 @@
 
 The puzzle: 12 cards with exactly 6 sets among them, read from their shapes (board.py); the
 6 sets are the check that no card is misread. A table: 3 to 21 cards with edges of their own
-(photo.py), any number of sets; with no such check to stand on, each card is read twice, from
-the picture and from the picture at half its size, and an answer needs both readings to name
-the same card, the first clearly.
+(photo.py, read by camera.py), any number of sets; with no such check to stand on, each card
+is read twice, from the picture and from the picture at half its size, and an answer needs
+both readings to name the same card, the first clearly.
 
 Unless told which (`kind`): a picture with 3 or more cards with edges, not 12, is first read
 as a table, card by card (refused where a card may hide: cards touching, a card split by
@@ -32,9 +32,10 @@ from webbot.daily_set.board import (
     sets_among,
     unclear_cards,
 )
+from webbot.daily_set.camera import read_cut
 from webbot.daily_set.model import Reading
 from webbot.daily_set.perceive import CardError
-from webbot.daily_set.photo import CardsFound, CutCard, find_cards, read_cut, straightened
+from webbot.daily_set.photo import CardsFound, CutCard, find_cards, straightened
 from webbot.words import counted
 
 Kind = Literal["puzzle", "table"]

@@ -1,0 +1,257 @@
+"""A SET card as a camera sees it, cut out and straightened (photo.py), read against its own
+paper; and a card picture from a file read both ways, the page's reader and this one.
+
+The paper's colour is fitted across the card (light falls unevenly, warm or cold) and every
+pixel divided by it, so a colour cast, a shadow's gradient or glare is not ink. Ink is what
+absorbs light in some channel more than the paper does (the darkest channel), which holds for
+the three inks however dark a photo makes them (purple turns nearly grey). Colour is judged by
+the ink's direction in Lab's a*b* plane, fill by the ink share in the shapes' middles, shape by
+the silhouettes' likeness to a diamond and an oval and their solidity.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from webbot.daily_set.model import Card, Reading
+from webbot.daily_set.perceive import (
+    CardError,
+    NoInk,
+    Unclear,
+    Uncounted,
+    boundary_doubt,
+    classify,
+    count_doubt_of,
+    load,
+    silhouettes,
+)
+from webbot.daily_set.photo import CUT_HEIGHT, CUT_WIDTH, card_cut
+
+# A card picture from a file (`webbot daily-set classify`) is an answer only below this doubt,
+# in each reading that answers (the page's cards, art and captures, stay under 0.45 in the
+# page's reader). The same limit as a board's picture's (board.PICTURE_DOUBT_LIMIT).
+SINGLE_DOUBT_LIMIT = 0.5
+BORDER = 0.03  # of the cut's height: the card's own edge and the table beyond, left out
+# Ink: darkness in the darkest channel once the paper is divided out, against the card's
+# strongest ink; a shape's pixels are those at INK_SHARE of it or more.
+INK_SHARE = 0.45
+MIN_INK = 0.15  # below this the card holds no shape
+PAPER_DARKNESS = 0.08  # what the paper fit keeps as paper (noise, grain)
+# Inks' directions in Lab's a*b* plane (degrees), measured on photos of the physical cards
+# (red 14-35, green 139-167, purple -13 to -46) and on the page's art.
+INK_ANGLES = {"red": 28.0, "green": 152.0, "purple": -30.0}
+MIN_INK_CHROMA = 4.0  # a*b* length below which the ink has no colour to judge
+# Ink share inside the shapes: photos of the cards give empty <= 0.05, striped 0.2-0.3 (thin
+# lines), solid >= 0.93; the page's striped art 0.55-0.8.
+EMPTY_BELOW, SOLID_ABOVE = 0.15, 0.8
+TYPICAL_EMPTY, TYPICAL_SOLID = 0.03, 0.95
+TYPICAL_STRIPED = (0.24, 0.6)  # thin lines, the page's art
+FAINT_STRIPES = 0.4  # a share below this is thin lines, or an empty shape's blurred inside
+# A shape's depth (its middle's distance from its edge) in the picture's px: drawn photos of
+# empty shapes read as striped at 4.8-5.9 px, none deeper (972 pictures); real cards are 10+.
+SMALL_DEPTH = (5.0, 10.0)
+# Silhouettes fitted to OUTLINE_SIZE and laid on a diamond's and an oval's: a diamond's
+# likeness to the diamond is 0.83-0.96 (blurred art to real cards), an oval's or a
+# squiggle's 0.56-0.61. Oval against squiggle: likeness to the oval 0.91-0.98 against
+# 0.72-0.90, solidity 0.97-0.99 against 0.84-0.94.
+OUTLINE_SIZE = (40, 80)
+DIAMOND_SPLIT, TYPICAL_DIAMOND, TYPICAL_ROUND = 0.72, 0.9, 0.6
+OVAL_SPLIT, OVAL_SPREAD = 0.905, 0.03
+MIN_LIKENESS, MIN_SOLIDITY = 0.5, 0.75  # below any shape's: no shape's silhouette
+SOLIDITY_SPLIT, SOLIDITY_SPREAD = 0.955, 0.015
+TYPICAL_SCORE = 3.0
+
+
+def read_file(path: str | Path) -> Reading:
+    return read_single(load(path))
+
+
+def read_single(image: np.ndarray) -> Reading:
+    """One card picture from a file, the page's art or a photo, read twice: by the page's
+    reader on the picture, and by the camera's on the card cut from it. An answer when a
+    reading is clear (doubt under SINGLE_DOUBT_LIMIT) and the other is not clearly a different
+    card; otherwise refused, saying what was read."""
+    readings: list[Reading] = []
+    errors: list[CardError] = []
+    for read in (classify, _read_camera):
+        try:
+            readings.append(read(image))
+        except CardError as error:
+            errors.append(error)
+    clear = [reading for reading in readings if reading.doubt < SINGLE_DOUBT_LIMIT]
+    cards = {reading.card for reading in clear}
+    if len(cards) > 1:
+        first, second = sorted(cards, key=str)
+        raise Unclear(f"not clearly one card: read as {first} one way and as {second} another")
+    if clear:
+        return clear[0]
+    if readings:
+        least = min(readings, key=lambda reading: reading.doubt)
+        raise Unclear(f"not clearly one card: read as {least.card}, but its {least.doubtful} "
+                      f"is in doubt ({least.doubt:.2f})")
+    raise errors[0]  # (the page's reader's reason, as before for a picture of no card)
+
+
+def _read_camera(image: np.ndarray) -> Reading:
+    cut = card_cut(image)
+    card, doubts = read_cut(cut.picture, cut.height)
+    doubtful = max(doubts, key=doubts.__getitem__)
+    return Reading(card, round(doubts[doubtful], 3), doubtful)
+
+
+def read_cut(picture: np.ndarray, height: float = CUT_HEIGHT) -> tuple[Card, dict[str, float]]:
+    """A cut, straightened card (BGR) read, with each attribute's doubt (0: far from a
+    boundary, 1: on it); `height`: the card's short side in the picture it was cut from."""
+    picture = cv2.resize(picture, (CUT_WIDTH, CUT_HEIGHT), interpolation=cv2.INTER_AREA)
+    normal = _paper_divided(picture.astype(np.float32))
+    darkness = _darkness(normal)
+    strongest = float(np.percentile(darkness, 99.5))
+    if strongest < MIN_INK:
+        raise NoInk("no shape stands out from the card's paper")
+    shapes, fragments = silhouettes(darkness >= INK_SHARE * strongest)
+    if not 1 <= len(shapes) <= 3:
+        raise Uncounted(f"{len(shapes)} shapes found on the card (a card has 1 to 3)")
+    inked = np.maximum.reduce(shapes) > 0
+    color, color_doubt = _color(normal, inked & (darkness >= 0.7 * strongest))
+    fill, fill_doubt = _fill(darkness / strongest, shapes, height / CUT_HEIGHT)
+    shape, shape_doubt = _shape(shapes)
+    doubts = {"count": count_doubt_of(shapes, fragments), "shape": shape_doubt,
+              "color": color_doubt, "fill": fill_doubt}
+    return Card(len(shapes), shape, color, fill), doubts
+
+
+def _paper_divided(picture: np.ndarray) -> np.ndarray:
+    """The picture divided by its paper's colour where it lies (0-1; the paper 1): first a
+    smooth fit over the whole card, then the paper's own colour near each pixel, the shapes
+    (their insides too) left out, so a shadow's edge or glare is divided out and the ink
+    kept."""
+    field = _paper_fit(picture)
+    darkness = _darkness(np.clip(picture / field, 0, 1))
+    ink = (darkness >= 0.3 * np.percentile(darkness, 99.5)).astype(np.uint8)
+    outlines, _ = cv2.findContours(ink, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    cv2.drawContours(ink, [c for c in outlines if cv2.boundingRect(c)[3] >= 0.2 * CUT_HEIGHT],
+                     -1, 1, cv2.FILLED)
+    paper = 1 - cv2.dilate(ink, np.ones((5, 5), np.uint8)).astype(np.float32)
+    sigma = CUT_HEIGHT / 12
+    weight = cv2.GaussianBlur(paper, (0, 0), sigma)[..., None]
+    local = cv2.GaussianBlur(picture * paper[..., None], (0, 0), sigma) / np.maximum(weight,
+                                                                                      1e-3)
+    field = np.where(weight > 0.05, local, field)
+    normal = np.clip(picture / np.maximum(field, 1), 0, 1)
+    edge = max(1, round(BORDER * CUT_HEIGHT))
+    normal[:edge], normal[-edge:], normal[:, :edge], normal[:, -edge:] = 1, 1, 1, 1
+    return normal
+
+
+def _paper_fit(picture: np.ndarray) -> np.ndarray:
+    """A quadratic surface per channel through the card's paper (fitted on every third pixel
+    each way): the brighter pixels at first, then those the fit finds no darker than the
+    paper."""
+    height, width = picture.shape[:2]
+    ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
+    xs, ys = xs / width, ys / height
+    terms = np.stack([np.ones_like(xs), xs, ys, xs * xs, ys * ys, xs * ys], -1)
+    sampled, pixels = terms[::3, ::3].reshape(-1, 6), picture[::3, ::3].reshape(-1, 3)
+    brightness = pixels.sum(axis=1)
+    paper = brightness >= np.percentile(brightness, 40)
+    for _ in range(3):
+        if paper.sum() < sampled.shape[1] * 10:
+            raise CardError("the card's paper cannot be told from its ink")
+        coefficients = np.linalg.lstsq(sampled[paper], pixels[paper], rcond=None)[0]
+        fitted = np.maximum(sampled @ coefficients, 1)
+        paper = _darkness(pixels / fitted) < PAPER_DARKNESS
+    return np.maximum(terms.reshape(-1, 6) @ coefficients, 1).reshape(height, width, 3)
+
+
+def _darkness(normal: np.ndarray) -> np.ndarray:
+    """1 - the darkest channel: how much ink (of any of the three colours) a pixel holds."""
+    return 1 - np.minimum(np.minimum(normal[..., 0], normal[..., 1]), normal[..., 2])
+
+
+def _color(normal: np.ndarray, inked: np.ndarray) -> tuple[str, float]:
+    if not inked.any():
+        raise NoInk("no clear colour in its shapes")
+    lab = cv2.cvtColor((normal * 255).astype(np.uint8), cv2.COLOR_BGR2LAB).astype(np.float32)
+    a = float(np.median(lab[..., 1][inked])) - 128
+    b = float(np.median(lab[..., 2][inked])) - 128
+    if np.hypot(a, b) < MIN_INK_CHROMA:
+        raise NoInk("its shapes' ink shows no colour")
+    angle = float(np.degrees(np.arctan2(b, a)))
+    distances = {name: abs((angle - at + 180) % 360 - 180) for name, at in INK_ANGLES.items()}
+    ranked = sorted(distances, key=distances.__getitem__)
+    best, second = distances[ranked[0]], distances[ranked[1]]
+    return ranked[0], best / (best + second)
+
+
+def _fill(coverage: np.ndarray, shapes: list[np.ndarray], scale: float) -> tuple[str, float]:
+    """By the ink share in the middle of the shapes. Thin stripes and an empty shape's
+    inside blurred by its outline look alike when the shape is small in the picture (`scale`:
+    the picture's px per cut px): a faint striping is then in doubt."""
+    inside = np.zeros(coverage.shape, bool)
+    depths = []
+    for mask in shapes:
+        distance = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
+        inside |= distance > 0.8 * distance.max()
+        depths.append(float(distance.max()) * scale)
+    share = float(np.clip(coverage[inside], 0, 1).mean())
+    if share >= SOLID_ABOVE:
+        return "solid", boundary_doubt(share, SOLID_ABOVE, TYPICAL_SOLID)
+    if share < EMPTY_BELOW:
+        return "empty", boundary_doubt(share, EMPTY_BELOW, TYPICAL_EMPTY)
+    if share >= FAINT_STRIPES:
+        return "striped", boundary_doubt(share, SOLID_ABOVE, TYPICAL_STRIPED[1])
+    small = boundary_doubt(float(np.median(depths)), SMALL_DEPTH[0], SMALL_DEPTH[1])
+    return "striped", max(small, boundary_doubt(share, EMPTY_BELOW, TYPICAL_STRIPED[0]))
+
+
+def _shape(shapes: list[np.ndarray]) -> tuple[str, float]:
+    """By likeness to a diamond's and an oval's outline (intersection over union, each shape
+    fitted to its box), which blur hardly moves, and by solidity: the squiggle alone is
+    dented."""
+    features = np.median([_likeness(mask) for mask in shapes], axis=0)
+    diamond, oval, solidity = (float(value) for value in features)
+    if max(diamond, oval) < MIN_LIKENESS or solidity < MIN_SOLIDITY:  # an outline broken open
+        return "squiggle", 1.0
+    if diamond >= DIAMOND_SPLIT:
+        return "diamond", boundary_doubt(diamond, DIAMOND_SPLIT, TYPICAL_DIAMOND)
+    doubt_diamond = boundary_doubt(diamond, DIAMOND_SPLIT, TYPICAL_ROUND)
+    score = (oval - OVAL_SPLIT) / OVAL_SPREAD + (solidity - SOLIDITY_SPLIT) / SOLIDITY_SPREAD
+    shape = "oval" if score > 0 else "squiggle"
+    return shape, max(doubt_diamond, boundary_doubt(score, 0, TYPICAL_SCORE))
+
+
+def _likeness(mask: np.ndarray) -> tuple[float, float, float]:
+    """A silhouette's likeness to a diamond and to an oval, and its solidity."""
+    contour = max(cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0],
+                  key=cv2.contourArea)
+    x, y, w, h = cv2.boundingRect(contour)
+    fitted = cv2.resize(mask[y:y + h, x:x + w], OUTLINE_SIZE, interpolation=cv2.INTER_AREA) > 127
+    diamond, oval = _outlines()
+    area = float(np.count_nonzero(mask))
+    solidity = area / (cv2.contourArea(cv2.convexHull(contour))
+                       + cv2.arcLength(contour, True) / 2)
+    return _overlap(fitted, diamond), _overlap(fitted, oval), solidity
+
+
+def _overlap(a: np.ndarray, b: np.ndarray) -> float:
+    return float((a & b).sum() / max(1, (a | b).sum()))
+
+
+@cache
+def _outlines() -> tuple[np.ndarray, np.ndarray]:
+    """A diamond and an oval (a stadium: half circles on a rectangle), filled, at
+    OUTLINE_SIZE."""
+    width, height = OUTLINE_SIZE
+    diamond = np.zeros((height, width), np.uint8)
+    cv2.fillPoly(diamond, [np.int32([[width / 2, 0], [width - 1, height / 2],
+                                     [width / 2, height - 1], [0, height / 2]])], 1)
+    oval = np.zeros((height, width), np.uint8)
+    radius = width // 2
+    cv2.rectangle(oval, (0, radius), (width - 1, height - 1 - radius), 1, cv2.FILLED)
+    cv2.circle(oval, (radius, radius), radius, 1, cv2.FILLED)
+    cv2.circle(oval, (radius, height - 1 - radius), radius, 1, cv2.FILLED)
+    return diamond.astype(bool), oval.astype(bool)
