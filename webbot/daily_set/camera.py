@@ -42,14 +42,18 @@ INK_SHARE = 0.45
 MIN_INK = 0.15  # below this the card holds no shape
 PAPER_DARKNESS = 0.08  # what the paper fit keeps as paper (noise, grain)
 # Inks' directions in Lab's a*b* plane (degrees), measured on photos of the physical cards
-# (red 14-35, green 139-167, purple -13 to -46) and on the page's art.
-INK_ANGLES = {"red": 28.0, "green": 152.0, "purple": -30.0}
+# and on the page's art: an ink within its range is sure, one halfway between two ranges'
+# nearest ends wholly in doubt.
+INK_RANGES = {"red": (14.0, 35.0), "green": (139.0, 167.0), "purple": (-46.0, -13.0)}
 MIN_INK_CHROMA = 4.0  # a*b* length below which the ink has no colour to judge
 # Ink share inside the shapes: photos of the cards give empty <= 0.05, striped 0.2-0.3 (thin
 # lines), solid >= 0.93; the page's striped art 0.55-0.8.
 EMPTY_BELOW, SOLID_ABOVE = 0.15, 0.8
 TYPICAL_EMPTY, TYPICAL_SOLID = 0.03, 0.95
 TYPICAL_STRIPED = (0.24, 0.6)  # thin lines, the page's art
+# The spread of the ink share in a solid's middle: drawn photos 0.01-0.04 (95%), stripes
+# blurred to a solid's share 0.08-0.12.
+SOLID_UNEVEN, TYPICAL_EVEN = 0.08, 0.02
 FAINT_STRIPES = 0.4  # a share below this is thin lines, or an empty shape's blurred inside
 # A shape's depth (its middle's distance from its edge) in the picture's px: drawn photos of
 # empty shapes read as striped at 4.8-5.9 px, none deeper (972 pictures); real cards are 10+.
@@ -181,10 +185,17 @@ def _color(normal: np.ndarray, inked: np.ndarray) -> tuple[str, float]:
     if np.hypot(a, b) < MIN_INK_CHROMA:
         raise NoInk("its shapes' ink shows no colour")
     angle = float(np.degrees(np.arctan2(b, a)))
-    distances = {name: abs((angle - at + 180) % 360 - 180) for name, at in INK_ANGLES.items()}
+    distances = {name: _angle_to(angle, *ends) for name, ends in INK_RANGES.items()}
     ranked = sorted(distances, key=distances.__getitem__)
     best, second = distances[ranked[0]], distances[ranked[1]]
-    return ranked[0], best / (best + second)
+    return ranked[0], 2 * best / (best + second)
+
+
+def _angle_to(angle: float, low: float, high: float) -> float:
+    """Degrees from an angle to a range of angles (0 within it)."""
+    if (angle - low) % 360 <= (high - low) % 360:
+        return 0.0
+    return min(abs((angle - end + 180) % 360 - 180) for end in (low, high))
 
 
 def _fill(coverage: np.ndarray, shapes: list[np.ndarray], scale: float) -> tuple[str, float]:
@@ -197,9 +208,14 @@ def _fill(coverage: np.ndarray, shapes: list[np.ndarray], scale: float) -> tuple
         distance = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
         inside |= distance > 0.8 * distance.max()
         depths.append(float(distance.max()) * scale)
-    share = float(np.clip(coverage[inside], 0, 1).mean())
-    if share >= SOLID_ABOVE:
-        return "solid", boundary_doubt(share, SOLID_ABOVE, TYPICAL_SOLID)
+    middles = np.clip(coverage[inside], 0, 1)
+    share = float(middles.mean())
+    if share >= SOLID_ABOVE:  # and evenly inked: stripes blurred together are not
+        uneven = float(middles.std())
+        if uneven >= SOLID_UNEVEN:
+            return "solid", 1.0
+        return "solid", max(boundary_doubt(share, SOLID_ABOVE, TYPICAL_SOLID),
+                            boundary_doubt(uneven, SOLID_UNEVEN, TYPICAL_EVEN))
     if share < EMPTY_BELOW:
         return "empty", boundary_doubt(share, EMPTY_BELOW, TYPICAL_EMPTY)
     if share >= FAINT_STRIPES:
