@@ -88,6 +88,10 @@ class BoardError(WebbotError):
     """A picture that cannot be read as a board of SET cards: nothing is guessed."""
 
 
+class TooSmall(BoardError):
+    """Shapes too small in the picture for any reading of it, the puzzle's or a table's."""
+
+
 @dataclass(frozen=True)
 class Shape:
     x: int
@@ -184,7 +188,7 @@ def _read_seen(sight: _Sight, lossy: bool, scale: float = 1.0) -> Board:
         raise BoardError("no SET cards in the picture (no coloured shapes on light cards)")
     height = float(np.median([s.h for g in groups for s in g]))
     if lossy and height < MIN_LOSSY_SHAPE_H:
-        raise BoardError(f"the cards are too small to read through JPEG compression: their "
+        raise TooSmall(f"the cards are too small to read through JPEG compression: their "
                          f"shapes are {height:.0f} px high, {MIN_LOSSY_SHAPE_H} needed")
     groups = _parted(groups)
     crowded = [g for g in groups if len(g) > 3]

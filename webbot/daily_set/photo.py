@@ -37,6 +37,13 @@ OUTSIDE_INK_SHARE = 0.04  # of a card's area: ink this large (its box) outside t
 OUTSIDE_PAPER = 0.6  # of the cards' lightness: what ink outside them must lie on
 OUTSIDE_MARGIN = 0.15  # of a card's short side round each card found, left out (its edge)
 OUTSIDE_MIN_WIDTH = 0.12  # of a card's short side: a shape is ~0.3 wide, 0.7 high
+EDGE_THRESHOLDS = (20, 60)  # Canny's, on lightness (0-255) smoothed over 5 px
+RIM, RIM_DARKER = (0.88, 0.96), 10  # a card's rim (of its size round its middle) is paper
+# The rim's colour (a*b* length) against the palest tenth of the region's: paper's, on a card
+PALEST, RIM_COLOURED = 10, 10
+RIMMED_INK = 12  # lightness below its paper that is a shape's, on a card enclosed by edges
+# (a card in deep shade: its reader judges whether that is clearly a card)
+WINDOW_CARDS = 1.2  # a closer look's reach round ink outside the cards, in cards' long sides
 CARD_ASPECT = (1.2, 1.95)  # long / short side (the cards: 1.53; perspective stretches it)
 MIN_RECTANGULAR = 0.8  # area / its turned bounding box: rounded corners and a little glare
 
@@ -73,11 +80,13 @@ def find_cards(image: np.ndarray, cut_off: bool = False) -> CardsFound:
     scale = min(1.0, LOOK_SIDE / max(image.shape[:2]))
     small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) \
         if scale < 1 else image
-    lightness = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2LAB)[..., 0], (5, 5), 0)
+    lab = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2LAB), (5, 5), 0)
+    lightness = lab[..., 0]
     otsu, _ = cv2.threshold(lightness, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     low, high = np.percentile(lightness, (50, 99.5))
     levels = [otsu] if cut_off else [otsu, *np.linspace(low, high, LIGHT_TABLE_LEVELS + 2)[1:-1]]
-    seen = sorted((_regions(lightness, level, cut_off) for level in levels),
+    edged, blanks = _edged_regions(lightness, _chroma(lab))
+    seen = sorted([*(_regions(lightness, level, cut_off) for level in levels), (edged, [])],
                   key=lambda regions: -len(regions[0]))
     quads, others = seen[0]
     for more, _ in seen[1:]:  # cards in shade or in light another level shows
@@ -86,27 +95,44 @@ def find_cards(image: np.ndarray, cut_off: bool = False) -> CardsFound:
         return CardsFound([], 0)
     card = float(np.median([cv2.contourArea(quad) for quad in quads]))
     alike = [q for q in quads if CARD_AREAS[0] <= cv2.contourArea(q) / card <= CARD_AREAS[1]]
+    if not alike:  # (regions of sizes far apart: none of them a board's card)
+        return CardsFound([], len(quads))
     sides = np.median([_sides(q) for q in alike], axis=0)
-    strays = []
+    odd = []  # card-shaped, not a card's size, and not cards laid edge to edge
     for quad in (q for q in quads if not any(q is a for a in alike)):
         parted = _parted(quad, lightness, sides)  # (two cards of a column: a card's shape)
         if parted:
             alike += parted
         else:
-            strays.append(cv2.contourArea(quad))
+            odd.append(quad)
+    unshaped = []  # regions not card-shaped
     for area, outline in others:
+        parted = None if any(_inside(q.mean(axis=0), outline) for q in alike) else \
+            _parted(outline, lightness, sides)
+        if parted:
+            alike += parted
+        else:
+            unshaped.append((area, outline))
+    loose = [] if cut_off else _ink_outside(small, alike, card)
+    if loose:  # a card lit or shaded like its table round it: looked for where its ink lies
+        alike += _looked_closer(lightness, loose, alike, card)
+        loose = _ink_outside(small, alike, card)
+    strays = [quad for quad in odd if not any(_overlap_quads(quad, q) for q in alike)]
+    # A region rimmed as a card whose shapes hardly show (faint, in shade, glare on them), as
+    # light as a card, is a card all the same: its reader says whether they can be read.
+    paper = _median_within(lightness, alike)
+    alike += [b for b in blanks if CARD_AREAS[0] <= cv2.contourArea(b) / card <= CARD_AREAS[1]
+              and _median_within(lightness, [b]) >= OUTSIDE_PAPER * paper
+              and not any(_overlap_quads(b, q) for q in alike)]
+    for area, outline in unshaped:
         # A region holding cards found at another level is those cards and what lies beside
         # them: the table (a bright patch of it), or another card touching them.
         held = [q for q in alike if _inside(q.mean(axis=0), outline)]
-        beside = area - sum(cv2.contourArea(q) for q in held)
-        parted = None if held else _parted(outline, lightness, sides)
-        if parted:
-            alike += parted
-        elif beside >= STRAY_SHARE * card:
-            strays.append(beside)
-    loose = 0 if cut_off else _ink_outside(small, alike, card)
+        if area - sum(cv2.contourArea(q) for q in held) >= STRAY_SHARE * card:
+            strays.append(outline)
     return CardsFound([CutCard(corners, straightened(image, corners))
-                       for corners in _in_rows([q / scale for q in alike])], len(strays), loose)
+                       for corners in _in_rows([q / scale for q in alike])], len(strays),
+                      len(loose))
 
 
 def _sides(quad: np.ndarray) -> tuple[float, float]:
@@ -186,8 +212,8 @@ def _regions(lightness: np.ndarray, level: float, cut_off: bool
     for contour in contours:
         x, y, w, h = cv2.boundingRect(contour)
         # Touching two sides of the picture or more: a card cut off, or the page itself.
-        sides = sum((x <= 0, y <= 0, x + w >= paper.shape[1], y + h >= paper.shape[0]))
-        quad = None if sides >= 2 and not cut_off else _card_quad(contour, paper.size)
+        cut = _edges_met(contour, paper.shape) >= 2 and not cut_off
+        quad = None if cut else _card_quad(contour, paper.size)
         if quad is not None:
             quads.append(quad)
         elif cv2.contourArea(contour) >= MIN_CARD_SHARE * paper.size and \
@@ -196,10 +222,101 @@ def _regions(lightness: np.ndarray, level: float, cut_off: bool
     return quads, others
 
 
-def _ink_outside(picture: np.ndarray, quads: list[np.ndarray], card: float) -> int:
+def _looked_closer(lightness: np.ndarray, ink: list[np.ndarray], cards: list[np.ndarray],
+                   card: float) -> list[np.ndarray]:
+    """Cards found round ink outside the cards: in a window a few cards wide round each blob
+    the light is nearly even, so a threshold there (Otsu's, and the levels above it) tells a
+    card from the table beside it that the whole picture's could not. A card found must hold
+    the blob, be of the board's cards' size and overlap no card found."""
+    long = np.sqrt(card * 1.53)
+    found: list[np.ndarray] = []
+    for box in ink:
+        middle = box.mean(axis=0)
+        low = np.maximum(0, middle - WINDOW_CARDS * long).astype(int)
+        high = np.minimum(lightness.shape[::-1], middle + WINDOW_CARDS * long).astype(int)
+        window = lightness[low[1]:high[1], low[0]:high[0]]
+        otsu, _ = cv2.threshold(window, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+        for level in np.linspace(otsu, np.percentile(window, 99), LIGHT_TABLE_LEVELS):
+            contours, _ = cv2.findContours((window > level).astype(np.uint8),
+                                           cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+            shaped = (_card_quad(contour, lightness.size) for contour in contours)
+            quads = [quad + low.astype(np.float32) for quad in shaped if quad is not None]
+            quad = next((q for q in quads if _inside(middle, q)
+                         and CARD_AREAS[0] <= cv2.contourArea(q) / card <= CARD_AREAS[1]), None)
+            if quad is not None and not any(_overlap_quads(quad, q) for q in cards + found):
+                found.append(quad)
+                break
+    return found
+
+
+def _edged_regions(lightness: np.ndarray, chroma: np.ndarray
+                   ) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """The card-shaped regions enclosed by edges (a card's outline, where its paper is no
+    lighter than the table beside it: a white table, a card in shade), largest first, none
+    inside another (a shape's hollow, a card's inner border): those holding ink, and those
+    rimmed with paper but blank."""
+    edges = cv2.dilate(cv2.Canny(lightness, *EDGE_THRESHOLDS), np.ones((3, 3), np.uint8))
+    contours, _ = cv2.findContours((edges == 0).astype(np.uint8), cv2.RETR_CCOMP,
+                                   cv2.CHAIN_APPROX_NONE)
+    found = [_card_quad(c, lightness.size) for c in contours if _edges_met(c, edges.shape) < 2]
+    quads: list[np.ndarray] = []
+    blanks: list[np.ndarray] = []
+    for quad in sorted((q for q in found if q is not None), key=lambda q: -cv2.contourArea(q)):
+        if any(_overlap_quads(quad, q) for q in quads + blanks):
+            continue
+        held = _rim_and_ink(lightness, chroma, quad)
+        if held == (True, True):
+            quads.append(quad)
+        elif held[0]:
+            blanks.append(quad)
+    return quads, blanks
+
+
+def _rim_and_ink(lightness: np.ndarray, chroma: np.ndarray, quad: np.ndarray
+                 ) -> tuple[bool, bool]:
+    """Whether a region enclosed by edges has a rim of paper, as light and as pale as its
+    paper (a card's; a shape's outline, striped or solid, does not), and whether it holds ink
+    darker than its paper."""
+    middle = quad.mean(axis=0)
+    whole, rim = np.zeros(lightness.shape, np.uint8), np.zeros(lightness.shape, np.uint8)
+    cv2.fillConvexPoly(whole, np.round(quad).astype(np.int32), 1)
+    cv2.fillConvexPoly(rim, np.round(middle + (quad - middle) * RIM[1]).astype(np.int32), 1)
+    cv2.fillConvexPoly(rim, np.round(middle + (quad - middle) * RIM[0]).astype(np.int32), 0)
+    values, edge = lightness[whole > 0], lightness[rim > 0]
+    if not edge.size:
+        return False, False
+    paper = float(np.median(values))
+    inked = np.count_nonzero(values < paper - RIMMED_INK) >= INKED_SHARE * values.size
+    # and of the paper's colour (a shape's outline is ink, however much of it a region holds)
+    palest = float(np.percentile(chroma[whole > 0], PALEST))
+    return (float(np.median(edge)) >= paper - RIM_DARKER
+            and float(np.median(chroma[rim > 0])) <= palest + RIM_COLOURED), inked
+
+
+def _median_within(lightness: np.ndarray, quads: list[np.ndarray]) -> float:
+    inside = np.zeros(lightness.shape, np.uint8)
+    for quad in quads:
+        cv2.fillConvexPoly(inside, np.round(quad).astype(np.int32), 1)
+    return float(np.median(lightness[inside > 0]))
+
+
+def _chroma(lab: np.ndarray) -> np.ndarray:
+    """How coloured each pixel is: its a*b* length."""
+    a, b = (lab[..., i].astype(np.float32) - 128 for i in (1, 2))
+    return np.hypot(a, b)
+
+
+def _edges_met(contour: np.ndarray, shape: tuple[int, ...]) -> int:
+    """How many of the picture's sides a region touches."""
+    x, y, w, h = cv2.boundingRect(contour)
+    return sum((x <= 0, y <= 0, x + w >= shape[1], y + h >= shape[0]))
+
+
+def _ink_outside(picture: np.ndarray, quads: list[np.ndarray], card: float
+                 ) -> list[np.ndarray]:
     """Blobs of ink as large as a small shape lying outside every card found, on something
-    nearly as light as the cards: a card there was not found (lit or shaded like the table).
-    Ink: much darker than its surroundings, or coloured and darker."""
+    nearly as light as the cards (their boxes' corners): a card there was not found (lit or
+    shaded like the table). Ink: much darker than its surroundings, or coloured and darker."""
     lab = cv2.cvtColor(picture, cv2.COLOR_BGR2LAB)
     lightness = lab[..., 0]
     around = cv2.medianBlur(lightness, max(3, int(np.sqrt(card) / 2) | 1))
@@ -210,16 +327,19 @@ def _ink_outside(picture: np.ndarray, quads: list[np.ndarray], card: float) -> i
         cv2.fillConvexPoly(cards, quad.astype(np.int32), 1)
     paper = float(np.median(lightness[cards > 0]))
     ink = ((darker > INK_CONTRAST) | ((chroma > OUTSIDE_CHROMA) & (darker > INK_CONTRAST / 2)))
-    ink &= around >= OUTSIDE_PAPER * paper  # on something as light as a card
     short = np.sqrt(card / 1.53)  # a card's short side
     margin = int(OUTSIDE_MARGIN * short) * 2 + 1
     cards = cv2.dilate(cards, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (margin, margin)))
+    # On something as light as a card that is none of the cards found (not the table between
+    # two of them).
+    uncovered = cv2.medianBlur(np.where(cards > 0, 0, lightness).astype(np.uint8),
+                               max(3, int(np.sqrt(card) / 2) | 1))
+    ink &= uncovered >= OUTSIDE_PAPER * paper
     _, _, stats, _ = cv2.connectedComponentsWithStats((ink & (cards == 0)).astype(np.uint8))
     # A shape's size: not a strip of table between two cards (long and thin), nor a speck.
-    shapes = [(w, h) for _, _, w, h, area in stats[1:]
-              if w * h >= OUTSIDE_INK_SHARE * card and max(w, h) <= short
-              and min(w, h) >= OUTSIDE_MIN_WIDTH * short]
-    return len(shapes)
+    return [np.float32([[x, y], [x + w, y], [x + w, y + h], [x, y + h]])
+            for x, y, w, h, _ in stats[1:] if w * h >= OUTSIDE_INK_SHARE * card
+            and max(w, h) <= short and min(w, h) >= OUTSIDE_MIN_WIDTH * short]
 
 
 def _inked(lightness: np.ndarray, contour: np.ndarray) -> bool:

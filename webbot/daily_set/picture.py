@@ -28,6 +28,7 @@ from webbot.daily_set.board import (
     Board,
     BoardCard,
     BoardError,
+    TooSmall,
     read_board,
     sets_among,
     unclear_cards,
@@ -58,9 +59,9 @@ def read_picture(image: np.ndarray, lossy: bool = False, kind: Kind | None = Non
             refusal = error
     try:
         board = read_board(image, lossy)
-    except BoardError:
-        if refusal is not None:
-            raise refusal from None
+    except BoardError as error:
+        if refusal is not None:  # (shapes too small for the puzzle are for a table too)
+            raise (error if isinstance(error, TooSmall) else refusal) from None
         if not table:
             raise
         return read_table(image, edged)
