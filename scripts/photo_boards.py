@@ -1,6 +1,7 @@
-"""Draws photos of SET boards laid on a table, with the cards known: 3 to 21 cards in rows as
-people lay them (each card a little off its place and turned up to 5 degrees, the gaps from
-none to half a card), the printed card game's art (scripts/physical_cards.py) or the Daily SET
+"""Draws photos of SET boards laid on a table, with the cards known: 3 to 21 cards in 3 or 4
+rows or columns as people lay them, framed as people frame them (the board's longer side along
+the picture's), each card a little off its place and turned up to 5 degrees, the gaps from
+none to half a card; the printed card game's art (scripts/physical_cards.py) or the Daily SET
 page's (scripts/render_set_cards.py), cards landscape or standing on end, on a dark, wood,
 cloth or white table, taken by a phone held above it (tilt and turn in perspective) with a
 camera's faults: a colour cast, uneven light and a shadow, a glare spot, blur, sensor noise and
@@ -86,13 +87,16 @@ def draw_board(seed: int, cards: int | None = None, art: str | None = None,
     count = int(rng.integers(3, 22)) if cards is None else cards
     if not 3 <= count <= 21:
         raise ValueError(f"a board has 3 to 21 cards, not {count}")
+    drawn_art, drawn_table = _pick(rng, ARTS, art), _pick(rng, TABLES, table)
+    drawn_touching = bool(rng.random() < TOUCHING_SHARE) if touching is None else touching
+    drawn_orientation = _pick(rng, ("landscape", "portrait"), orientation)
+    drawn_size = tuple(SIZES[int(rng.integers(len(SIZES)))]) if size is None else tuple(size)
+    lines = int(rng.choice([3, 4]))
     board = Board(
-        seed=seed, cards=count,
-        art=_pick(rng, ARTS, art), table=_pick(rng, TABLES, table),
-        touching=bool(rng.random() < TOUCHING_SHARE) if touching is None else touching,
-        orientation=_pick(rng, ("landscape", "portrait"), orientation),
-        size=tuple(SIZES[int(rng.integers(len(SIZES)))]) if size is None else tuple(size),
-        columns=min(count, int(rng.choice([3, 4])) if columns is None else columns),
+        seed=seed, cards=count, art=drawn_art, table=drawn_table, touching=drawn_touching,
+        orientation=drawn_orientation, size=drawn_size,
+        columns=min(count, _framed(count, lines, drawn_orientation, drawn_size)
+                    if columns is None else columns),
         turn=float(rng.uniform(-max_turn, max_turn)), tilt=float(rng.uniform(0, max_tilt)),
         faults=faults)
     numbers = rng.choice(81, count, replace=False) + 1
@@ -100,6 +104,20 @@ def draw_board(seed: int, cards: int | None = None, art: str | None = None,
     to_picture = _camera(board, layout, rng)
     picture, placed = _photograph(board, numbers, layout, to_picture, rng)
     return picture, placed, board
+
+
+def _framed(count: int, lines: int, orientation: str, size: tuple[int, int]) -> int:
+    """The columns of a board laid in `lines` rows or columns (3 or 4, as players lay SET),
+    whichever way its longer side lies along the picture's longer side: a person frames a
+    long board so, turning the phone or laying the rows across in front of a webcam."""
+    width, height = (ASPECT, 1.0) if orientation == "landscape" else (1.0, ASPECT)
+    picture = np.log(size[0] / size[1])
+
+    def misfit(columns: int) -> float:
+        rows = -(-count // columns)
+        return abs(np.log(columns * width / (rows * height)) - picture)
+
+    return min((lines, -(-count // lines)), key=misfit)
 
 
 def _pick(rng: np.random.Generator, choices: tuple[str, ...], given: str | None) -> str:
