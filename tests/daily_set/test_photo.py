@@ -141,6 +141,31 @@ def test_a_card_whose_shapes_do_not_show_is_refused_at_its_place_not_left_out(ta
         read_picture(picture)
 
 
+def test_two_cards_edge_to_edge_seen_as_one_card_turned_are_refused_not_read_as_one():
+    """Two cards standing on end, side by side, make a region of nearly a card's proportions
+    lying across: on a board of cards on end it is no card, and the table is refused."""
+    picture, placed, drawn = draw_board(191, size=(960, 720))
+    assert drawn.touching and drawn.orientation == "portrait"
+    found = find_cards(picture)
+    assert len(found.cards) < len(placed) and found.strays >= 1
+    with pytest.raises(BoardError, match=r"not shaped like one"):
+        read_picture(picture, kind="table")
+
+
+def test_a_gap_in_a_row_holding_colour_is_a_card_unseen():
+    """Cards in a row on a grey table with a card's room between two of them, where some
+    colour shows but nothing darker: a card as grey as the table, its shapes faint."""
+    picture = np.full((480, 900, 3), 150, np.uint8)
+    for left in (60, 240, 600, 780):  # 120x180 cards standing on end, 60 px apart; none at 420
+        cv2.rectangle(picture, (left, 150), (left + 119, 329), (235, 235, 235), cv2.FILLED)
+        cv2.ellipse(picture, (left + 60, 240), (30, 50), 0, 0, 360, (40, 40, 200), cv2.FILLED)
+    cv2.ellipse(picture, (480, 240), (30, 50), 0, 0, 360, (120, 170, 150), cv2.FILLED)
+    found = find_cards(picture)
+    assert len(found.cards) == 4 and found.gaps == 1
+    with pytest.raises(BoardError, match=r"1 gap a card wide between cards of a row"):
+        read_picture(picture, kind="table")
+
+
 def test_a_table_with_one_card_twice_is_refused():
     numbers = [5, 17, 23, 40, 52, 17]
     picture = board([card_picture(LAYOUTS["current"], n) for n in numbers],

@@ -32,6 +32,7 @@ MIN_PARTED_FILL, PARTED_FIT, PARTED_OFF_MIDDLE = 0.85, 0.15, 0.08
 INKED_SHARE = 0.02  # of a light region, its ink: a card's shapes (a single one ~6%)
 INK_CONTRAST = 40  # lightness (0-255) below a region's paper that is ink, not grain
 OUTSIDE_CHROMA = 30  # a*b* length of ink beside its surroundings (a coloured table's own less)
+PALE_CHROMA = 15  # above a grey table's a*b* length: ink (faint shapes: 18-20 above it)
 OUTSIDE_INK_SHARE = 0.04  # of a card's area: ink this large (its box) outside the cards is a
 # card's (a shape's box: ~0.14)
 OUTSIDE_PAPER = 0.6  # of the cards' lightness: what ink outside them must lie on
@@ -43,6 +44,9 @@ RIM, RIM_DARKER = (0.88, 0.96), 10  # a card's rim (of its size round its middle
 PALEST, RIM_COLOURED = 10, 10
 RIMMED_INK = 12  # lightness below its paper that is a shape's, on a card enclosed by edges
 # (a card in deep shade: its reader judges whether that is clearly a card)
+MIN_LYING = 1.15  # long side / short side as seen: a card that lies one way or the other
+GAP_CARDS = 0.9  # a gap this many cards wide between two cards of a row: room for one
+GAP_COLOURED = 8  # a*b* length above the table's that is a shape's ink in such a gap
 WINDOW_CARDS = 1.2  # a closer look's reach round ink outside the cards, in cards' long sides
 CARD_ASPECT = (1.2, 1.95)  # long / short side (the cards: 1.53; perspective stretches it)
 MIN_RECTANGULAR = 0.8  # area / its turned bounding box: rounded corners and a little glare
@@ -67,6 +71,7 @@ class CardsFound:
     strays: int  # light regions a quarter of a card or larger that are not a card: cards
     # touching each other, split by glare, or cut off by the picture's edge
     loose_ink: int = 0  # blobs of ink of a shape's size outside every card: a card not found
+    gaps: int = 0  # gaps a card wide in a row or a column, as light as a card: one unseen
 
 
 def find_cards(image: np.ndarray, cut_off: bool = False) -> CardsFound:
@@ -85,7 +90,8 @@ def find_cards(image: np.ndarray, cut_off: bool = False) -> CardsFound:
     otsu, _ = cv2.threshold(lightness, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     low, high = np.percentile(lightness, (50, 99.5))
     levels = [otsu] if cut_off else [otsu, *np.linspace(low, high, LIGHT_TABLE_LEVELS + 2)[1:-1]]
-    edged, blanks = _edged_regions(lightness, _chroma(lab))
+    chroma = _chroma(lab)
+    edged, blanks = _edged_regions(lightness, chroma)
     seen = sorted([*(_regions(lightness, level, cut_off) for level in levels), (edged, [])],
                   key=lambda regions: -len(regions[0]))
     quads, others = seen[0]
@@ -98,7 +104,9 @@ def find_cards(image: np.ndarray, cut_off: bool = False) -> CardsFound:
     if not alike:  # (regions of sizes far apart: none of them a board's card)
         return CardsFound([], len(quads))
     sides = np.median([_sides(q) for q in alike], axis=0)
-    odd = []  # card-shaped, not a card's size, and not cards laid edge to edge
+    odd = []  # card-shaped, not a card's size or way, and not cards laid edge to edge
+    standing = _standing_otherwise(alike)  # (two cards edge to edge: a card's proportions)
+    alike = [q for q in alike if not any(q is s for s in standing)]
     for quad in (q for q in quads if not any(q is a for a in alike)):
         parted = _parted(quad, lightness, sides)  # (two cards of a column: a card's shape)
         if parted:
@@ -115,7 +123,9 @@ def find_cards(image: np.ndarray, cut_off: bool = False) -> CardsFound:
             unshaped.append((area, outline))
     loose = [] if cut_off else _ink_outside(small, alike, card)
     if loose:  # a card lit or shaded like its table round it: looked for where its ink lies
-        alike += _looked_closer(lightness, loose, alike, card)
+        closer = _looked_closer(lightness, loose, alike, card)
+        standing = _standing_otherwise(alike + closer)
+        alike += [q for q in closer if not any(q is s for s in standing)]
         loose = _ink_outside(small, alike, card)
     strays = [quad for quad in odd if not any(_overlap_quads(quad, q) for q in alike)]
     # A region rimmed as a card whose shapes hardly show (faint, in shade, glare on them), as
@@ -132,7 +142,7 @@ def find_cards(image: np.ndarray, cut_off: bool = False) -> CardsFound:
             strays.append(outline)
     return CardsFound([CutCard(corners, straightened(image, corners))
                        for corners in _in_rows([q / scale for q in alike])], len(strays),
-                      len(loose))
+                      len(loose), 0 if cut_off else _gaps(lightness, chroma, alike))
 
 
 def _sides(quad: np.ndarray) -> tuple[float, float]:
@@ -326,7 +336,10 @@ def _ink_outside(picture: np.ndarray, quads: list[np.ndarray], card: float
     for quad in quads:
         cv2.fillConvexPoly(cards, quad.astype(np.int32), 1)
     paper = float(np.median(lightness[cards > 0]))
-    ink = ((darker > INK_CONTRAST) | ((chroma > OUTSIDE_CHROMA) & (darker > INK_CONTRAST / 2)))
+    # (coloured: beside a grey table's colour too, where a pale card's shapes are faint)
+    coloured = np.minimum(OUTSIDE_CHROMA, float(np.median(chroma[cards == 0])) + PALE_CHROMA) \
+        if (cards == 0).any() else OUTSIDE_CHROMA
+    ink = (darker > INK_CONTRAST) | ((chroma > coloured) & (darker > INK_CONTRAST / 2))
     short = np.sqrt(card / 1.53)  # a card's short side
     margin = int(OUTSIDE_MARGIN * short) * 2 + 1
     cards = cv2.dilate(cards, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (margin, margin)))
@@ -403,13 +416,7 @@ def _in_rows(quads: list[np.ndarray]) -> list[np.ndarray]:
     short side of that row's."""
     if not quads:
         return []
-    edges = [quad[1] - quad[0] for quad in quads]
-    angles = np.array([np.arctan2(dy, dx) for dx, dy in edges])
-    quarter = np.pi / 2  # the board's turn, told modulo a quarter (cards lie either way)
-    turn = float(np.angle(np.exp(4j * angles).mean()) / 4)
-    turn = (turn + quarter / 2) % quarter - quarter / 2
-    cos, sin = np.cos(-turn), np.sin(-turn)
-    level = [quad @ np.array([[cos, sin], [-sin, cos]]) for quad in quads]
+    level = _levelled(quads)
     rows: list[list[int]] = []
     for index in sorted(range(len(quads)), key=lambda i: level[i][:, 1].mean()):
         quad = level[index]
@@ -420,6 +427,67 @@ def _in_rows(quads: list[np.ndarray]) -> list[np.ndarray]:
         else:
             rows.append([index])
     return [quads[i] for row in rows for i in sorted(row, key=lambda i: level[i][:, 0].mean())]
+
+
+def _levelled(quads: list[np.ndarray]) -> list[np.ndarray]:
+    """The quadrilaterals turned by the board's turn (told by its cards' edges, modulo a
+    quarter: cards lie either way), so that its rows lie across."""
+    edges = [quad[1] - quad[0] for quad in quads]
+    angles = np.array([np.arctan2(dy, dx) for dx, dy in edges])
+    quarter = np.pi / 2
+    turn = float(np.angle(np.exp(4j * angles).mean()) / 4)
+    turn = (turn + quarter / 2) % quarter - quarter / 2
+    cos, sin = np.cos(-turn), np.sin(-turn)
+    return [quad @ np.array([[cos, sin], [-sin, cos]]) for quad in quads]
+
+
+def _standing_otherwise(quads: list[np.ndarray]) -> list[np.ndarray]:
+    """The cards standing on end on a board of cards lying across, or the other way: two
+    cards edge to edge have nearly a card's proportions, turned a quarter."""
+    level = _levelled(quads)
+    lying = np.array([np.log(np.ptp(q[:, 0]) / max(np.ptp(q[:, 1]), 1.0)) for q in level])
+    board = float(np.median(lying))
+    if abs(board) < np.log(MIN_LYING):
+        return []
+    return [quad for quad, way in zip(quads, lying, strict=True)
+            if way * board < 0 and abs(way) >= np.log(MIN_LYING)]
+
+
+def _gaps(lightness: np.ndarray, chroma: np.ndarray, quads: list[np.ndarray]) -> int:
+    """Gaps a card wide between two cards of a row or a column, as light as a card and
+    holding ink (colour or darkness beside the table's): a card lying there, no lighter than
+    its table, with shapes too faint to be taken for ink outside the cards."""
+    level = _levelled(quads)
+    middles = np.array([quad.mean(axis=0) for quad in level])
+    extents = np.array([np.ptp(quad, axis=0) for quad in level])  # across, down
+    paper = _median_within(lightness, quads)
+    cards = np.zeros(lightness.shape, np.uint8)
+    for quad in quads:
+        cv2.fillConvexPoly(cards, np.round(quad).astype(np.int32), 1)
+    table_colour = float(np.median(chroma[cards == 0])) if (cards == 0).any() else 0.0
+    gaps = 0
+    for along in (0, 1):  # in a row, in a column
+        other = 1 - along
+        for i in range(len(quads)):
+            ahead = [j for j in range(len(quads)) if middles[j, along] > middles[i, along]
+                     and abs(middles[j, other] - middles[i, other]) < extents[i, other] / 2]
+            if not ahead:
+                continue
+            j = min(ahead, key=lambda j: middles[j, along])
+            size = (extents[i, along] + extents[j, along]) / 2
+            if middles[j, along] - middles[i, along] - size < GAP_CARDS * size:
+                continue
+            spot = (quads[i].mean(axis=0) + quads[j].mean(axis=0)) / 2
+            if any(_inside(spot, quad) for quad in quads):  # (rows laid crooked)
+                continue
+            half = max(1, int(extents[i, other] / 3))
+            x, y = np.round(spot).astype(int)
+            window = np.s_[max(0, y - half):y + half, max(0, x - half):x + half]
+            light, colour = lightness[window], chroma[window]
+            gaps += light.size > 0 and float(np.median(light)) >= OUTSIDE_PAPER * paper and (
+                float(np.percentile(colour, 95)) >= table_colour + GAP_COLOURED
+                or float(np.percentile(light, 5)) <= float(np.median(light)) - INK_CONTRAST / 2)
+    return gaps
 
 
 def straightened(image: np.ndarray, corners: np.ndarray) -> np.ndarray:

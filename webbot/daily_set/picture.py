@@ -84,6 +84,10 @@ def read_table(image: np.ndarray, found: CardsFound | None = None) -> Board:
         raise BoardError(f"{counted(found.strays, 'light region')} as large as a card but not "
                          "shaped like one: cards touching each other or cut off by the "
                          "picture's edge (lay them apart, all in the picture)")
+    if found.gaps:
+        raise BoardError(f"{counted(found.gaps, 'gap')} a card wide between cards of a row or a "
+                         "column, as light as a card: a card there may not be told from the "
+                         "table (lay the cards in whole rows, light them evenly)")
     if found.loose_ink:
         raise BoardError(f"ink of {counted(found.loose_ink, 'shape')} outside the cards found: "
                          "a card there was not told from the table (light it evenly)")
