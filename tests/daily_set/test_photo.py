@@ -125,7 +125,7 @@ def test_a_card_lit_like_its_table_is_found_by_a_closer_look_where_its_ink_lies(
     assert len(found.cards) == len(placed) and found.strays == found.loose_ink == 0
     assert [c.reading.card for c in read_picture(picture, lossy=True).cards] == [
         Card(**card.card) for card in placed]
-    monkeypatch.setattr(photo, "_looked_closer", lambda *_: [])
+    monkeypatch.setattr(photo, "looked_closer", lambda *_: [])
     assert find_cards(picture).loose_ink >= 1  # (not looked at: a card there, unseen)
 
 
