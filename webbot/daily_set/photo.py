@@ -85,7 +85,9 @@ def find_cards(image: np.ndarray, cut_off: bool = False) -> CardsFound:
 
     Paper is told from the table by a threshold on lightness: Otsu's, for a table darker than
     the cards, and a few between the picture's median and its brightest, for a light one
-    (a grey or white table): the one that shows the most cards wins."""
+    (a grey or white table); or by the edges round it, for a card no lighter than its table:
+    the way that shows the most cards wins, the others add cards it did not show. Then the
+    cards it may have missed are looked for (unseen.py)."""
     scale = min(1.0, LOOK_SIDE / max(image.shape[:2]))
     small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) \
         if scale < 1 else image

@@ -13,9 +13,9 @@ import numpy as np
 from webbot.daily_set.quads import (
     INK_CONTRAST,
     card_quad,
+    chroma_of,
     inside,
     levelled,
-    median_within,
     of_card_size,
     overlap,
 )
@@ -64,13 +64,14 @@ def looked_closer(lightness: np.ndarray, ink: list[np.ndarray], cards: list[np.n
 def ink_outside(picture: np.ndarray, quads: list[np.ndarray], card: float
                  ) -> list[np.ndarray]:
     """Blobs of ink as large as a small shape lying outside every card found, on something
-    nearly as light as the cards (their boxes' corners): a card there was not found (lit or
-    shaded like the table). Ink: much darker than its surroundings, or coloured and darker."""
+    nearly as light as the cards' paper that is none of them: a card there was not found (lit
+    or shaded like the table). Ink: much darker than its surroundings, or coloured and
+    darker."""
     lab = cv2.cvtColor(picture, cv2.COLOR_BGR2LAB)
     lightness = lab[..., 0]
     around = cv2.medianBlur(lightness, max(3, int(np.sqrt(card) / 2) | 1))
     darker = cv2.subtract(around, lightness)
-    chroma = np.hypot(lab[..., 1].astype(np.float32) - 128, lab[..., 2].astype(np.float32) - 128)
+    chroma = chroma_of(lab)
     cards = np.zeros(lightness.shape, np.uint8)
     for quad in quads:
         cv2.fillConvexPoly(cards, quad.astype(np.int32), 1)
@@ -113,10 +114,10 @@ def gaps_between(lightness: np.ndarray, chroma: np.ndarray, quads: list[np.ndarr
     level = levelled(quads)
     middles = np.array([quad.mean(axis=0) for quad in level])
     extents = np.array([np.ptp(quad, axis=0) for quad in level])  # across, down
-    paper = median_within(lightness, quads)
     cards = np.zeros(lightness.shape, np.uint8)
     for quad in quads:
         cv2.fillConvexPoly(cards, np.round(quad).astype(np.int32), 1)
+    paper = float(np.median(lightness[cards > 0]))
     table_colour = float(np.median(chroma[cards == 0])) if (cards == 0).any() else 0.0
     gaps = 0
     for along in (0, 1):  # in a row, in a column
