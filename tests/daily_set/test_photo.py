@@ -115,6 +115,15 @@ def test_cards_touching_that_do_not_part_are_refused_as_a_table_not_read_as_fewe
         read_picture(picture)
 
 
+def test_cards_so_large_that_the_ink_s_surroundings_need_a_wide_window_are_still_looked_at():
+    """Three cards filling a webcam's picture: the window round ink outside the cards is then
+    wider than OpenCV's median filter takes (it failed with an assertion of its own)."""
+    picture, _, drawn = draw_board(1000227, size=(960, 720))
+    assert drawn.cards == 3
+    found = find_cards(picture)
+    assert found.cards and found.loose_ink == 0
+
+
 def test_a_card_lit_like_its_table_is_found_by_a_closer_look_where_its_ink_lies(monkeypatch):
     """A pale card on a white table, which no threshold over the whole picture parts from
     the table: its shapes' ink, outside every card found, is looked at closer, and the card

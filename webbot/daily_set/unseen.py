@@ -31,6 +31,9 @@ WINDOW_CARDS = 1.2  # a closer look's reach round ink outside the cards, in card
 WINDOW_LEVELS = 6  # thresholds tried in that window, from Otsu's to its brightest
 MIN_LYING = 1.15  # long side / short side as seen: a card that lies one way or the other
 GAP_CARDS = 0.9  # a gap this many cards wide between two cards of a row: room for one
+# OpenCV's median filter on 8-bit pictures fails on windows wider than 255 px (seen at 259 on a
+# 720x960 picture); so wide a window round large cards is as good at 255.
+MAX_MEDIAN = 255
 GAP_COLOURED = 8  # a*b* length above the table's that is a shape's ink in such a gap
 
 
@@ -69,7 +72,8 @@ def ink_outside(picture: np.ndarray, quads: list[np.ndarray], card: float
     darker."""
     lab = cv2.cvtColor(picture, cv2.COLOR_BGR2LAB)
     lightness = lab[..., 0]
-    around = cv2.medianBlur(lightness, max(3, int(np.sqrt(card) / 2) | 1))
+    window = min(MAX_MEDIAN, max(3, int(np.sqrt(card) / 2) | 1))
+    around = cv2.medianBlur(lightness, window)
     darker = cv2.subtract(around, lightness)
     chroma = chroma_of(lab)
     cards = np.zeros(lightness.shape, np.uint8)
@@ -85,8 +89,7 @@ def ink_outside(picture: np.ndarray, quads: list[np.ndarray], card: float
     cards = cv2.dilate(cards, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (margin, margin)))
     # On something as light as a card that is none of the cards found (not the table between
     # two of them).
-    uncovered = cv2.medianBlur(np.where(cards > 0, 0, lightness).astype(np.uint8),
-                               max(3, int(np.sqrt(card) / 2) | 1))
+    uncovered = cv2.medianBlur(np.where(cards > 0, 0, lightness).astype(np.uint8), window)
     ink &= uncovered >= OUTSIDE_PAPER * paper
     _, _, stats, _ = cv2.connectedComponentsWithStats((ink & (cards == 0)).astype(np.uint8))
     # A shape's size: not a strip of table between two cards (long and thin), nor a speck.
