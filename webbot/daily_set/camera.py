@@ -110,8 +110,12 @@ def _read_camera(image: np.ndarray) -> Reading:
 def read_cut(picture: np.ndarray, height: float = CUT_HEIGHT) -> tuple[Card, dict[str, float]]:
     """A cut, straightened card (BGR) read, with each attribute's doubt (0: far from a
     boundary, 1: on it); `height`: the card's short side in the picture it was cut from."""
-    picture = cv2.resize(picture, (CUT_WIDTH, CUT_HEIGHT), interpolation=cv2.INTER_AREA)
-    normal = _paper_divided(picture.astype(np.float32))
+    return read_normal(paper_divided(picture), height)
+
+
+def read_normal(normal: np.ndarray, height: float = CUT_HEIGHT
+                ) -> tuple[Card, dict[str, float]]:
+    """`read_cut` on a cut card already divided by its paper (`paper_divided`)."""
     darkness = _darkness(normal)
     strongest = float(np.percentile(darkness, 99.5))
     if strongest < MIN_INK:
@@ -126,6 +130,12 @@ def read_cut(picture: np.ndarray, height: float = CUT_HEIGHT) -> tuple[Card, dic
     doubts = {"count": count_doubt_of(shapes, fragments), "shape": shape_doubt,
               "color": color_doubt, "fill": fill_doubt}
     return Card(len(shapes), shape, color, fill), doubts
+
+
+def paper_divided(picture: np.ndarray) -> np.ndarray:
+    """A cut card (BGR), at the cut's size, divided by its paper's colour (`_paper_divided`)."""
+    picture = cv2.resize(picture, (CUT_WIDTH, CUT_HEIGHT), interpolation=cv2.INTER_AREA)
+    return _paper_divided(picture.astype(np.float32))
 
 
 def _paper_divided(picture: np.ndarray) -> np.ndarray:
