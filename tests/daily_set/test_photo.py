@@ -239,3 +239,16 @@ def test_cards_laid_edge_to_edge_are_parted_and_read(seed):
     assert drawn.touching and drawn.art == "physical"
     found = read_picture(picture, lossy=True)
     assert [c.reading.card for c in found.cards] == [Card(**card.card) for card in placed]
+
+
+@pytest.mark.parametrize("seed", [95, 286])
+def test_cards_touching_askew_are_cut_apart_along_their_seam_and_read(seed, monkeypatch):
+    """Two cards touching askew make a light region of no card's shape that does not part
+    as a grid: the edge between them (their seam) cuts it into the two cards."""
+    picture, placed, drawn = draw_board(seed, size=(960, 720))
+    assert drawn.touching
+    found = read_picture(picture, lossy=True)
+    assert [c.reading.card for c in found.cards] == [Card(**card.card) for card in placed]
+    monkeypatch.setattr(photo, "_seamed", lambda *args: None)
+    assert find_cards(picture).strays == 1
+

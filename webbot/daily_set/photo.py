@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 
 from webbot.daily_set.quads import (
+    CARD_RATIO,
     INK_CONTRAST,
     INKED_SHARE,
     MIN_CARD_SHARE,
@@ -49,6 +50,9 @@ STRAY_SHARE = 0.25
 # within PARTED_FIT of k cards by m, each piece's ink centred within PARTED_OFF_MIDDLE of a
 # card's short side of its middle.
 MIN_PARTED_FILL, PARTED_FIT, PARTED_OFF_MIDDLE = 0.85, 0.15, 0.08
+MAX_PARTED = 7  # cards in a region parted: a row of 21 cards laid in 3
+SEAM_WIDTH = 5  # px: edges thickened so, to cut cards touching askew apart along their seam
+SEAMED_SHARE = 0.85  # of a region: the cards cut from it along its seams cover this much
 EDGE_THRESHOLDS = (20, 60)  # Canny's, on lightness (0-255) smoothed over 5 px
 RIM, RIM_DARKER = (0.88, 0.96), 10  # a card's rim (of its size round its middle) is paper
 # The rim's colour (a*b* length) against the palest tenth of the region's: paper's, on a card
@@ -114,7 +118,8 @@ def find_cards(image: np.ndarray, cut_off: bool = False) -> CardsFound:
     standing = standing_otherwise(alike)  # (two cards edge to edge: a card's proportions)
     alike = [q for q in alike if not any(q is s for s in standing)]
     for quad in (q for q in quads if not any(q is a for a in alike)):
-        parted = _parted(quad, lightness, card_sides)  # (two cards of a column: a card's shape)
+        parted = _parted(quad, lightness, card_sides) \
+            or _seamed(quad, lightness, card)  # (two cards of a column: a card's shape)
         if parted:
             alike += parted
         else:
@@ -122,7 +127,7 @@ def find_cards(image: np.ndarray, cut_off: bool = False) -> CardsFound:
     unshaped = []  # regions not card-shaped
     for area, outline in others:
         parted = None if any(inside(q.mean(axis=0), outline) for q in alike) else \
-            _parted(outline, lightness, card_sides)
+            _parted(outline, lightness, card_sides) or _seamed(outline, lightness, card)
         if parted:
             alike += parted
         else:
@@ -165,7 +170,8 @@ def _parted(outline: np.ndarray, lightness: np.ndarray, card: np.ndarray
     long, short = max(card), min(card)
     fits = [(max(abs(across / (k * w) - 1), abs(down / (m * h) - 1)), k, m)
             for w, h in ((long, short), (short, long))
-            for k in range(1, 5) for m in range(1, 5) if 2 <= k * m <= 6]
+            for k in range(1, MAX_PARTED + 1) for m in range(1, MAX_PARTED + 1)
+            if 2 <= k * m <= MAX_PARTED]
     error, k, m = min(fits)
     if error > PARTED_FIT:
         return None
@@ -180,6 +186,31 @@ def _parted(outline: np.ndarray, lightness: np.ndarray, card: np.ndarray
             if not _shapes_in_middle(lightness, piece, short):
                 return None
             pieces.append(piece)
+    return pieces
+
+
+def _seamed(outline: np.ndarray, lightness: np.ndarray, card: float
+            ) -> list[np.ndarray] | None:
+    """Cards touching askew, cut apart along the seam between them (an edge through the
+    light region): the pieces when each is a card of the board's size (`card`: its area)
+    with its shapes in its middle and together they cover the region; else None."""
+    x, y, w, h = cv2.boundingRect(outline.astype(np.int32))
+    region = np.zeros((h, w), np.uint8)
+    cv2.drawContours(region, [outline.astype(np.int32).reshape(-1, 1, 2) - (x, y)], -1, 1,
+                     cv2.FILLED)
+    edges = cv2.Canny(lightness[y:y + h, x:x + w], *EDGE_THRESHOLDS)
+    seam = np.ones((SEAM_WIDTH, SEAM_WIDTH), np.uint8)
+    edges = cv2.dilate(edges, seam)
+    contours, _ = cv2.findContours(cv2.erode(region, seam) & (edges == 0), cv2.RETR_EXTERNAL,
+                                   cv2.CHAIN_APPROX_NONE)
+    pieces = [(quad + (x, y)).astype(np.float32) for quad in (card_quad(c, lightness.size)
+                                                                for c in contours)
+              if quad is not None and of_card_size(quad, card)]
+    short = float(np.sqrt(card / CARD_RATIO))
+    if len(pieces) < 2 or sum(cv2.contourArea(q) for q in pieces) < SEAMED_SHARE * \
+            np.count_nonzero(region) or not all(_shapes_in_middle(lightness, q, short)
+                                                for q in pieces):
+        return None
     return pieces
 
 

@@ -10,7 +10,8 @@ import cv2
 import numpy as np
 
 MIN_CARD_SHARE = 0.002  # of the picture: a card smaller is not looked at
-CARD_ASPECT = (1.2, 1.95)  # long / short side (the cards: 1.53; perspective stretches it)
+CARD_RATIO = 1.53  # a card's long side / its short side
+CARD_ASPECT = (1.2, 1.95)  # long / short side as seen (perspective stretches it)
 MIN_RECTANGULAR = 0.8  # area / its turned bounding box: rounded corners and a little glare
 # A board's cards are alike in size (a phone's tilt makes the near ones larger): a card-shaped
 # region outside these shares of the median card's area is a piece of one (glare splitting

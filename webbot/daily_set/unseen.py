@@ -11,6 +11,7 @@ import cv2
 import numpy as np
 
 from webbot.daily_set.quads import (
+    CARD_RATIO,
     INK_CONTRAST,
     card_quad,
     chroma_of,
@@ -43,7 +44,7 @@ def looked_closer(lightness: np.ndarray, ink: list[np.ndarray], cards: list[np.n
     the light is nearly even, so a threshold there (Otsu's, and the levels above it) tells a
     card from the table beside it that the whole picture's could not. A card found must hold
     the blob, be of the board's cards' size and overlap no card found."""
-    long = np.sqrt(card * 1.53)
+    long = np.sqrt(card * CARD_RATIO)
     found: list[np.ndarray] = []
     for box in ink:
         middle = box.mean(axis=0)
@@ -84,7 +85,7 @@ def ink_outside(picture: np.ndarray, quads: list[np.ndarray], card: float
     coloured = np.minimum(OUTSIDE_CHROMA, float(np.median(chroma[cards == 0])) + PALE_CHROMA) \
         if (cards == 0).any() else OUTSIDE_CHROMA
     ink = (darker > INK_CONTRAST) | ((chroma > coloured) & (darker > INK_CONTRAST / 2))
-    short = np.sqrt(card / 1.53)  # a card's short side
+    short = np.sqrt(card / CARD_RATIO)  # a card's short side
     margin = int(OUTSIDE_MARGIN * short) * 2 + 1
     cards = cv2.dilate(cards, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (margin, margin)))
     # On something as light as a card that is none of the cards found (not the table between
