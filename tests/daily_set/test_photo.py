@@ -252,3 +252,17 @@ def test_cards_touching_askew_are_cut_apart_along_their_seam_and_read(seed, monk
     monkeypatch.setattr(photo, "_seamed", lambda *args: None)
     assert find_cards(picture).strays == 1
 
+
+
+@pytest.mark.parametrize("seed", [113, 72])
+def test_a_card_touching_a_card_found_is_found_beside_it_in_their_light_region(seed,
+                                                                              monkeypatch):
+    """Cards touching make one light region, in which one of them was found (at another
+    threshold, or by its edges): what the region holds beside it is looked at again, and
+    the card there found; where none is found it stays a stray, never left out."""
+    picture, placed, drawn = draw_board(seed, size=(960, 720))
+    assert drawn.touching
+    found = read_picture(picture, lossy=True)
+    assert [c.reading.card for c in found.cards] == [Card(**card.card) for card in placed]
+    monkeypatch.setattr(photo, "_rest_of", lambda *args: [])
+    assert find_cards(picture).strays >= 1

@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 
 from webbot.daily_set.quads import (
+    CARD_AREAS,
     CARD_RATIO,
     INK_CONTRAST,
     INKED_SHARE,
@@ -53,6 +54,7 @@ MIN_PARTED_FILL, PARTED_FIT, PARTED_OFF_MIDDLE = 0.85, 0.15, 0.08
 MAX_PARTED = 7  # cards in a region parted: a row of 21 cards laid in 3
 SEAM_WIDTH = 5  # px: edges thickened so, to cut cards touching askew apart along their seam
 SEAMED_SHARE = 0.85  # of a region: the cards cut from it along its seams cover this much
+HELD_GROWN = 1.06  # a card found in a region, grown so, left out of what else it holds
 EDGE_THRESHOLDS = (20, 60)  # Canny's, on lightness (0-255) smoothed over 5 px
 RIM, RIM_DARKER = (0.88, 0.96), 10  # a card's rim (of its size round its middle) is paper
 # The rim's colour (a*b* length) against the palest tenth of the region's: paper's, on a card
@@ -126,8 +128,12 @@ def find_cards(image: np.ndarray, cut_off: bool = False) -> CardsFound:
             odd.append(quad)
     unshaped = []  # regions not card-shaped
     for area, outline in others:
-        parted = None if any(inside(q.mean(axis=0), outline) for q in alike) else \
-            _parted(outline, lightness, card_sides) or _seamed(outline, lightness, card)
+        held = [q for q in alike if inside(q.mean(axis=0), outline)]
+        if held:  # (what else it holds is looked at again below: all of it cards, or a stray)
+            alike += _rest_of(outline, held, lightness, card)
+            unshaped.append((area, outline))
+            continue
+        parted = _parted(outline, lightness, card_sides) or _seamed(outline, lightness, card)
         if parted:
             alike += parted
         else:
@@ -149,7 +155,8 @@ def find_cards(image: np.ndarray, cut_off: bool = False) -> CardsFound:
         # A region holding cards found at another level is those cards and what lies beside
         # them: the table (a bright patch of it), or another card touching them.
         held = [q for q in alike if inside(q.mean(axis=0), outline)]
-        if area - sum(cv2.contourArea(q) for q in held) >= STRAY_SHARE * card:
+        if (_largest(_rest(outline, held, lightness.shape)) if held else area) \
+                >= STRAY_SHARE * card:
             strays.append(outline)
     return CardsFound([CutCard(corners, straightened(image, corners))
                        for corners in _in_rows([q / scale for q in alike])], len(strays),
@@ -187,6 +194,43 @@ def _parted(outline: np.ndarray, lightness: np.ndarray, card: np.ndarray
                 return None
             pieces.append(piece)
     return pieces
+
+
+def _rest_of(outline: np.ndarray, held: list[np.ndarray], lightness: np.ndarray,
+             card: float) -> list[np.ndarray]:
+    """The cards in what a light region holds beside the cards found in it (`held`: another
+    card touching them): each piece left, opened by a few px, that is a card of the board's
+    size with its shapes in its middle, or cards touching askew cut along their seam."""
+    contours, _ = cv2.findContours(_rest(outline, held, lightness.shape), cv2.RETR_EXTERNAL,
+                                   cv2.CHAIN_APPROX_NONE)
+    short = float(np.sqrt(card / CARD_RATIO))
+    pieces = []
+    for contour in contours:
+        quad = card_quad(contour, lightness.size)
+        if quad is not None and of_card_size(quad, card) and \
+                _shapes_in_middle(lightness, quad, short):
+            pieces.append(quad.astype(np.float32))
+        elif cv2.contourArea(contour) >= CARD_AREAS[0] * card:
+            pieces += _seamed(contour.reshape(-1, 2), lightness, card) or []
+    return pieces
+
+
+def _rest(outline: np.ndarray, held: list[np.ndarray], shape: tuple[int, ...]) -> np.ndarray:
+    """What a region holds beside the cards found in it (grown by HELD_GROWN), opened by a
+    few px so that the slivers along their edges go (a mask)."""
+    rest = np.zeros(shape[:2], np.uint8)
+    cv2.drawContours(rest, [outline.astype(np.int32).reshape(-1, 1, 2)], -1, 1, cv2.FILLED)
+    for quad in held:
+        middle = quad.mean(axis=0)
+        cv2.fillConvexPoly(rest, np.round(middle + (quad - middle) * HELD_GROWN).astype(np.int32),
+                           0)
+    return cv2.morphologyEx(rest, cv2.MORPH_OPEN, np.ones((SEAM_WIDTH, SEAM_WIDTH), np.uint8))
+
+
+def _largest(mask: np.ndarray) -> int:
+    """The area of a mask's largest connected piece, px."""
+    _, _, stats, _ = cv2.connectedComponentsWithStats(mask)
+    return int(stats[1:, cv2.CC_STAT_AREA].max(initial=0))
 
 
 def _seamed(outline: np.ndarray, lightness: np.ndarray, card: float
