@@ -266,3 +266,12 @@ def test_a_card_touching_a_card_found_is_found_beside_it_in_their_light_region(s
     assert [c.reading.card for c in found.cards] == [Card(**card.card) for card in placed]
     monkeypatch.setattr(photo, "_rest_of", lambda *args: [])
     assert find_cards(picture).strays >= 1
+
+
+def test_two_cards_touching_where_the_board_is_seen_smaller_are_parted_by_their_proportions():
+    """Two cards touching in the far row of a board seen in perspective: the region is two
+    cards' proportions, though smaller than the board's median card by a fifth one way."""
+    picture, placed, drawn = draw_board(211, size=(960, 720))
+    assert drawn.touching
+    found = read_picture(picture, lossy=True)
+    assert [c.reading.card for c in found.cards] == [Card(**card.card) for card in placed]

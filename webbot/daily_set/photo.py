@@ -167,19 +167,23 @@ def _parted(outline: np.ndarray, lightness: np.ndarray, card: np.ndarray
             ) -> list[np.ndarray] | None:
     """Cards laid edge to edge in a row or a column, parted: a light region that is a
     quadrilateral k cards by m (`card`: a card's two sides, across and down as they lie, in
-    either order), cut by the perspective its corners give, each piece's shapes in its
-    middle, as a card's are; None when it is not that."""
+    either order; its proportions within PARTED_FIT, its size within CARD_AREAS), cut by the
+    perspective its corners give, each piece's shapes in its middle, as a card's are; None
+    when it is not that."""
     rectangle = cv2.minAreaRect(outline.astype(np.float32))
     if cv2.contourArea(outline.astype(np.float32)) < MIN_PARTED_FILL * np.prod(rectangle[1]):
         return None
     quad = corners_of(outline)
     across, down = sides(quad)
     long, short = max(card), min(card)
-    fits = [(max(abs(across / (k * w) - 1), abs(down / (m * h) - 1)), k, m)
+    # By the region's proportions, its size only roughly: the board's cards farther from the
+    # camera are smaller than those its median card stands for.
+    fits = [(abs(across * m * h / (down * k * w) - 1), k, m)
             for w, h in ((long, short), (short, long))
             for k in range(1, MAX_PARTED + 1) for m in range(1, MAX_PARTED + 1)
-            if 2 <= k * m <= MAX_PARTED]
-    error, k, m = min(fits)
+            if 2 <= k * m <= MAX_PARTED
+            and CARD_AREAS[0] <= across * down / (k * m * w * h) <= CARD_AREAS[1]]
+    error, k, m = min(fits, default=(np.inf, 0, 0))
     if error > PARTED_FIT:
         return None
     grid = cv2.getPerspectiveTransform(np.float32([[0, 0], [k, 0], [k, m], [0, m]]),
