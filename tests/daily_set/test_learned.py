@@ -9,11 +9,13 @@ import pytest
 
 from scripts.photo_boards import draw_board
 from scripts.physical_cards import physical_card
+from webbot.daily_set import camera
 from webbot.daily_set import picture as picture_module
 from webbot.daily_set.board import BoardError
 from webbot.daily_set.camera import paper_divided
 from webbot.daily_set.learned import read_learned
 from webbot.daily_set.model import Card, all_cards
+from webbot.daily_set.perceive import Unclear
 from webbot.daily_set.picture import read_picture
 
 
@@ -71,3 +73,16 @@ def test_a_table_card_the_learned_reader_is_unsure_of_is_refused(monkeypatch):
     monkeypatch.setattr(picture_module, "read_learned", unsure)
     with pytest.raises(BoardError, match=r"the learned reader is unsure of its fill"):
         read_picture(picture, kind="table")
+
+
+def test_a_single_card_read_clearly_is_refused_where_the_learned_reader_surely_names_another(
+        monkeypatch):
+    card = Card(2, "squiggle", "purple", "striped")
+    picture = on_white(physical_card(card.as_dict(), 124))
+    assert camera.read_single(picture).card == card
+    other = Card(2, "squiggle", "purple", "solid")
+    monkeypatch.setattr(camera, "read_learned", lambda normal: (
+        other, dict.fromkeys(("count", "shape", "color", "fill"), 0.95)))
+    with pytest.raises(Unclear, match=r"read as 2 purple striped squiggles one way and as 2 "
+                                      r"purple solid squiggles by the learned reader"):
+        camera.read_single(picture)

@@ -94,14 +94,14 @@ def test_no_photographed_card_is_read_wrong():
 
 
 def test_a_doubtful_card_is_refused_saying_what_it_read(tmp_path):
-    picture, _ = photo_card(61, np.random.default_rng(61))  # a small squiggle, blurred
-    with pytest.raises(Unclear, match=r"not clearly one card: read as 1 green striped squiggle, "
-                                      r"but its shape is in doubt \(0\.\d\d\)"):
+    picture, _ = photo_card(70, np.random.default_rng(231))  # a small diamond, blurred
+    with pytest.raises(Unclear, match=r"not clearly one card: read as 1 green solid diamond, "
+                                      r"but its fill is in doubt \(0\.\d\d\)"):
         read_single(picture)
     path = tmp_path / "card.png"
     cv2.imwrite(str(path), picture)
     done = run_webbot("daily-set", "classify", str(path))
     assert done.returncode == 1
     assert done.stderr.strip().splitlines() == [
-        f"webbot: error: {path}: not clearly one card: read as 1 green striped squiggle, but "
-        f"its shape is in doubt ({done.stderr.split('(')[-1].split(')')[0]})"]
+        f"webbot: error: {path}: not clearly one card: read as 1 green solid diamond, but "
+        f"its fill is in doubt ({done.stderr.split('(')[-1].split(')')[0]})"]

@@ -17,6 +17,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from webbot.daily_set.learned import CERTAIN, read_learned
 from webbot.daily_set.model import Card, Reading
 from webbot.daily_set.perceive import (
     CardError,
@@ -35,6 +36,7 @@ from webbot.daily_set.photo import CUT_HEIGHT, CUT_WIDTH, card_cut
 # in each reading that answers (the page's cards, art and captures, stay under 0.45 in the
 # page's reader). The same limit as a board's picture's (board.PICTURE_DOUBT_LIMIT).
 SINGLE_DOUBT_LIMIT = 0.5
+LEARNED_VETO = 0.9  # the learned reader's sureness of another card that refuses a clear one
 BORDER = 0.03  # of the cut's height: the card's own edge and the table beyond, left out
 # Ink: darkness in the darkest channel once the paper is divided out, against the card's
 # strongest ink; a shape's pixels are those at INK_SHARE of it or more.
@@ -77,34 +79,45 @@ def read_file(path: str | Path) -> Reading:
 def read_single(image: np.ndarray) -> Reading:
     """One card picture from a file, the page's art or a photo, read twice: by the page's
     reader on the picture, and by the camera's on the card cut from it. An answer when a
-    reading is clear (doubt under SINGLE_DOUBT_LIMIT) and the other is not clearly a different
-    card; otherwise refused, saying what was read."""
+    reading is clear (doubt under SINGLE_DOUBT_LIMIT), the other is not clearly a different
+    card and the learned reader (on the card cut) does not surely name another; or, with no
+    reading clear, when the learned reader all but certainly names a card one of them read.
+    Otherwise refused, saying what was read."""
     readings: list[Reading] = []
     errors: list[CardError] = []
-    for read in (classify, _read_camera):
-        try:
-            readings.append(read(image))
-        except CardError as error:
-            errors.append(error)
+    learned: tuple[Card, dict[str, float]] | None = None
+    try:
+        readings.append(classify(image))
+    except CardError as error:
+        errors.append(error)
+    try:
+        cut = card_cut(image)
+        normal = paper_divided(cut.picture)
+        learned = read_learned(normal)
+        card, doubts = read_normal(normal, cut.height)
+        doubtful = max(doubts, key=doubts.__getitem__)
+        readings.append(Reading(card, round(doubts[doubtful], 3), doubtful))
+    except CardError as error:
+        errors.append(error)
     clear = [reading for reading in readings if reading.doubt < SINGLE_DOUBT_LIMIT]
     cards = {reading.card for reading in clear}
     if len(cards) > 1:
         first, second = sorted(cards, key=str)
         raise Unclear(f"not clearly one card: read as {first} one way and as {second} another")
+    sure = min(learned[1].values()) if learned else 0.0
     if clear:
+        if learned and learned[0] != clear[0].card and sure >= LEARNED_VETO:
+            raise Unclear(f"not clearly one card: read as {clear[0].card} one way and as "
+                          f"{learned[0]} by the learned reader")
         return clear[0]
+    if learned and sure >= CERTAIN and any(r.card == learned[0] for r in readings):
+        least = min(learned[1], key=learned[1].__getitem__)
+        return Reading(learned[0], round(2 * (1 - sure), 3), least)
     if readings:
         least = min(readings, key=lambda reading: reading.doubt)
         raise Unclear(f"not clearly one card: read as {least.card}, but its {least.doubtful} "
                       f"is in doubt ({least.doubt:.2f})")
     raise errors[0]  # (the page's reader's reason, as before for a picture of no card)
-
-
-def _read_camera(image: np.ndarray) -> Reading:
-    cut = card_cut(image)
-    card, doubts = read_cut(cut.picture, cut.height)
-    doubtful = max(doubts, key=doubts.__getitem__)
-    return Reading(card, round(doubts[doubtful], 3), doubtful)
 
 
 def read_cut(picture: np.ndarray, height: float = CUT_HEIGHT) -> tuple[Card, dict[str, float]]:

@@ -22,6 +22,9 @@ from webbot.daily_set.model import COLORS, COUNTS, FILLS, SHAPES, Card
 INPUT_WIDTH, INPUT_HEIGHT = 96, 64  # the network's input: the cut card, long side across
 MODEL_FILE = "card_reader.onnx"
 VALUES = {"count": COUNTS, "shape": SHAPES, "color": COLORS, "fill": FILLS}
+# Sureness (of the least sure attribute) at which the reader stands on its own against the
+# rules' doubt: on held-out drawn cards it is never wrong there (scripts/train_card_reader.py).
+CERTAIN = 0.999
 
 
 def model_input(normal: np.ndarray) -> np.ndarray:

@@ -35,7 +35,7 @@ from webbot.daily_set.board import (
     unclear_cards,
 )
 from webbot.daily_set.camera import paper_divided, read_cut, read_normal
-from webbot.daily_set.learned import read_learned
+from webbot.daily_set.learned import CERTAIN, read_learned
 from webbot.daily_set.model import ATTRIBUTES, Reading
 from webbot.daily_set.perceive import CardError
 from webbot.daily_set.photo import CardsFound, CutCard, find_cards, straightened
@@ -43,10 +43,6 @@ from webbot.words import counted
 
 Kind = Literal["puzzle", "table"]
 MIN_TABLE_CARDS = 3
-# The learned reader's sureness (of its least sure attribute) that outvotes any doubt of the
-# rules it agrees with: on held-out drawn cards it is never wrong at 0.999 or above
-# (scripts/train_card_reader.py).
-LEARNED_CERTAIN = 0.999
 
 
 def read_picture(image: np.ndarray, lossy: bool = False, kind: Kind | None = None) -> Board:
@@ -157,14 +153,14 @@ def _read_twice(cut: CutCard) -> Reading:
     least = min(sure, key=sure.__getitem__)
     if learned != card:
         differ = [name for name in ATTRIBUTES if getattr(card, name) != getattr(learned, name)]
-        if sure[least] < LEARNED_CERTAIN or any(doubts[name] < PICTURE_DOUBT_LIMIT
+        if sure[least] < CERTAIN or any(doubts[name] < PICTURE_DOUBT_LIMIT
                                                 for name in differ):
             raise CardError(f"read as {card} by its rules, and as {learned} by the learned "
                             "reader")
         # (the rules in doubt of each value they read otherwise: the certain reading stands)
         return Reading(learned, round(2 * (1 - sure[least]), 3), least)
     learned_doubt = 2 * (1 - sure[least])
-    if doubts[doubtful] + learned_doubt >= 1 and sure[least] < LEARNED_CERTAIN:
+    if doubts[doubtful] + learned_doubt >= 1 and sure[least] < CERTAIN:
         if doubts[doubtful] >= learned_doubt:
             raise CardError(f"read as {card}, but its {doubtful} is in doubt "
                             f"({doubts[doubtful]:.2f})")
