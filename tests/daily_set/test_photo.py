@@ -16,7 +16,7 @@ from scripts.photo_cards import photo_card
 from scripts.render_set_board import LAYOUTS, Look, board, card_picture, daily_board, daily_puzzle
 from tests.conftest import run_webbot
 from tests.daily_set.conftest import IMAGES, REAL, site_card
-from webbot.daily_set import photo
+from webbot.daily_set import parting, photo
 from webbot.daily_set.board import BoardError, read_board
 from webbot.daily_set.camera import read_single
 from webbot.daily_set.decide import find_sets
@@ -247,10 +247,10 @@ def test_cards_touching_askew_are_cut_apart_along_their_seam_and_read(seed, monk
     them (their seam) cuts it into the two cards, the grid parting left out."""
     picture, placed, drawn = draw_board(seed, size=(960, 720))
     assert drawn.touching
-    monkeypatch.setattr(photo, "_parted", lambda *args: None)
+    monkeypatch.setattr(parting, "parted", lambda *args: None)
     found = read_picture(picture, lossy=True)
     assert [c.reading.card for c in found.cards] == [Card(**card.card) for card in placed]
-    monkeypatch.setattr(photo, "_seamed", lambda *args: None)
+    monkeypatch.setattr(parting, "seamed", lambda *args: None)
     assert find_cards(picture).strays == 1
 
 
@@ -265,7 +265,7 @@ def test_a_card_touching_a_card_found_is_found_beside_it_in_their_light_region(s
     assert drawn.touching
     found = read_picture(picture, lossy=True)
     assert [c.reading.card for c in found.cards] == [Card(**card.card) for card in placed]
-    monkeypatch.setattr(photo, "_rest_of", lambda *args: [])
+    monkeypatch.setattr(parting, "rest_of", lambda *args: [])
     assert find_cards(picture).strays >= 1
 
 

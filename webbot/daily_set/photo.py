@@ -16,15 +16,14 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from webbot.daily_set import parting
+from webbot.daily_set.parting import EDGE_THRESHOLDS
 from webbot.daily_set.quads import (
-    CARD_AREAS,
-    CARD_RATIO,
     INK_CONTRAST,
     INKED_SHARE,
     MIN_CARD_SHARE,
     card_quad,
     chroma_of,
-    corners_of,
     inside,
     levelled,
     median_within,
@@ -47,15 +46,6 @@ LIGHT_TABLE_LEVELS = 6  # thresholds tried between the median and the brightest
 # Any light region of STRAY_SHARE of a card or more that is not one is a stray: a card not
 # found whole (glare splitting it, cards touching).
 STRAY_SHARE = 0.25
-# Cards edge to edge: a light region filling MIN_PARTED_FILL of its turned box, its sides
-# within PARTED_FIT of k cards by m, each piece's ink centred within PARTED_OFF_MIDDLE of a
-# card's short side of its middle.
-MIN_PARTED_FILL, PARTED_FIT, PARTED_OFF_MIDDLE = 0.85, 0.15, 0.08
-MAX_PARTED = 7  # cards in a region parted: a row of 21 cards laid in 3
-SEAM_WIDTH = 5  # px: edges thickened so, to cut cards touching askew apart along their seam
-SEAMED_SHARE = 0.85  # of a region: the cards cut from it along its seams cover this much
-HELD_GROWN = 1.06  # a card found in a region, grown so, left out of what else it holds
-EDGE_THRESHOLDS = (20, 60)  # Canny's, on lightness (0-255) smoothed over 5 px
 RIM, RIM_DARKER = (0.88, 0.96), 10  # a card's rim (of its size round its middle) is paper
 # The rim's colour (a*b* length) against the palest tenth of the region's: paper's, on a card
 PALEST, RIM_COLOURED = 10, 10
@@ -120,8 +110,8 @@ def find_cards(image: np.ndarray, cut_off: bool = False) -> CardsFound:
     standing = standing_otherwise(alike)  # (two cards edge to edge: a card's proportions)
     alike = [q for q in alike if not any(q is s for s in standing)]
     for quad in (q for q in quads if not any(q is a for a in alike)):
-        parted = _parted(quad, lightness, card_sides) \
-            or _seamed(quad, lightness, card)  # (two cards of a column: a card's shape)
+        parted = parting.parted(quad, lightness, card_sides) \
+            or parting.seamed(quad, lightness, card)  # (two cards of a column: a card's shape)
         if parted:
             alike += parted
         else:
@@ -130,10 +120,11 @@ def find_cards(image: np.ndarray, cut_off: bool = False) -> CardsFound:
     for area, outline in others:
         held = [q for q in alike if inside(q.mean(axis=0), outline)]
         if held:  # (what else it holds is looked at again below: all of it cards, or a stray)
-            alike += _rest_of(outline, held, lightness, card)
+            alike += parting.rest_of(outline, held, lightness, card)
             unshaped.append((area, outline))
             continue
-        parted = _parted(outline, lightness, card_sides) or _seamed(outline, lightness, card)
+        parted = parting.parted(outline, lightness, card_sides) \
+            or parting.seamed(outline, lightness, card)
         if parted:
             alike += parted
         else:
@@ -155,127 +146,12 @@ def find_cards(image: np.ndarray, cut_off: bool = False) -> CardsFound:
         # A region holding cards found at another level is those cards and what lies beside
         # them: the table (a bright patch of it), or another card touching them.
         held = [q for q in alike if inside(q.mean(axis=0), outline)]
-        if (_largest(_rest(outline, held, lightness.shape)) if held else area) \
+        if (parting.largest(parting.rest(outline, held, lightness.shape)) if held else area) \
                 >= STRAY_SHARE * card:
             strays.append(outline)
     return CardsFound([CutCard(corners, straightened(image, corners))
                        for corners in _in_rows([q / scale for q in alike])], len(strays),
                       len(loose), 0 if cut_off else gaps_between(lightness, chroma, alike))
-
-
-def _parted(outline: np.ndarray, lightness: np.ndarray, card: np.ndarray
-            ) -> list[np.ndarray] | None:
-    """Cards laid edge to edge in a row or a column, parted: a light region that is a
-    quadrilateral k cards by m (`card`: a card's two sides, across and down as they lie, in
-    either order; its proportions within PARTED_FIT, its size within CARD_AREAS), cut by the
-    perspective its corners give, each piece's shapes in its middle, as a card's are; None
-    when it is not that."""
-    rectangle = cv2.minAreaRect(outline.astype(np.float32))
-    if cv2.contourArea(outline.astype(np.float32)) < MIN_PARTED_FILL * np.prod(rectangle[1]):
-        return None
-    quad = corners_of(outline)
-    across, down = sides(quad)
-    long, short = max(card), min(card)
-    # By the region's proportions, its size only roughly: the board's cards farther from the
-    # camera are smaller than those its median card stands for.
-    fits = [(abs(across * m * h / (down * k * w) - 1), k, m)
-            for w, h in ((long, short), (short, long))
-            for k in range(1, MAX_PARTED + 1) for m in range(1, MAX_PARTED + 1)
-            if 2 <= k * m <= MAX_PARTED
-            and CARD_AREAS[0] <= across * down / (k * m * w * h) <= CARD_AREAS[1]]
-    error, k, m = min(fits, default=(np.inf, 0, 0))
-    if error > PARTED_FIT:
-        return None
-    grid = cv2.getPerspectiveTransform(np.float32([[0, 0], [k, 0], [k, m], [0, m]]),
-                                       quad.astype(np.float32))
-    pieces = []
-    for row in range(m):
-        for column in range(k):
-            corners = np.float32([[column, row], [column + 1, row], [column + 1, row + 1],
-                                  [column, row + 1]])
-            piece = cv2.perspectiveTransform(corners[None], grid)[0]
-            if not _shapes_in_middle(lightness, piece, short):
-                return None
-            pieces.append(piece)
-    return pieces
-
-
-def _rest_of(outline: np.ndarray, held: list[np.ndarray], lightness: np.ndarray,
-             card: float) -> list[np.ndarray]:
-    """The cards in what a light region holds beside the cards found in it (`held`: another
-    card touching them): each piece left, opened by a few px, that is a card of the board's
-    size with its shapes in its middle, or cards touching askew cut along their seam."""
-    contours, _ = cv2.findContours(_rest(outline, held, lightness.shape), cv2.RETR_EXTERNAL,
-                                   cv2.CHAIN_APPROX_NONE)
-    short = float(np.sqrt(card / CARD_RATIO))
-    pieces = []
-    for contour in contours:
-        quad = card_quad(contour, lightness.size)
-        if quad is not None and of_card_size(quad, card) and \
-                _shapes_in_middle(lightness, quad, short):
-            pieces.append(quad.astype(np.float32))
-        elif cv2.contourArea(contour) >= CARD_AREAS[0] * card:
-            pieces += _seamed(contour.reshape(-1, 2), lightness, card) or []
-    return pieces
-
-
-def _rest(outline: np.ndarray, held: list[np.ndarray], shape: tuple[int, ...]) -> np.ndarray:
-    """What a region holds beside the cards found in it (grown by HELD_GROWN), opened by a
-    few px so that the slivers along their edges go (a mask)."""
-    rest = np.zeros(shape[:2], np.uint8)
-    cv2.drawContours(rest, [outline.astype(np.int32).reshape(-1, 1, 2)], -1, 1, cv2.FILLED)
-    for quad in held:
-        middle = quad.mean(axis=0)
-        cv2.fillConvexPoly(rest, np.round(middle + (quad - middle) * HELD_GROWN).astype(np.int32),
-                           0)
-    return cv2.morphologyEx(rest, cv2.MORPH_OPEN, np.ones((SEAM_WIDTH, SEAM_WIDTH), np.uint8))
-
-
-def _largest(mask: np.ndarray) -> int:
-    """The area of a mask's largest connected piece, px."""
-    _, _, stats, _ = cv2.connectedComponentsWithStats(mask)
-    return int(stats[1:, cv2.CC_STAT_AREA].max(initial=0))
-
-
-def _seamed(outline: np.ndarray, lightness: np.ndarray, card: float
-            ) -> list[np.ndarray] | None:
-    """Cards touching askew, cut apart along the seam between them (an edge through the
-    light region): the pieces when each is a card of the board's size (`card`: its area)
-    with its shapes in its middle and together they cover the region; else None."""
-    x, y, w, h = cv2.boundingRect(outline.astype(np.int32))
-    region = np.zeros((h, w), np.uint8)
-    cv2.drawContours(region, [outline.astype(np.int32).reshape(-1, 1, 2) - (x, y)], -1, 1,
-                     cv2.FILLED)
-    edges = cv2.Canny(lightness[y:y + h, x:x + w], *EDGE_THRESHOLDS)
-    seam = np.ones((SEAM_WIDTH, SEAM_WIDTH), np.uint8)
-    edges = cv2.dilate(edges, seam)
-    contours, _ = cv2.findContours(cv2.erode(region, seam) & (edges == 0), cv2.RETR_EXTERNAL,
-                                   cv2.CHAIN_APPROX_NONE)
-    pieces = [(quad + (x, y)).astype(np.float32) for quad in (card_quad(c, lightness.size)
-                                                                for c in contours)
-              if quad is not None and of_card_size(quad, card)]
-    short = float(np.sqrt(card / CARD_RATIO))
-    if len(pieces) < 2 or sum(cv2.contourArea(q) for q in pieces) < SEAMED_SHARE * \
-            np.count_nonzero(region) or not all(_shapes_in_middle(lightness, q, short)
-                                                for q in pieces):
-        return None
-    return pieces
-
-
-def _shapes_in_middle(lightness: np.ndarray, quad: np.ndarray, short: float) -> bool:
-    """Whether a card's ink lies in its middle (the shapes of a card are centred on it)."""
-    within = np.zeros(lightness.shape, np.uint8)
-    middle = quad.mean(axis=0)
-    cv2.fillConvexPoly(within, np.round(middle + (quad - middle) * 0.9).astype(np.int32), 1)
-    values = lightness[within > 0]
-    if not values.size:
-        return False
-    ink = (within > 0) & (lightness < np.median(values) - INK_CONTRAST / 2)
-    ys, xs = np.nonzero(ink)
-    if xs.size < INKED_SHARE * values.size:
-        return False
-    centre = np.array([(xs.min() + xs.max()) / 2, (ys.min() + ys.max()) / 2])
-    return bool(np.linalg.norm(centre - middle) <= PARTED_OFF_MIDDLE * short)
 
 
 def _regions(lightness: np.ndarray, level: float, cut_off: bool
