@@ -56,6 +56,9 @@ TYPICAL_STRIPED = (0.24, 0.6)  # thin lines, the page's art
 # The spread of the ink share in a solid's middle: drawn photos 0.01-0.04 (95%), stripes
 # blurred to a solid's share 0.08-0.12.
 SOLID_UNEVEN, TYPICAL_EVEN = 0.08, 0.02
+# The same spread in the page's dense stripes: 0.04 or more at 95% of drawn photos (median
+# 0.19); a solid washed out by glare to a striping's share stays even (0.03).
+EVEN_STRIPES, TYPICAL_UNEVEN = 0.035, 0.1
 FAINT_STRIPES = 0.4  # a share below this is thin lines, or an empty shape's blurred inside
 # A shape's depth (its middle's distance from its edge) in the picture's px: drawn photos of
 # empty shapes read as striped at 4.8-5.9 px, none deeper (972 pictures); real cards are 10+.
@@ -241,8 +244,12 @@ def _fill(coverage: np.ndarray, shapes: list[np.ndarray], scale: float) -> tuple
                             boundary_doubt(uneven, SOLID_UNEVEN, TYPICAL_EVEN))
     if share < EMPTY_BELOW:
         return "empty", boundary_doubt(share, EMPTY_BELOW, TYPICAL_EMPTY)
-    if share >= FAINT_STRIPES:
-        return "striped", boundary_doubt(share, SOLID_ABOVE, TYPICAL_STRIPED[1])
+    if share >= FAINT_STRIPES:  # and unevenly inked: a solid washed out by glare is even
+        uneven = float(middles.std())
+        if uneven <= EVEN_STRIPES:
+            return "striped", 1.0
+        return "striped", max(boundary_doubt(share, SOLID_ABOVE, TYPICAL_STRIPED[1]),
+                              boundary_doubt(uneven, EVEN_STRIPES, TYPICAL_UNEVEN))
     small = boundary_doubt(float(np.median(depths)), SMALL_DEPTH[0], SMALL_DEPTH[1])
     return "striped", max(small, boundary_doubt(share, EMPTY_BELOW, TYPICAL_STRIPED[0]))
 
