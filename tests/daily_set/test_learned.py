@@ -13,7 +13,7 @@ from webbot.daily_set import camera
 from webbot.daily_set import picture as picture_module
 from webbot.daily_set.board import BoardError
 from webbot.daily_set.camera import paper_divided
-from webbot.daily_set.learned import read_learned
+from webbot.daily_set.learned import VALUES, Learned, read_learned
 from webbot.daily_set.model import Card, all_cards
 from webbot.daily_set.perceive import Unclear
 from webbot.daily_set.picture import read_picture
@@ -29,10 +29,10 @@ def test_the_printed_cards_art_is_read_as_each_of_the_81_cards_and_surely():
     wrong, unsure = [], []
     for card in all_cards():
         picture = on_white(physical_card(card.as_dict(), 124))
-        read, sure = read_learned(paper_divided(picture))
-        if read != card:
-            wrong.append(f"{card} read as {read}")
-        elif min(sure.values()) < 0.9:
+        read = read_learned(paper_divided(picture))
+        if read.card != card:
+            wrong.append(f"{card} read as {read.card}")
+        elif min(read.sure.values()) < 0.9:
             unsure.append(str(card))
     assert not wrong
     assert len(unsure) <= 2, unsure
@@ -43,8 +43,8 @@ def test_a_card_upside_down_is_read_the_same_and_as_surely():
     picture = on_white(physical_card(card.as_dict(), 124))
     upright = read_learned(paper_divided(picture))
     turned = read_learned(paper_divided(cv2.rotate(picture, cv2.ROTATE_180)))
-    assert upright[0] == turned[0] == card
-    assert upright[1] == pytest.approx(turned[1], abs=1e-4)
+    assert upright.card == turned.card == card
+    assert upright.sure == pytest.approx(turned.sure, abs=1e-4)
 
 
 def test_a_table_card_the_learned_reader_names_otherwise_is_refused(monkeypatch):
@@ -54,8 +54,7 @@ def test_a_table_card_the_learned_reader_names_otherwise_is_refused(monkeypatch)
         == [Card(**card.card) for card in placed]
     other = Card(3, "oval", "green", "empty")
     monkeypatch.setattr(picture_module, "read_learned",
-                        lambda normal: (other, dict.fromkeys(("count", "shape", "color", "fill"),
-                                                             1.0)))
+                        lambda normal: Learned(other, dict.fromkeys(VALUES, 1.0)))
     with pytest.raises(BoardError, match=r"by its rules, and as 3 green empty ovals by the "
                                          r"learned reader"):
         read_picture(picture, kind="table")
@@ -66,9 +65,9 @@ def test_a_table_card_the_learned_reader_is_unsure_of_is_refused(monkeypatch):
                                touching=False)
     real = picture_module.read_learned
 
-    def unsure(normal: np.ndarray) -> tuple[Card, dict[str, float]]:
-        card, sure = real(normal)
-        return card, {**sure, "fill": 0.4}
+    def unsure(normal: np.ndarray) -> Learned:
+        read = real(normal)
+        return Learned(read.card, {**read.sure, "fill": 0.4})
 
     monkeypatch.setattr(picture_module, "read_learned", unsure)
     with pytest.raises(BoardError, match=r"the learned reader is unsure of its fill"):
@@ -81,8 +80,8 @@ def test_a_single_card_read_clearly_is_refused_where_the_learned_reader_surely_n
     picture = on_white(physical_card(card.as_dict(), 124))
     assert camera.read_single(picture).card == card
     other = Card(2, "squiggle", "purple", "solid")
-    monkeypatch.setattr(camera, "read_learned", lambda normal: (
-        other, dict.fromkeys(("count", "shape", "color", "fill"), 0.95)))
+    monkeypatch.setattr(camera, "read_learned",
+                        lambda normal: Learned(other, dict.fromkeys(VALUES, 0.95)))
     with pytest.raises(Unclear, match=r"read as 2 purple striped squiggles one way and as 2 "
                                       r"purple solid squiggles by the learned reader"):
         camera.read_single(picture)

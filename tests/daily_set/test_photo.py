@@ -276,3 +276,32 @@ def test_two_cards_touching_where_the_board_is_seen_smaller_are_parted_by_their_
     assert drawn.touching
     found = read_picture(picture, lossy=True)
     assert [c.reading.card for c in found.cards] == [Card(**card.card) for card in placed]
+
+
+def test_a_pale_card_touching_one_found_at_a_column_s_end_is_found_not_left_out(monkeypatch):
+    """A pale card (dense pale stripes) on a white table, touching the found card below it:
+    the level that showed that card left it out; a lower one shows both as one region, in
+    which it is found, its pale stripes counted as ink by their colour. Without that look,
+    the table was read without it: a wrong answer."""
+    picture, placed, drawn = draw_board(555, size=(960, 720))
+    assert drawn.table == "white" and drawn.touching
+    found = read_picture(picture, lossy=True)
+    assert [c.reading.card for c in found.cards] == [Card(**card.card) for card in placed]
+    monkeypatch.setattr(parting, "INK_COLOURED", 255)  # (ink only where darker)
+    assert len(find_cards(picture).cards) < len(placed)
+
+
+@pytest.mark.parametrize("seed", [366, 591])
+def test_two_cards_edge_to_edge_on_a_board_of_three_are_parted_not_read_as_one(seed):
+    """Two of three cards edge to edge, seen as one card twice the size of the third and
+    lying the other way: no way most cards lie tells it is two; its size beside the third
+    does, and it is parted."""
+    picture, _, drawn = draw_board(seed, size=(960, 720))
+    assert drawn.touching and drawn.cards == 3
+    assert len(find_cards(picture).cards) == 3
+
+
+def test_a_board_of_three_with_two_cards_edge_to_edge_reads_exactly():
+    picture, placed, _ = draw_board(591, size=(960, 720))
+    assert [c.reading.card for c in read_picture(picture, lossy=True).cards] == [
+        Card(**card.card) for card in placed]

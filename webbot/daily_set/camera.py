@@ -17,7 +17,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from webbot.daily_set.learned import CERTAIN, read_learned
+from webbot.daily_set.learned import Learned, read_learned
 from webbot.daily_set.model import Card, Reading
 from webbot.daily_set.perceive import (
     CardError,
@@ -88,7 +88,7 @@ def read_single(image: np.ndarray) -> Reading:
     Otherwise refused, saying what was read."""
     readings: list[Reading] = []
     errors: list[CardError] = []
-    learned: tuple[Card, dict[str, float]] | None = None
+    learned: Learned | None = None
     try:
         readings.append(classify(image))
     except CardError as error:
@@ -107,15 +107,14 @@ def read_single(image: np.ndarray) -> Reading:
     if len(cards) > 1:
         first, second = sorted(cards, key=str)
         raise Unclear(f"not clearly one card: read as {first} one way and as {second} another")
-    sure = min(learned[1].values()) if learned else 0.0
     if clear:
-        if learned and learned[0] != clear[0].card and sure >= LEARNED_VETO:
+        if learned and learned.card != clear[0].card and \
+                learned.sure[learned.least] >= LEARNED_VETO:
             raise Unclear(f"not clearly one card: read as {clear[0].card} one way and as "
-                          f"{learned[0]} by the learned reader")
+                          f"{learned.card} by the learned reader")
         return clear[0]
-    if learned and sure >= CERTAIN and any(r.card == learned[0] for r in readings):
-        least = min(learned[1], key=learned[1].__getitem__)
-        return Reading(learned[0], round(2 * (1 - sure), 3), least)
+    if learned and learned.certain and any(r.card == learned.card for r in readings):
+        return Reading(learned.card, round(learned.doubt, 3), learned.least)
     if readings:
         least = min(readings, key=lambda reading: reading.doubt)
         raise Unclear(f"not clearly one card: read as {least.card}, but its {least.doubtful} "

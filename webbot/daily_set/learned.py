@@ -11,6 +11,7 @@ what the other makes up for (picture.py).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
@@ -27,6 +28,29 @@ VALUES = {"count": COUNTS, "shape": SHAPES, "color": COLORS, "fill": FILLS}
 CERTAIN = 0.999
 
 
+@dataclass(frozen=True)
+class Learned:
+    """The card the network reads, and how sure it is of each attribute (0-1)."""
+
+    card: Card
+    sure: dict[str, float]
+
+    @property
+    def least(self) -> str:
+        """The attribute it is least sure of."""
+        return min(self.sure, key=self.sure.__getitem__)
+
+    @property
+    def doubt(self) -> float:
+        """Its doubt on the rules' scale: twice its unsureness of its least sure attribute
+        (1 where it is torn between two values, as the rules' doubt on a boundary)."""
+        return 2 * (1 - self.sure[self.least])
+
+    @property
+    def certain(self) -> bool:
+        return self.sure[self.least] >= CERTAIN
+
+
 def model_input(normal: np.ndarray) -> np.ndarray:
     """A paper-divided cut card (float, 0-1, BGR, any size) as the network's input: 3 x
     INPUT_HEIGHT x INPUT_WIDTH, centred on the paper's white."""
@@ -35,7 +59,7 @@ def model_input(normal: np.ndarray) -> np.ndarray:
     return (small.transpose(2, 0, 1) - 1.0).astype(np.float32)
 
 
-def read_learned(normal: np.ndarray) -> tuple[Card, dict[str, float]]:
+def read_learned(normal: np.ndarray) -> Learned:
     """The card the network reads in a paper-divided cut card, and how sure it is of each
     attribute (its probability, 0-1), the surer of the card's two ways round (a card upside
     down is the same card)."""
@@ -49,7 +73,7 @@ def read_learned(normal: np.ndarray) -> tuple[Card, dict[str, float]]:
     picked = mean.argmax(axis=1)
     values = {name: VALUES[name][int(index)] for name, index in zip(VALUES, picked, strict=True)}
     sure = {name: float(mean[i, picked[i]]) for i, name in enumerate(VALUES)}
-    return Card(**values), sure
+    return Learned(Card(**values), sure)
 
 
 @cache

@@ -13,6 +13,7 @@ from webbot.daily_set.quads import (
     INK_CONTRAST,
     INKED_SHARE,
     card_quad,
+    chroma_of,
     corners_of,
     of_card_size,
     sides,
@@ -26,14 +27,16 @@ MIN_PARTED_FILL, PARTED_FIT, PARTED_OFF_MIDDLE = 0.85, 0.15, 0.08
 MAX_PARTED = 7  # cards in a region parted: a row of 21 cards laid in 3
 SEAM_WIDTH = 5  # px: edges thickened so, to cut cards touching askew apart along their seam
 SEAMED_SHARE = 0.85  # of a region: the cards cut from it along its seams cover this much
+PALEST, INK_COLOURED = 10, 10  # a*b* length above a card's palest tenth that is a shape's ink
 HELD_GROWN = 1.06  # a card found in a region, grown so, left out of what else it holds
 
 
-def parted(outline: np.ndarray, lightness: np.ndarray, card: np.ndarray
+def parted(outline: np.ndarray, lab: np.ndarray, card: np.ndarray
             ) -> list[np.ndarray] | None:
     """Cards laid edge to edge in a row or a column, parted: a light region that is a
-    quadrilateral k cards by m (`card`: a card's two sides, across and down as they lie, in
-    either order; its proportions within PARTED_FIT, its size within CARD_AREAS), cut by the
+    quadrilateral k cards by m (`card`: a card's two sides, across and down as the board's
+    cards lie, or else the other way round; its proportions within PARTED_FIT, its size
+    within CARD_AREAS), cut by the
     perspective its corners give, each piece's shapes in its middle, as a card's are; None
     when it is not that."""
     rectangle = cv2.minAreaRect(outline.astype(np.float32))
@@ -41,17 +44,19 @@ def parted(outline: np.ndarray, lightness: np.ndarray, card: np.ndarray
         return None
     quad = corners_of(outline)
     across, down = sides(quad)
-    long, short = max(card), min(card)
+    short = min(card)
     # By the region's proportions, its size only roughly: the board's cards farther from the
-    # camera are smaller than those its median card stands for.
-    fits = [(abs(across * m * h / (down * k * w) - 1), k, m)
-            for w, h in ((long, short), (short, long))
+    # camera are smaller than those its median card stands for. Cards lying as the board's do
+    # first (a grid of cards lying the other way may fit as well: 2 by 2, half as large).
+    fits = [(turned, error, k, m)
+            for turned, (w, h) in enumerate((tuple(card), tuple(card[::-1])))
             for k in range(1, MAX_PARTED + 1) for m in range(1, MAX_PARTED + 1)
             if 2 <= k * m <= MAX_PARTED
-            and CARD_AREAS[0] <= across * down / (k * m * w * h) <= CARD_AREAS[1]]
-    error, k, m = min(fits, default=(np.inf, 0, 0))
-    if error > PARTED_FIT:
+            and CARD_AREAS[0] <= across * down / (k * m * w * h) <= CARD_AREAS[1]
+            and (error := abs(across * m * h / (down * k * w) - 1)) <= PARTED_FIT]
+    if not fits:
         return None
+    _, _, k, m = min(fits)
     grid = cv2.getPerspectiveTransform(np.float32([[0, 0], [k, 0], [k, m], [0, m]]),
                                        quad.astype(np.float32))
     pieces = []
@@ -60,27 +65,27 @@ def parted(outline: np.ndarray, lightness: np.ndarray, card: np.ndarray
             corners = np.float32([[column, row], [column + 1, row], [column + 1, row + 1],
                                   [column, row + 1]])
             piece = cv2.perspectiveTransform(corners[None], grid)[0]
-            if not shapes_in_middle(lightness, piece, short):
+            if not shapes_in_middle(lab, piece, short):
                 return None
             pieces.append(piece)
     return pieces
 
-def rest_of(outline: np.ndarray, held: list[np.ndarray], lightness: np.ndarray,
+def rest_of(outline: np.ndarray, held: list[np.ndarray], lab: np.ndarray,
              card: float) -> list[np.ndarray]:
     """The cards in what a light region holds beside the cards found in it (`held`: another
     card touching them): each piece left, opened by a few px, that is a card of the board's
     size with its shapes in its middle, or cards touching askew cut along their seam."""
-    contours, _ = cv2.findContours(rest(outline, held, lightness.shape), cv2.RETR_EXTERNAL,
+    contours, _ = cv2.findContours(rest(outline, held, lab.shape), cv2.RETR_EXTERNAL,
                                    cv2.CHAIN_APPROX_NONE)
     short = float(np.sqrt(card / CARD_RATIO))
     pieces = []
     for contour in contours:
-        quad = card_quad(contour, lightness.size)
+        quad = card_quad(contour, lab.shape[0] * lab.shape[1])
         if quad is not None and of_card_size(quad, card) and \
-                shapes_in_middle(lightness, quad, short):
+                shapes_in_middle(lab, quad, short):
             pieces.append(quad.astype(np.float32))
         elif cv2.contourArea(contour) >= CARD_AREAS[0] * card:
-            pieces += seamed(contour.reshape(-1, 2), lightness, card) or []
+            pieces += seamed(contour.reshape(-1, 2), lab, card) or []
     return pieces
 
 def rest(outline: np.ndarray, held: list[np.ndarray], shape: tuple[int, ...]) -> np.ndarray:
@@ -99,11 +104,12 @@ def largest(mask: np.ndarray) -> int:
     _, _, stats, _ = cv2.connectedComponentsWithStats(mask)
     return int(stats[1:, cv2.CC_STAT_AREA].max(initial=0))
 
-def seamed(outline: np.ndarray, lightness: np.ndarray, card: float
+def seamed(outline: np.ndarray, lab: np.ndarray, card: float
             ) -> list[np.ndarray] | None:
     """Cards touching askew, cut apart along the seam between them (an edge through the
     light region): the pieces when each is a card of the board's size (`card`: its area)
     with its shapes in its middle and together they cover the region; else None."""
+    lightness = lab[..., 0]
     x, y, w, h = cv2.boundingRect(outline.astype(np.int32))
     region = np.zeros((h, w), np.uint8)
     cv2.drawContours(region, [outline.astype(np.int32).reshape(-1, 1, 2) - (x, y)], -1, 1,
@@ -118,20 +124,29 @@ def seamed(outline: np.ndarray, lightness: np.ndarray, card: float
               if quad is not None and of_card_size(quad, card)]
     short = float(np.sqrt(card / CARD_RATIO))
     if len(pieces) < 2 or sum(cv2.contourArea(q) for q in pieces) < SEAMED_SHARE * \
-            np.count_nonzero(region) or not all(shapes_in_middle(lightness, q, short)
+            np.count_nonzero(region) or not all(shapes_in_middle(lab, q, short)
                                                 for q in pieces):
         return None
     return pieces
 
-def shapes_in_middle(lightness: np.ndarray, quad: np.ndarray, short: float) -> bool:
-    """Whether a card's ink lies in its middle (the shapes of a card are centred on it)."""
-    within = np.zeros(lightness.shape, np.uint8)
-    middle = quad.mean(axis=0)
-    cv2.fillConvexPoly(within, np.round(middle + (quad - middle) * 0.9).astype(np.int32), 1)
+def shapes_in_middle(lab: np.ndarray, quad: np.ndarray, short: float) -> bool:
+    """Whether a card's ink lies in its middle (the shapes of a card are centred on it). Ink:
+    darker than the card's paper, or more coloured than its palest tenth (pale stripes, faint
+    beside the paper, fill a card with their colour)."""
+    x, y, w, h = cv2.boundingRect(np.round(quad).astype(np.int32))
+    x, y = max(0, x), max(0, y)
+    part = lab[y:y + h, x:x + w]
+    within = np.zeros(part.shape[:2], np.uint8)
+    middle = quad.mean(axis=0) - (x, y)
+    cv2.fillConvexPoly(within, np.round(middle + (quad - (x, y) - middle) * 0.9).astype(np.int32),
+                       1)
+    lightness, chroma = part[..., 0], chroma_of(part)
     values = lightness[within > 0]
     if not values.size:
         return False
-    ink = (within > 0) & (lightness < np.median(values) - INK_CONTRAST / 2)
+    palest = float(np.percentile(chroma[within > 0], PALEST))
+    ink = (within > 0) & ((lightness < np.median(values) - INK_CONTRAST / 2)
+                          | (chroma > palest + INK_COLOURED))
     ys, xs = np.nonzero(ink)
     if xs.size < INKED_SHARE * values.size:
         return False

@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from webbot.daily_set import parting
-from webbot.daily_set.parting import EDGE_THRESHOLDS
+from webbot.daily_set.parting import EDGE_THRESHOLDS, PALEST
 from webbot.daily_set.quads import (
     INK_CONTRAST,
     INKED_SHARE,
@@ -47,8 +47,8 @@ LIGHT_TABLE_LEVELS = 6  # thresholds tried between the median and the brightest
 # found whole (glare splitting it, cards touching).
 STRAY_SHARE = 0.25
 RIM, RIM_DARKER = (0.88, 0.96), 10  # a card's rim (of its size round its middle) is paper
-# The rim's colour (a*b* length) against the palest tenth of the region's: paper's, on a card
-PALEST, RIM_COLOURED = 10, 10
+RIM_COLOURED = 10  # the rim's a*b* length above the region's palest tenth: paper's, on a card
+HOLDS_MORE = 1.5  # a region this many times a card's area that holds the card holds more
 RIMMED_INK = 12  # lightness below its paper that is a shape's, on a card enclosed by edges
 # (a card in deep shade: its reader judges whether that is clearly a card)
 
@@ -97,34 +97,45 @@ def find_cards(image: np.ndarray, cut_off: bool = False) -> CardsFound:
     seen = sorted([*(_regions(lightness, level, cut_off) for level in levels), (edged, [])],
                   key=lambda regions: -len(regions[0]))
     quads, others = seen[0]
+    holding = []  # card-shaped regions another level shows holding a card found, and more
     for more, _ in seen[1:]:  # cards in shade or in light another level shows
-        quads += [quad for quad in more if not any(overlap(quad, q) for q in quads)]
+        for quad in more:
+            over = [cv2.contourArea(q) for q in quads if overlap(quad, q)]
+            if not over:
+                quads.append(quad)
+            elif cv2.contourArea(quad) >= HOLDS_MORE * max(over):
+                holding.append(quad)
     if not quads:
         return CardsFound([], 0)
     card = float(np.median([cv2.contourArea(quad) for quad in quads]))
     alike = [q for q in quads if of_card_size(q, card)]
     if not alike:  # (regions of sizes far apart: none of them a board's card)
         return CardsFound([], len(quads))
-    card_sides = np.median([sides(q) for q in alike], axis=0)
     odd = []  # card-shaped, not a card's size or way, and not cards laid edge to edge
     standing = standing_otherwise(alike)  # (two cards edge to edge: a card's proportions)
-    alike = [q for q in alike if not any(q is s for s in standing)]
+    alike = [q for q in alike if not any(q is s for s in standing)] or alike
+    card_sides = np.median([sides(q) for q in alike], axis=0)
     for quad in (q for q in quads if not any(q is a for a in alike)):
-        parted = parting.parted(quad, lightness, card_sides) \
-            or parting.seamed(quad, lightness, card)  # (two cards of a column: a card's shape)
+        parted = parting.parted(quad, lab, card_sides) \
+            or parting.seamed(quad, lab, card)  # (two cards of a column: a card's shape)
         if parted:
             alike += parted
         else:
             odd.append(quad)
+    for outline in holding:  # a pale card touching one found (lighter than the level that
+        # showed that one: a white table), or a patch of the table
+        held = [q for q in alike if inside(q.mean(axis=0), outline)]
+        alike += [q for q in parting.rest_of(outline, held, lab, card)
+                  if not any(overlap(q, a) for a in alike)] if held else []
     unshaped = []  # regions not card-shaped
     for area, outline in others:
         held = [q for q in alike if inside(q.mean(axis=0), outline)]
         if held:  # (what else it holds is looked at again below: all of it cards, or a stray)
-            alike += parting.rest_of(outline, held, lightness, card)
+            alike += parting.rest_of(outline, held, lab, card)
             unshaped.append((area, outline))
             continue
-        parted = parting.parted(outline, lightness, card_sides) \
-            or parting.seamed(outline, lightness, card)
+        parted = parting.parted(outline, lab, card_sides) \
+            or parting.seamed(outline, lab, card)
         if parted:
             alike += parted
         else:

@@ -35,7 +35,7 @@ from webbot.daily_set.board import (
     unclear_cards,
 )
 from webbot.daily_set.camera import paper_divided, read_cut, read_normal
-from webbot.daily_set.learned import CERTAIN, read_learned
+from webbot.daily_set.learned import read_learned
 from webbot.daily_set.model import ATTRIBUTES, Reading
 from webbot.daily_set.perceive import CardError
 from webbot.daily_set.photo import CardsFound, CutCard, find_cards, straightened
@@ -43,6 +43,9 @@ from webbot.words import counted
 
 Kind = Literal["puzzle", "table"]
 MIN_TABLE_CARDS = 3
+# Where the learned reader names another value than the rules, which are in doubt of theirs:
+# its doubt plus the rules' leaning to their own value (1 - their doubt) under this, it stands.
+OUTVOTED = 0.5
 
 
 def read_picture(image: np.ndarray, lossy: bool = False, kind: Kind | None = None) -> Board:
@@ -144,27 +147,31 @@ def _read_twice(cut: CutCard) -> Reading:
     """A table's card read by the camera's rules and by the learned reader: an answer where
     both name it and their doubts together stay under 1 (the learned reader's doubt: twice
     its unsureness, 1 where it is torn between two values), or the learned reader is all but
-    certain; where they name different cards, the learned reader's only when it is all but
-    certain and the rules are in doubt of every value they read otherwise."""
+    certain; where they name different cards, the learned reader's only where the rules are
+    in doubt of every value they read otherwise and of none they agree on, and it is all but
+    certain, or its doubt and the rules' leaning stay under OUTVOTED."""
     normal = paper_divided(cut.picture)
     card, doubts = read_normal(normal, cut.height)
     doubtful = max(doubts, key=doubts.__getitem__)
-    learned, sure = read_learned(normal)
-    least = min(sure, key=sure.__getitem__)
-    if learned != card:
-        differ = [name for name in ATTRIBUTES if getattr(card, name) != getattr(learned, name)]
-        if sure[least] < CERTAIN or any(doubts[name] < PICTURE_DOUBT_LIMIT
-                                                for name in differ):
-            raise CardError(f"read as {card} by its rules, and as {learned} by the learned "
+    learned = read_learned(normal)
+    if learned.card != card:
+        differ = [name for name in ATTRIBUTES if getattr(card, name) != getattr(learned.card, name)]
+        # The rules in doubt of each value they read otherwise: the learned reading stands
+        # where it is certain, or where its doubt and the rules' leaning the other way
+        # together stay under half the doubt two readings that agree may have.
+        # And what they agree on is clear to the rules (a card they read otherwise is one
+        # hard to read: a value both lean to in doubt may be wrong in both).
+        leaning = sum(1 - doubts[name] for name in differ)
+        if any((doubts[name] < PICTURE_DOUBT_LIMIT) == (name in differ) for name in ATTRIBUTES) \
+                or not (learned.certain or learned.doubt + leaning < OUTVOTED):
+            raise CardError(f"read as {card} by its rules, and as {learned.card} by the learned "
                             "reader")
-        # (the rules in doubt of each value they read otherwise: the certain reading stands)
-        return Reading(learned, round(2 * (1 - sure[least]), 3), least)
-    learned_doubt = 2 * (1 - sure[least])
-    if doubts[doubtful] + learned_doubt >= 1 and sure[least] < CERTAIN:
-        if doubts[doubtful] >= learned_doubt:
+        return Reading(learned.card, round(max(learned.doubt, leaning), 3), learned.least)
+    if doubts[doubtful] + learned.doubt >= 1 and not learned.certain:
+        if doubts[doubtful] >= learned.doubt:
             raise CardError(f"read as {card}, but its {doubtful} is in doubt "
                             f"({doubts[doubtful]:.2f})")
-        raise CardError(f"read as {card}, but the learned reader is unsure of its {least} "
-                        f"({sure[least]:.2f} sure)")
-    return Reading(card, round(max(doubts[doubtful], learned_doubt), 3), doubtful
-                   if doubts[doubtful] >= learned_doubt else least)
+        raise CardError(f"read as {card}, but the learned reader is unsure of its "
+                        f"{learned.least} ({learned.sure[learned.least]:.2f} sure)")
+    return Reading(card, round(max(doubts[doubtful], learned.doubt), 3), doubtful
+                   if doubts[doubtful] >= learned.doubt else learned.least)

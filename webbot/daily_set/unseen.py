@@ -31,6 +31,7 @@ OUTSIDE_MIN_WIDTH = 0.12  # of a card's short side: a shape is ~0.3 wide, 0.7 hi
 WINDOW_CARDS = 1.2  # a closer look's reach round ink outside the cards, in cards' long sides
 WINDOW_LEVELS = 6  # thresholds tried in that window, from Otsu's to its brightest
 MIN_LYING = 1.15  # long side / short side as seen: a card that lies one way or the other
+PAIR_AREA = 1.6  # of a card's area: two cards edge to edge, not a card nearer the camera
 GAP_CARDS = 0.9  # a gap this many cards wide between two cards of a row: room for one
 # OpenCV's median filter on 8-bit pictures fails on windows wider than 255 px (seen at 259 on a
 # 720x960 picture); so wide a window round large cards is as good at 255.
@@ -101,14 +102,21 @@ def ink_outside(picture: np.ndarray, quads: list[np.ndarray], card: float
 
 def standing_otherwise(quads: list[np.ndarray]) -> list[np.ndarray]:
     """The cards standing on end on a board of cards lying across, or the other way: two
-    cards edge to edge have nearly a card's proportions, turned a quarter."""
+    cards edge to edge have nearly a card's proportions, turned a quarter. On a board with no
+    way most of its cards lie (two or three cards), those at least PAIR_AREA times as large as
+    a card lying the other way."""
     level = levelled(quads)
     lying = np.array([np.log(np.ptp(q[:, 0]) / max(np.ptp(q[:, 1]), 1.0)) for q in level])
     board = float(np.median(lying))
-    if abs(board) < np.log(MIN_LYING):
-        return []
-    return [quad for quad, way in zip(quads, lying, strict=True)
-            if way * board < 0 and abs(way) >= np.log(MIN_LYING)]
+    turned = np.abs(lying) >= np.log(MIN_LYING)
+    if abs(board) >= np.log(MIN_LYING):
+        return [quad for quad, way, clear in zip(quads, lying, turned, strict=True)
+                if way * board < 0 and clear]
+    areas = [cv2.contourArea(quad) for quad in quads]
+    return [quad for quad, way, clear, area in zip(quads, lying, turned, areas, strict=True)
+            if clear and any(other * way < 0 and other_clear and area >= PAIR_AREA * other_area
+                             for other, other_clear, other_area in zip(lying, turned, areas,
+                                                                       strict=True))]
 
 
 def gaps_between(lightness: np.ndarray, chroma: np.ndarray, quads: list[np.ndarray]) -> int:
