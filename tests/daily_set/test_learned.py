@@ -3,6 +3,8 @@ agree with the camera's rules."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 import pytest
@@ -85,3 +87,44 @@ def test_a_single_card_read_clearly_is_refused_where_the_learned_reader_surely_n
     with pytest.raises(Unclear, match=r"read as 2 purple striped squiggles one way and as 2 "
                                       r"purple solid squiggles by the learned reader"):
         camera.read_single(picture)
+
+
+def _rules_lean_otherwise(monkeypatch, doubts: dict[str, float], sure: float) -> None:
+    """Each card's rules read it with another fill, in the doubts given; the learned reader
+    names the card, `sure` of its fill."""
+    real_rules, real_learned = picture_module.read_normal, picture_module.read_learned
+
+    def rules(normal: np.ndarray, height: float) -> tuple[Card, dict[str, float]]:
+        card, _ = real_rules(normal, height)
+        other = next(f for f in ("empty", "striped", "solid") if f != card.fill)
+        return replace(card, fill=other), {**dict.fromkeys(VALUES, 0.0), **doubts}
+
+    def learned(normal: np.ndarray) -> Learned:
+        read = real_learned(normal)
+        return Learned(read.card, {**dict.fromkeys(VALUES, 1.0), "fill": sure})
+
+    monkeypatch.setattr(picture_module, "read_normal", rules)
+    monkeypatch.setattr(picture_module, "read_learned", learned)
+
+
+def test_a_table_card_the_rules_doubt_is_the_learned_reader_s_where_it_outvotes_them(
+        monkeypatch):
+    """The rules lean a little to another fill (doubt 0.8: 0.2 leaning), the learned reader
+    is 0.97 sure of the card's (doubt 0.06): together under OUTVOTED, the learned card."""
+    picture, placed, _ = draw_board(6, size=(960, 720), art="physical", table="dark",
+                                    touching=False)
+    _rules_lean_otherwise(monkeypatch, {"fill": 0.8}, 0.97)
+    assert [c.reading.card for c in read_picture(picture, kind="table").cards] \
+        == [Card(**card.card) for card in placed]
+
+
+@pytest.mark.parametrize(("doubts", "sure"), [({"fill": 0.8}, 0.85),  # learned too unsure
+                                              ({"fill": 0.5}, 0.97),  # rules lean too much
+                                              ({"fill": 0.8, "shape": 0.6}, 0.97)])
+def test_a_table_card_the_readers_name_otherwise_is_refused_where_neither_outvotes(
+        monkeypatch, doubts, sure):
+    picture, _, _ = draw_board(6, size=(960, 720), art="physical", table="dark",
+                               touching=False)
+    _rules_lean_otherwise(monkeypatch, doubts, sure)
+    with pytest.raises(BoardError, match=r"by its rules, and as .* by the learned reader"):
+        read_picture(picture, kind="table")

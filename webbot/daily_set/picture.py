@@ -148,8 +148,9 @@ def _read_twice(cut: CutCard) -> Reading:
     both name it and their doubts together stay under 1 (the learned reader's doubt: twice
     its unsureness, 1 where it is torn between two values), or the learned reader is all but
     certain; where they name different cards, the learned reader's only where the rules are
-    in doubt of every value they read otherwise and of none they agree on, and it is all but
-    certain, or its doubt and the rules' leaning stay under OUTVOTED."""
+    in doubt of every value they read otherwise and it is all but certain, or its doubt and
+    the rules' leaning stay under OUTVOTED and the rules doubt none of the values they agree
+    on."""
     normal = paper_divided(cut.picture)
     card, doubts = read_normal(normal, cut.height)
     doubtful = max(doubts, key=doubts.__getitem__)
@@ -159,11 +160,13 @@ def _read_twice(cut: CutCard) -> Reading:
         # The rules in doubt of each value they read otherwise: the learned reading stands
         # where it is certain, or where its doubt and the rules' leaning the other way
         # together stay under half the doubt two readings that agree may have.
-        # And what they agree on is clear to the rules (a card they read otherwise is one
-        # hard to read: a value both lean to in doubt may be wrong in both).
+        # Not certain: what they agree on is clear to the rules too (a card they read
+        # otherwise is hard to read: a value both lean to in doubt may be wrong in both).
         leaning = sum(1 - doubts[name] for name in differ)
-        if any((doubts[name] < PICTURE_DOUBT_LIMIT) == (name in differ) for name in ATTRIBUTES) \
-                or not (learned.certain or learned.doubt + leaning < OUTVOTED):
+        outvoted = learned.doubt + leaning < OUTVOTED and all(
+            doubts[name] < PICTURE_DOUBT_LIMIT for name in ATTRIBUTES if name not in differ)
+        if any(doubts[name] < PICTURE_DOUBT_LIMIT for name in differ) or not (
+                learned.certain or outvoted):
             raise CardError(f"read as {card} by its rules, and as {learned.card} by the learned "
                             "reader")
         return Reading(learned.card, round(max(learned.doubt, leaning), 3), learned.least)
