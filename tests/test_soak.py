@@ -295,6 +295,22 @@ def test_usage_errors_and_a_dead_scheduler(short_tmp):
     assert done.stderr.count("\n") == 1
 
 
+def test_a_soak_without_dask_says_in_one_line_what_to_install(tmp_path):
+    """Dask is the soak's extra: where it cannot be imported, the soak says so; the games'
+    own commands do not need it."""
+    hidden = tmp_path / "distributed"
+    hidden.mkdir()
+    (hidden / "__init__.py").write_text("raise ImportError(\"No module named 'distributed'\")\n")
+    env = {"PYTHONPATH": os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")])}
+    done = run_webbot("soak", "puzlogic", "--count", "1", env=env)
+    assert done.returncode == 1
+    assert done.stderr == ("webbot: error: the soak spreads its games over Dask, which is not "
+                           "installed: run pip install '.[soak]' in webbot's checkout "
+                           "(scripts/setup.sh does)\n")
+    done = run_webbot("puzlogic", "--help", env=env)
+    assert done.returncode == 0 and "--headed" in done.stdout
+
+
 @pytest.mark.full  # (it waits out the 15 s deadline; CI: a dead scheduler is one line above)
 def test_a_wedged_scheduler_is_one_line_within_its_deadline(short_tmp):
     with wedged_port() as port:  # takes the connection, never answers: Dask waits for good

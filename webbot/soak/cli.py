@@ -85,6 +85,7 @@ def game_command(game: Registration) -> click.Command:
                                    "(--scheduler) has its own")
         if resume and jsonl is None:
             raise click.UsageError("--resume goes on from the records of --jsonl FILE")
+        dask_installed()
         plan = Plan(game.name, count, minutes, workers, seed, scheduler, connect,
                     query.lstrip("?&"), options, report=report is not None)
         before = recorded(jsonl, plan) if resume and jsonl else []
@@ -99,6 +100,16 @@ def game_command(game: Registration) -> click.Command:
              f"each checked against the replica's own record. One game: {game.soak}. A failed "
              "game is tried once more on another worker. Exit 0 only when every game passed."
              f"\n\nExample: webbot soak {game.name} --count 200 --jsonl games.jsonl")
+
+
+def dask_installed() -> None:
+    """Dask is the soak's own extra (`pip install '.[soak]'`): playing a game needs none."""
+    try:
+        import distributed  # noqa: F401
+    except ImportError:
+        raise click.ClickException(
+            "the soak spreads its games over Dask, which is not installed: run "
+            "pip install '.[soak]' in webbot's checkout (scripts/setup.sh does)") from None
 
 
 class SoakGroup(click.Group):
