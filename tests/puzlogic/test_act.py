@@ -1,6 +1,6 @@
 import pytest
 
-from webbot.puzlogic.act import BASELINE, Tempo
+from webbot.puzlogic.act import Tempo
 
 
 @pytest.mark.parametrize("options", [{"drags_per_look": 0}, {"drags_per_look": -2},
@@ -10,7 +10,8 @@ def test_a_tempo_that_means_nothing_is_refused(options):
         Tempo(**options)
 
 
-def test_the_tempos_in_use_are_accepted():
-    assert Tempo().drags_per_look is None  # every piece, then one look
-    assert BASELINE.drags_per_look == 1
-    assert Tempo(drags_per_look=3, camera="png").camera == "png"
+@pytest.mark.parametrize("options", [{"drags_per_look": 1}, {"drags_per_look": None},
+                                     {"camera": "png"}, {"camera": "pulled"}])
+def test_a_tempo_at_the_edge_of_what_it_means_is_accepted(options):
+    tempo = Tempo(**options)
+    assert all(getattr(tempo, name) == value for name, value in options.items())
