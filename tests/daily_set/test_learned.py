@@ -17,8 +17,8 @@ from webbot.daily_set.board import BoardError
 from webbot.daily_set.camera import paper_divided
 from webbot.daily_set.learned import VALUES, Learned, read_learned
 from webbot.daily_set.model import Card, all_cards
-from webbot.daily_set.perceive import Unclear
-from webbot.daily_set.picture import read_picture
+from webbot.daily_set.perceive import CardError, Unclear
+from webbot.daily_set.picture import judged, read_picture
 
 
 def on_white(card: np.ndarray) -> np.ndarray:
@@ -128,3 +128,14 @@ def test_a_table_card_the_readers_name_otherwise_is_refused_where_neither_outvot
     _rules_lean_otherwise(monkeypatch, doubts, sure)
     with pytest.raises(BoardError, match=r"by its rules, and as .* by the learned reader"):
         read_picture(picture, kind="table")
+
+
+def test_a_card_both_readers_name_is_answered_where_the_learned_reader_is_certain():
+    """Agreed, the rules torn on the fill: the learned reader's sureness decides (CERTAIN)."""
+    card = Card(1, "diamond", "green", "striped")
+    doubts = {**dict.fromkeys(VALUES, 0.0), "fill": 1.0}
+    certain = Learned(card, {**dict.fromkeys(VALUES, 1.0), "fill": 0.997})
+    assert judged(card, doubts, certain).card == card
+    with pytest.raises(CardError, match=r"read as 1 green striped diamond, but its fill is in "
+                                        r"doubt \(1.00\)"):
+        judged(card, doubts, replace(certain, sure={**certain.sure, "fill": 0.99}))

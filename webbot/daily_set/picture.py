@@ -35,8 +35,8 @@ from webbot.daily_set.board import (
     unclear_cards,
 )
 from webbot.daily_set.camera import paper_divided, read_cut, read_normal
-from webbot.daily_set.learned import read_learned
-from webbot.daily_set.model import ATTRIBUTES, Reading
+from webbot.daily_set.learned import Learned, read_learned
+from webbot.daily_set.model import ATTRIBUTES, Card, Reading
 from webbot.daily_set.perceive import CardError
 from webbot.daily_set.photo import CardsFound, CutCard, find_cards, straightened
 from webbot.words import counted
@@ -144,17 +144,21 @@ def _confirmed(image: np.ndarray, board: Board, edged: CardsFound,
 
 
 def _read_twice(cut: CutCard) -> Reading:
-    """A table's card read by the camera's rules and by the learned reader: an answer where
-    both name it and their doubts together stay under 1 (the learned reader's doubt: twice
-    its unsureness, 1 where it is torn between two values), or the learned reader is all but
-    certain; where they name different cards, the learned reader's only where the rules are
-    in doubt of every value they read otherwise and it is all but certain, or its doubt and
-    the rules' leaning stay under OUTVOTED and the rules doubt none of the values they agree
-    on."""
+    """A table's card read by the camera's rules and by the learned reader, and judged."""
     normal = paper_divided(cut.picture)
     card, doubts = read_normal(normal, cut.height)
+    return judged(card, doubts, read_learned(normal))
+
+
+def judged(card: Card, doubts: dict[str, float], learned: Learned) -> Reading:
+    """The card of two readings, the rules' (`card`, each attribute's doubt) and the learned
+    reader's: an answer where both name it and their doubts together stay under 1 (the
+    learned reader's doubt: twice its unsureness, 1 where it is torn between two values), or
+    the learned reader is all but certain; where they name different cards, the learned
+    reader's only where the rules are in doubt of every value they read otherwise and it is
+    all but certain, or its doubt and the rules' leaning stay under OUTVOTED and the rules
+    doubt none of the values they agree on. Otherwise a CardError saying why."""
     doubtful = max(doubts, key=doubts.__getitem__)
-    learned = read_learned(normal)
     if learned.card != card:
         differ = [name for name in ATTRIBUTES if getattr(card, name) != getattr(learned.card, name)]
         # The rules in doubt of each value they read otherwise: the learned reading stands
