@@ -75,8 +75,9 @@ def rest_of(outline: np.ndarray, held: list[np.ndarray], lab: np.ndarray,
     """The cards in what a light region holds beside the cards found in it (`held`: another
     card touching them): each piece left, opened by a few px, that is a card of the board's
     size with its shapes in its middle, or cards touching askew cut along their seam."""
-    contours, _ = cv2.findContours(rest(outline, held, lab.shape), cv2.RETR_EXTERNAL,
-                                   cv2.CHAIN_APPROX_NONE)
+    mask, origin = rest(outline, held)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE,
+                                   offset=origin)
     short = float(np.sqrt(card / CARD_RATIO))
     pieces = []
     for contour in contours:
@@ -88,16 +89,21 @@ def rest_of(outline: np.ndarray, held: list[np.ndarray], lab: np.ndarray,
             pieces += seamed(contour.reshape(-1, 2), lab, card) or []
     return pieces
 
-def rest(outline: np.ndarray, held: list[np.ndarray], shape: tuple[int, ...]) -> np.ndarray:
+def rest(outline: np.ndarray, held: list[np.ndarray]) -> tuple[np.ndarray, tuple[int, int]]:
     """What a region holds beside the cards found in it (grown by HELD_GROWN), opened by a
-    few px so that the slivers along their edges go (a mask)."""
-    rest = np.zeros(shape[:2], np.uint8)
-    cv2.drawContours(rest, [outline.astype(np.int32).reshape(-1, 1, 2)], -1, 1, cv2.FILLED)
+    few px so that the slivers along their edges go: a mask of the region's bounding box, and
+    where that box begins in the picture (x, y)."""
+    x, y, w, h = cv2.boundingRect(outline.astype(np.int32))
+    x, y = x - SEAM_WIDTH, y - SEAM_WIDTH  # (a margin: opening erodes the region's edge too)
+    rest = np.zeros((h + 2 * SEAM_WIDTH, w + 2 * SEAM_WIDTH), np.uint8)
+    cv2.drawContours(rest, [outline.astype(np.int32).reshape(-1, 1, 2) - (x, y)], -1, 1,
+                     cv2.FILLED)
     for quad in held:
         middle = quad.mean(axis=0)
-        cv2.fillConvexPoly(rest, np.round(middle + (quad - middle) * HELD_GROWN).astype(np.int32),
-                           0)
-    return cv2.morphologyEx(rest, cv2.MORPH_OPEN, np.ones((SEAM_WIDTH, SEAM_WIDTH), np.uint8))
+        grown = middle + (quad - middle) * HELD_GROWN - (x, y)
+        cv2.fillConvexPoly(rest, np.round(grown).astype(np.int32), 0)
+    opened = cv2.morphologyEx(rest, cv2.MORPH_OPEN, np.ones((SEAM_WIDTH, SEAM_WIDTH), np.uint8))
+    return opened, (x, y)
 
 def largest(mask: np.ndarray) -> int:
     """The area of a mask's largest connected piece, px."""

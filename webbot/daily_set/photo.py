@@ -122,8 +122,13 @@ def find_cards(image: np.ndarray, cut_off: bool = False) -> CardsFound:
             alike += parted
         else:
             odd.append(quad)
+    looked_at: list[np.ndarray] = []
     for outline in holding:  # a pale card touching one found (lighter than the level that
-        # showed that one: a white table), or a patch of the table
+        # showed that one: a white table), or a patch of the table; once where levels agree
+        if any(inside(o.mean(axis=0), outline) and inside(outline.mean(axis=0), o)
+               for o in looked_at):
+            continue
+        looked_at.append(outline)
         held = [q for q in alike if inside(q.mean(axis=0), outline)]
         alike += [q for q in parting.rest_of(outline, held, lab, card)
                   if not any(overlap(q, a) for a in alike)] if held else []
@@ -157,7 +162,7 @@ def find_cards(image: np.ndarray, cut_off: bool = False) -> CardsFound:
         # A region holding cards found at another level is those cards and what lies beside
         # them: the table (a bright patch of it), or another card touching them.
         held = [q for q in alike if inside(q.mean(axis=0), outline)]
-        if (parting.largest(parting.rest(outline, held, lightness.shape)) if held else area) \
+        if (parting.largest(parting.rest(outline, held)[0]) if held else area) \
                 >= STRAY_SHARE * card:
             strays.append(outline)
     return CardsFound([CutCard(corners, straightened(image, corners))
