@@ -4,10 +4,8 @@ Playwright's calls that take a `timeout=` have one (goto, screenshots, clicks: 3
 said). Those that take none (evaluate, a handle's box or properties, a frame's content, the
 mouse) wait on the page's renderer for ever: a page whose script never yields
 (`while (true) {}`) never answers them, nor does a page whose navigation waits on a server that
-sends nothing (measured: both hang until the process is killed). Here each such call is raced
-against a timer on Playwright's own loop, as webbot.events waits; this Playwright aborts a call
-whose task is cancelled (`Connection.send_message_to_server`). `_sync` and `_impl_obj` are not
-public: playwright is pinned in pyproject.toml.
+sends nothing. Here each such call is raced against a timer on Playwright's own loop
+(webbot.playwright_inside), and given up when it runs out.
 """
 
 from __future__ import annotations
@@ -16,10 +14,10 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from playwright._impl._sync_base import mapping
 from playwright.sync_api import ElementHandle, Frame, JSHandle, Locator
 
 from webbot.errors import WebbotError
+from webbot.playwright_inside import own, run, to_own
 
 # How long a call without a timeout of its own may wait for the page. The bot's scripts answer
 # in milliseconds; a page that keeps its main thread this long is not going to answer.
@@ -35,8 +33,7 @@ def answered(target: Any, call: Callable[[Any], Awaitable[Any]], what: str,
     """`call` of `target`'s Playwright (async) object, its result as the sync API gives it;
     NoAnswer after `seconds`."""
     try:
-        return mapping.from_maybe_impl(
-            target._sync(asyncio.wait_for(call(target._impl_obj), seconds)))
+        return run(target, asyncio.wait_for(call(own(target)), seconds))
     except TimeoutError:
         raise NoAnswer(f"the page stopped answering: {what} got no answer within "
                        f"{seconds:g} s") from None
@@ -46,12 +43,12 @@ def evaluate(target: Frame | JSHandle | Locator | Any, script: str, arg: Any = N
              seconds: float = ANSWER_S) -> Any:
     """`target.evaluate(script, arg)` (a page, frame, handle or locator), within `seconds`."""
     more = (None,) if isinstance(target, Locator) else ()  # a locator's own wait: the default
-    return answered(target, lambda own: own.evaluate(script, mapping.to_impl(arg), *more),
+    return answered(target, lambda own: own.evaluate(script, to_own(arg), *more),
                     "a script", seconds)
 
 
 def evaluate_handle(target: Frame | JSHandle | Any, script: str, arg: Any = None) -> JSHandle:
-    return answered(target, lambda own: own.evaluate_handle(script, mapping.to_impl(arg)),
+    return answered(target, lambda own: own.evaluate_handle(script, to_own(arg)),
                     "a script")
 
 

@@ -25,6 +25,7 @@ from playwright.sync_api import CDPSession, ElementHandle, Error, Locator, Page
 
 from webbot.answer import evaluate
 from webbot.events import in_background, told, wait_until_told
+from webbot.playwright_inside import own
 
 FORMATS = ("png", "jpeg")
 MAX_SIDE = 8192  # px
@@ -180,11 +181,10 @@ class FrameStream:
 
     def _acknowledge(self, cdp: CDPSession, session_id: int) -> None:
         """Tells Chromium the frame came: it sends the next one then. Sent and not waited
-        for, on Playwright's own loop (`_impl_obj`, not public): the sync call waited for
-        Chromium's answer, the costliest step of a Burrito Bison decision after reading."""
+        for (webbot.playwright_inside says why)."""
         # (an answer that fails, a page closed meanwhile, is nobody's business)
-        in_background(self.page, cdp._impl_obj.send("Page.screencastFrameAck",
-                                                     {"sessionId": session_id}, None))
+        in_background(self.page, own(cdp).send("Page.screencastFrameAck",
+                                               {"sessionId": session_id}, None))
 
 
 # Frames shown up to the start of the page's third animation frame after an input's ack still

@@ -18,6 +18,7 @@ from webbot.deadline import Deadline
 from webbot.errors import WebbotError
 from webbot.events import in_background, told, wait_until_told
 from webbot.mouse import Mouse
+from webbot.playwright_inside import own
 from webbot.screen import Box
 from webbot.shown import shown
 from webbot.way import Way
@@ -351,11 +352,11 @@ class Hands:
         The page is not asked again and again: a script in it (SAID_OR_COVERED) answers when
         its message box changes or, every 16 ms, when the card is covered, and the page's
         dialog and navigation events end the wait from here: one call ended by whichever comes
-        first (webbot.events; `_impl_obj` is not public: playwright is pinned)."""
+        first (webbot.events)."""
         woken = self._woken = told(self.page)
         arg = [f"A{cover.position}" if cover else None, cover.target if cover else None,
                round(seconds * 1000), self._watching]
-        asked = in_background(self.page, self.frame._impl_obj.evaluate(SAID_OR_COVERED, arg))
+        asked = in_background(self.page, own(self.frame).evaluate(SAID_OR_COVERED, arg))
 
         def answered(task: asyncio.Task) -> None:
             if not woken.done():  # (a page that could not be asked: looked at again)
