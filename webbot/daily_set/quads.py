@@ -35,6 +35,8 @@ def sides(quad: np.ndarray) -> tuple[float, float]:
 
 def overlap(a: np.ndarray, b: np.ndarray) -> bool:
     """Whether two quadrilaterals share ground (either's middle or a corner in the other)."""
+    if (a.min(axis=0) > b.max(axis=0)).any() or (b.min(axis=0) > a.max(axis=0)).any():
+        return False  # (their boxes apart: the test below is the costly one)
     return any(inside(point, b) for point in (a.mean(axis=0), *a)) or \
         any(inside(point, a) for point in (b.mean(axis=0), *b))
 
