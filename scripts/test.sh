@@ -4,6 +4,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 .venv/bin/ruff check --no-cache .
+# The scripts the bot runs in pages parse, each file on its own.
+for script in webbot/page_scripts/*.js; do node --check "$script"; done
 # The docs build with no warning (a broken link, a page out of the navigation), into a
 # temporary folder; its log is shown only when it fails (--quiet would hide the warnings from
 # --strict too).

@@ -17,11 +17,11 @@ from playwright.sync_api import ElementHandle, Error, Frame, Page
 
 from webbot import answer
 from webbot.consent import chain_of
-from webbot.consent.buttons import HELPERS
 from webbot.deadline import Deadline
 from webbot.errors import WebbotError, first_line
 from webbot.game import Candidate, GameSpec, frame_name
 from webbot.inputs import InputError
+from webbot.page_scripts import page_script
 from webbot.screen import Box, Camera
 from webbot.shown import shown
 from webbot.way import Way, answer_consent
@@ -74,15 +74,6 @@ def _check_css(part: str, text: str) -> None:
             raise InputError(f"--game-selector {text!r}: not a CSS selector ({reason})") from None
 
 
-# The elements matching a CSS selector, in the document and its open shadow roots (as
-# Playwright's CSS engine finds them), without Playwright's selector engine: a page's first
-# use of it costs 50-100 ms of set-up, at the start of every game.
-MATCHING = "selector => {" + HELPERS + "return all(selector); }"
-# The frame's width and each element's area, in the frame's own CSS pixels: one round trip.
-AREAS = """elements => [document.documentElement.clientWidth, elements.map(e => {
-  const r = e.getBoundingClientRect();
-  return r.width * r.height;
-})]"""
 
 
 def candidates(page: Page, spec: GameSpec, selector: str | None = None,
@@ -129,8 +120,8 @@ def _largest_first(page: Page, elements: str) -> Iterator[tuple[Frame, ElementHa
     ranked = []
     for frame_number, frame in enumerate(page.frames):
         try:
-            found = answer.evaluate_handle(frame, MATCHING, elements)
-            width, areas = answer.evaluate(found, AREAS)
+            found = answer.evaluate_handle(frame, page_script("matching"), elements)
+            width, areas = answer.evaluate(found, page_script("areas"))
             if not areas:
                 continue
             scale = 1.0

@@ -16,6 +16,7 @@ import numpy as np
 from playwright.sync_api import ElementHandle, Error, Frame
 
 from webbot import answer
+from webbot.page_scripts import page_script
 from webbot.screen import Box, Camera, Grab
 from webbot.shown import shown
 
@@ -74,9 +75,6 @@ def frame_name(frame: Frame) -> str:
 def describe(element: ElementHandle) -> str:
     """tag#id.class, the way a reader would name the element."""
     try:
-        return shown(answer.evaluate(
-            element,
-            "e => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + "
-            "[...e.classList].slice(0, 2).map(c => '.' + c).join('')"))
+        return shown(answer.evaluate(element, page_script("element_name")))
     except Error:
         return "a detached element"

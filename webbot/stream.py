@@ -25,6 +25,7 @@ from playwright.sync_api import CDPSession, ElementHandle, Error, Locator, Page
 
 from webbot.answer import evaluate
 from webbot.events import in_background, told, wait_until_told
+from webbot.page_scripts import page_script
 from webbot.playwright_inside import own
 
 FORMATS = ("png", "jpeg")
@@ -193,10 +194,6 @@ class FrameStream:
 # the start of the third (scripts/probe_screencast.py, 4 runs of 60 presses). One frame more
 # for margin.
 FRAMES_AFTER_INPUT = 4
-_FRAMES_BEGUN = """(element, count) => new Promise(done => {
-  setTimeout(() => done(Date.now()), 1000);  // a page that draws no frames (hidden)
-  (function next() { requestAnimationFrame(() => --count ? next() : done(Date.now())); })();
-})"""
 
 
 def frames_begun(target: ElementHandle | Locator, count: int = FRAMES_AFTER_INPUT) -> float:
@@ -204,7 +201,7 @@ def frames_begun(target: ElementHandle | Locator, count: int = FRAMES_AFTER_INPU
     one draws on its own) starts its `count`-th animation frame from now: any frame shown
     after it shows what an input acknowledged before this call did. Now, if the frame is gone."""
     try:
-        return evaluate(target, _FRAMES_BEGUN, count) / 1000
+        return evaluate(target, page_script("frames_begun"), count) / 1000
     except Error:
         return time.time()
 

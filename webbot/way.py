@@ -19,9 +19,10 @@ from playwright.sync_api import ElementHandle, Error, Page
 
 from webbot import answer
 from webbot.consent import chain_of
-from webbot.consent.buttons import CONSENT_CONTEXT, HELPERS
+from webbot.consent.buttons import CONSENT_CONTEXT
 from webbot.deadline import Deadline
 from webbot.errors import WebbotError
+from webbot.page_scripts import page_script
 from webbot.screen import Box
 from webbot.shown import shown
 
@@ -36,43 +37,6 @@ CLOSE_WORDS = (
     r"überspringen|werbung überspringen|schließen|spielen|jetzt spielen|nein,? danke|später|"
     r"saltar|cerrar|jugar|no,? gracias|más tarde|salta|chiudi|gioca|no,? grazie|più tardi)$")
 
-# What is on top of `el` at the first of `points` (fractions of its box) where something is:
-# null when `el` itself shows at every point.
-_COVER = "(el, [points, skip, context]) => {" + HELPERS + """
-  const r = el.getBoundingClientRect();
-  let hit = null;
-  for (const [fx, fy] of points) {
-    const x = r.left + fx * r.width, y = r.top + fy * r.height;
-    if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return ['outside', null];
-    // Inside a shadow root (a consent dialog's button) the document would only name the host.
-    const top = (el.getRootNode().elementFromPoint ? el.getRootNode() : document)
-      .elementFromPoint(x, y);
-    if (top && top !== el && !el.contains(top)) { hit = top; break; }
-  }
-  if (!hit) return null;
-  let root = hit;
-  while (root.parentElement && root.parentElement !== document.body
-         && !root.parentElement.contains(el)) root = root.parentElement;
-  const name = root.tagName.toLowerCase() + (root.id ? '#' + root.id : '') +
-    [...root.classList].slice(0, 2).map(c => '.' + c).join('');
-  const text = words(root).slice(0, 60);
-  const re = new RegExp(skip, 'i');
-  const about = new RegExp(context, 'i');
-  // A consent dialog's buttons are the consent chain's to press, never a cover's.
-  const closes = b => visible(b) && re.test(clean(words(b))) && !inBoxAbout(b, about);
-  // A modal's backdrop may be what lies on top: its box's buttons count too.
-  const inModal = b => {
-    for (let e = b; e && e !== document.body; e = e.parentElement) {
-      if (['fixed', 'sticky'].includes(getComputedStyle(e).position)) return true;
-    }
-    return false;
-  };
-  const button = [...root.querySelectorAll(BUTTONS)].find(closes) ||
-    [...document.querySelectorAll(BUTTONS)].find(b => closes(b) && inModal(b) && !b.contains(el));
-  return [name + (text ? ` ("${text}")` : ''), button || null];
-}"""
-# Only the name of what covers, if anything (no handle to fetch): the usual look.
-_COVER_NAME = f"(el, args) => {{ const found = ({_COVER})(el, args); return found && found[0]; }}"
 
 # Where, as fractions of the game's box, a cover is looked for: the centre and four inner points.
 PROBES = ((0.5, 0.5), (0.15, 0.15), (0.85, 0.15), (0.15, 0.85), (0.85, 0.85))
@@ -163,9 +127,9 @@ class Way:
                           for x, y in page_points]
             args = [places, CLOSE_WORDS, CONSENT_CONTEXT]
             # the usual answer: one round trip
-            if answer.evaluate(holder, _COVER_NAME, args) is None:
+            if answer.evaluate(holder, page_script("cover_name"), args) is None:
                 continue
-            found = answer.properties(answer.evaluate_handle(holder, _COVER, args))
+            found = answer.properties(answer.evaluate_handle(holder, page_script("cover"), args))
             if found:
                 what = answer.value(found["0"])
                 return Cover(shown(what), found["1"].as_element() if what != "outside" else None)
@@ -237,8 +201,7 @@ class Way:
 
 def _name(element: ElementHandle) -> str:
     try:
-        return shown(answer.evaluate(
-            element, "e => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '')"))
+        return shown(answer.evaluate(element, page_script("element_name")))
     except Error:
         return "an element"
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from playwright.sync_api import ElementHandle, Error, Frame
 
 from webbot import answer
+from webbot.page_scripts import page_script
 from webbot.shown import shown
 
 # Vendor, its dialog, its decline buttons, its accept buttons. Inside a vendor's dialog any
@@ -76,70 +77,6 @@ CONSENT_CONTEXT = (r"cookie|consent|privacy|datenschutz|einwilligung|vie priv|do
                    r"confidentialit|privacidad|riservatezza|privacy|toestemming|privacidade|"
                    r"prywatno|integritet|tracking|partners|partenaires|socios|partner")
 
-HELPERS = r"""
-const visible = e => {
-  if (!e || !e.isConnected) return false;
-  const r = e.getBoundingClientRect();
-  if (r.width < 2 || r.height < 2) return false;
-  const s = getComputedStyle(e);
-  return s.visibility !== 'hidden' && s.display !== 'none' && Number(s.opacity) > 0.05;
-};
-const words = e => (e.innerText || e.value || e.getAttribute('aria-label') || '')
-  .replace(/\s+/g, ' ').trim();
-const clean = t => t.toLowerCase().replace(/[!.…›»▸▶►>✓]+/g, ' ').replace(/\s+/g, ' ').trim();
-const BUTTONS = 'button, [role=button], a, input[type=button], input[type=submit]';
-// The document and every open shadow root in it.
-const roots = () => {
-  const found = [document];
-  for (let i = 0; i < found.length; i++) {
-    for (const e of found[i].querySelectorAll('*')) if (e.shadowRoot) found.push(e.shadowRoot);
-  }
-  return found;
-};
-const all = (selector, within) =>
-  (within ? [within] : roots()).flatMap(r => [...r.querySelectorAll(selector)]);
-const up = e => e.parentElement || (e.getRootNode() instanceof ShadowRoot ?
-                                    e.getRootNode().host : null);
-// Whether a box around `b` (up to 8 levels, across shadow roots) speaks of `about`.
-const inBoxAbout = (b, about) => {
-  for (let e = up(b), i = 0; e && e !== document.body && i < 8; e = up(e), i++) {
-    const text = e.innerText || '';
-    if (text.length < 3000 && about.test(text)) return true;
-  }
-  return false;
-};
-"""
-
-# Every consent button showing in the frame, best first: [element, vendor, answer, label].
-FIND = "([vendors, decline, accept, context]) => {" + HELPERS + r"""
-  const no = new RegExp(decline, 'i'), yes = new RegExp(accept, 'i');
-  const about = new RegExp(context, 'i');
-  const found = [], seen = new Set();
-  const add = (button, vendor, answer) => {
-    if (seen.has(button) || !visible(button)) return;
-    seen.add(button);
-    found.push([button, vendor, answer, words(button)]);
-  };
-  const shadows = roots();
-  const inRoots = selector => shadows.flatMap(r => [...r.querySelectorAll(selector)]);
-  for (const [name, box, declineSel, acceptSel] of vendors) {
-    const dialogs = inRoots(box).filter(visible);
-    if (!dialogs.length) continue;
-    const inside = dialogs.flatMap(d => [d, ...(d.shadowRoot ? [d.shadowRoot] : [])])
-      .flatMap(d => [...d.querySelectorAll(BUTTONS)]);
-    inRoots(declineSel).forEach(b => add(b, name, 'declined'));
-    inside.filter(b => no.test(clean(words(b)))).forEach(b => add(b, name, 'declined'));
-    inRoots(acceptSel).forEach(b => add(b, name, 'accepted'));
-    inside.filter(b => yes.test(clean(words(b)))).forEach(b => add(b, name, 'accepted'));
-  }
-  const buttons = inRoots(BUTTONS).filter(visible);
-  for (const [re, answer] of [[no, 'declined'], [yes, 'accepted']]) {
-    buttons.filter(b => re.test(clean(words(b))) && inBoxAbout(b, about))
-      .forEach(b => add(b, 'a consent dialog', answer));
-  }
-  const declines = found.filter(f => f[2] === 'declined');
-  return [...declines, ...found.filter(f => f[2] !== 'declined')];
-}"""
 
 
 @dataclass(frozen=True)
@@ -160,8 +97,8 @@ def consent_buttons(frame: Frame) -> list[Button]:
     """The consent buttons showing in `frame` (its document and open shadow roots), the ways
     to decline first; empty when the frame went away meanwhile."""
     try:
-        found = answer.evaluate_handle(frame, FIND, [VENDORS, DECLINE_WORDS, ACCEPT_WORDS,
-                                                     CONSENT_CONTEXT])
+        found = answer.evaluate_handle(frame, page_script("consent_buttons"),
+                                       [VENDORS, DECLINE_WORDS, ACCEPT_WORDS, CONSENT_CONTEXT])
         rows = [answer.properties(row) for row in answer.properties(found).values()]
         buttons = []
         for row in rows:

@@ -309,7 +309,7 @@ class Engine:
         # handler would end the bot's next call.
         with suppress(Error, NoAnswer):
             evaluate(state.document,
-                     "(d, m) => { window.autoconsentReceiveMessage(JSON.parse(m)); }",
+                     "(d, m) => void window.autoconsentReceiveMessage(JSON.parse(m))",
                      json.dumps(message))
 
     def step(self) -> list[tuple[Frame, FrameState]]:

@@ -8,24 +8,8 @@ from __future__ import annotations
 from playwright.sync_api import ElementHandle, Error, Frame
 
 from webbot.answer import NoAnswer, evaluate, evaluate_handle
-from webbot.consent.buttons import HELPERS, consent_buttons
-
-# The outermost fixed or sticky element on top at points spread over the frame's window (a
-# banner at the top or bottom, a dialog in the middle), if any.
-_OVERLAY = "() => {" + HELPERS + """
-  for (const fy of [0.05, 0.5, 0.95]) {
-    for (const fx of [0.1, 0.5, 0.9]) {
-      let over = null;
-      for (let e = document.elementFromPoint(fx * innerWidth, fy * innerHeight);
-           e && e !== document.body && e !== document.documentElement; e = up(e)) {
-        if (['fixed', 'sticky'].includes(getComputedStyle(e).position)) over = e;
-      }
-      if (over && visible(over)) return over;
-    }
-  }
-  return null;
-}"""
-_ANY_SHOWING = "(elements) => {" + HELPERS + " return elements.some(visible); }"
+from webbot.consent.buttons import consent_buttons
+from webbot.page_scripts import page_script
 
 
 def dialog_in(frame: Frame) -> list[ElementHandle]:
@@ -35,7 +19,7 @@ def dialog_in(frame: Frame) -> list[ElementHandle]:
     if buttons:
         return buttons
     try:
-        over = evaluate_handle(frame, _OVERLAY).as_element()
+        over = evaluate_handle(frame, page_script("overlay")).as_element()
     except (Error, NoAnswer):
         return []
     return [over] if over is not None else []
@@ -51,6 +35,6 @@ def still_there(frame: Frame, seen: list[ElementHandle]) -> bool:
     if not seen:
         return False
     try:
-        return bool(evaluate(frame, _ANY_SHOWING, seen))
+        return bool(evaluate(frame, page_script("any_showing"), seen))
     except (Error, NoAnswer):
         return False

@@ -18,6 +18,7 @@ from webbot.deadline import Deadline
 from webbot.errors import WebbotError
 from webbot.events import in_background, told, wait_until_told
 from webbot.mouse import Mouse
+from webbot.page_scripts import page_script
 from webbot.playwright_inside import own
 from webbot.screen import Box
 from webbot.shown import shown
@@ -111,7 +112,7 @@ class Hands:
         """Note every text the message box shows, as a player watching it would: a message
         may be cleared before the next look, and the same "GREAT!" may come twice."""
         try:
-            return evaluate(self.frame, WATCH_MESSAGES, MESSAGES)
+            return evaluate(self.frame, page_script("watch_messages"), MESSAGES)
         except Error:
             return False
 
@@ -119,7 +120,7 @@ class Hands:
         if not self._watching:
             return []
         try:
-            return evaluate(self.frame, TAKE_MESSAGES) or []
+            return evaluate(self.frame, page_script("take_messages")) or []
         except Error:
             return []
 
@@ -241,7 +242,7 @@ class Hands:
         """Whether the card's checkbox is ticked; None on a page without one (or one that
         moved on)."""
         try:
-            return evaluate(self.frame, IS_TICKED, f"A{slot.position}")
+            return evaluate(self.frame, page_script("is_ticked"), f"A{slot.position}")
         except Error:
             return None
 
@@ -260,13 +261,14 @@ class Hands:
         """TICKED, UNTICKED or COVERED (unticked, something else over the card's middle in
         its frame), in one round trip; TICKED on a page without boxes."""
         try:
-            state = evaluate(self.frame, TICK_STATE, [f"A{slot.position}", slot.target])
+            state = evaluate(self.frame, page_script("tick_state"),
+                             [f"A{slot.position}", slot.target])
         except Error:
             return TICKED
-        if state is True:
+        if state == TICKED:
             self._ticks_seen = True
-        self._hit_cover = self._hit_cover or state == "covered"
-        return TICKED if state in (True, None) else COVERED if state == "covered" else UNTICKED
+        self._hit_cover = self._hit_cover or state == COVERED
+        return TICKED if state in (TICKED, "none") else COVERED if state == COVERED else UNTICKED
 
     def _aims(self, slots: list[CardSlot]) -> list[tuple[float, float] | None]:
         """The middles of the cards, looked up in one round trip where that is enough: on a
@@ -275,7 +277,7 @@ class Hands:
         if self.frame.parent_frame is not None:
             return [None] * len(slots)
         try:
-            found = evaluate(self.frame, MIDDLES, [slot.target for slot in slots])
+            found = evaluate(self.frame, page_script("middles"), [slot.target for slot in slots])
         except Error:
             return [None] * len(slots)
         return [(middle[0], middle[1]) if middle else None for middle in found]
@@ -349,14 +351,15 @@ class Hands:
         the `cover` card's middle with its box unticked (COVERED), or `seconds` pass (None);
         "failed" when the page could not be asked (it moved on, say).
 
-        The page is not asked again and again: a script in it (SAID_OR_COVERED) answers when
+        The page is not asked again and again: a script in it (said_or_covered.js) answers when
         its message box changes or, every 16 ms, when the card is covered, and the page's
         dialog and navigation events end the wait from here: one call ended by whichever comes
         first (webbot.events)."""
         woken = self._woken = told(self.page)
         arg = [f"A{cover.position}" if cover else None, cover.target if cover else None,
                round(seconds * 1000), self._watching]
-        asked = in_background(self.page, own(self.frame).evaluate(SAID_OR_COVERED, arg))
+        script = page_script("said_or_covered")
+        asked = in_background(self.page, own(self.frame).evaluate(script, arg))
 
         def answered(task: asyncio.Task) -> None:
             if not woken.done():  # (a page that could not be asked: looked at again)
@@ -375,77 +378,6 @@ class Hands:
     def _wake(self, why: str) -> None:
         if self._woken is not None and not self._woken.done():
             self._woken.set_result(why)
-
-
-# Installed once in the game's frame: records each new text of the message box.
-WATCH_MESSAGES = """selector => {
-  const box = document.querySelector(selector);
-  if (!box) return false;
-  if (window.__webbotSaid) return true;
-  const said = window.__webbotSaid = [];
-  // Every change of the box's text counts, the same text again included ("GREAT!" twice).
-  new MutationObserver(() => {
-    const text = box.innerText.trim();
-    if (text) said.push(text);
-    if (text && window.__webbotWake) window.__webbotWake();
-  }).observe(box, {subtree: true, childList: true, characterData: true});
-  return true;
-}"""
-# (The page's own scripts can reach the list: what comes back is bounded, and text.)
-TAKE_MESSAGES = """() => (Array.isArray(window.__webbotSaid) ? window.__webbotSaid.splice(0) : [])
-  .slice(-50).map(text => String(text).slice(0, 2000))"""
-# A card's checkbox: ticked (true), none (null), unticked with something else over the card's
-# middle in this frame ("covered": a popup took the click), or unticked (false).
-CARD_STATE = """(name, selector) => {
-  const box = document.querySelector(`input[name="${name}"]`);
-  if (!box) return null;
-  if (box.checked) return true;
-  const card = document.querySelector(selector);
-  if (!card) return false;
-  const r = card.getBoundingClientRect();
-  const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-  return top && top !== card && !card.contains(top) ? "covered" : false;
-}"""
-TICK_STATE = "([name, selector]) => (" + CARD_STATE + ")(name, selector)"
-# Waits in the game's frame until the message box says something new ("said", woken by
-# WATCH_MESSAGES's observer, when it is `watching`), the card with checkbox `name` (if given)
-# is unticked with something else over its middle ("covered", looked at every 16 ms), or `ms`
-# pass (null). A newer wait takes over from an older one, which then ends at its own time.
-SAID_OR_COVERED = """([name, selector, ms, watching]) => new Promise(done => {
-  if (watching && window.__webbotSaid && window.__webbotSaid.length) return done("said");
-  const finish = why => {
-    if (window.__webbotWake === wake) window.__webbotWake = null;
-    clearTimeout(timer);
-    done(why);
-  };
-  const wake = () => finish("said");
-  window.__webbotWake = wake;
-  const timer = setTimeout(() => finish(null), ms);
-  if (!name) return;
-  const stateOf = """ + CARD_STATE + """;
-  (function look() {  // (timers, not animation frames: those stop in a hidden frame)
-    if (window.__webbotWake !== wake) return;  // ended, or a newer wait took over
-    if (stateOf(name, selector) === "covered") return finish("covered");
-    setTimeout(look, 16);
-  })();
-})"""
-# Each card's middle in the page, null where it is missing, out of view or something is on top
-# of it there (what Way.guard looks for, for all three cards at once).
-MIDDLES = """selectors => selectors.map(selector => {
-  const card = document.querySelector(selector);
-  if (!card) return null;
-  const r = card.getBoundingClientRect();
-  if (r.width < 1 || r.height < 1 || r.left < 0 || r.top < 0 || r.right > innerWidth
-      || r.bottom > innerHeight) return null;
-  const x = r.left + r.width / 2, y = r.top + r.height / 2;
-  const top = document.elementFromPoint(x, y);
-  return top && (top === card || card.contains(top)) ? [x, y] : null;
-})"""
-# A card's checkbox, ticked or not (null: none), in one round trip.
-IS_TICKED = """name => {
-  const box = document.querySelector(`input[name="${name}"]`);
-  return box ? box.checked : null;
-}"""
 
 
 def _answer(text: str) -> Answer:

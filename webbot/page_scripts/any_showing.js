@@ -1,0 +1,3 @@
+// Whether any of the elements shows.
+// uses: helpers
+({visible}, elements) => elements.some(visible)

@@ -1,0 +1,3 @@
+// An element's name as a reader would give it: tag#id.class.class.
+// uses: helpers
+({named}, e) => named(e)

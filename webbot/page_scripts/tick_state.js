@@ -1,0 +1,3 @@
+// card_state.js of one card, asked with [name, selector].
+// uses: card_state
+(cardState, [name, selector]) => cardState(name, selector)
