@@ -1,19 +1,24 @@
-"""Every registered game keeps the contract (webbot.registry.check), and a fourth game, the
-tests' toy Lights (tests/toy_game: a page, a package and one registration), plays through the
-command line and through `webbot soak` with nothing else changed."""
+"""Every registered game keeps the contract (webbot.registry.check on paper, and played a few
+steps on its replica by webbot.contract), and a fourth game, the tests' toy Lights
+(tests/toy_game: a page, a package and one registration), plays through the command line and
+through `webbot soak` with nothing else changed."""
 
 from __future__ import annotations
 
 import json
 import os
+import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import run_webbot
+from tests.conftest import in_own_thread, run_webbot
 from tests.toy_game import REGISTRATION as LIGHTS
 from tests.toy_game import SITE
+from tests.toy_game.bot import Lights, next_light
 from webbot import registry
+from webbot.contract import plays
 from webbot.soak.games import make_case
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -47,6 +52,44 @@ def test_a_broken_registration_is_found():
 def test_the_toy_game_keeps_the_contract(monkeypatch):
     monkeypatch.setenv("WEBBOT_FIXTURES", str(SITE))
     assert registry.check(LIGHTS) == []
+
+
+@pytest.mark.parametrize("name", sorted(registry.games()))
+def test_every_registered_game_plays_through_its_contract(name):
+    """Its player built on its replica: reset, a few steps, result, each returning its kind."""
+    assert in_own_thread(plays, registry.game(name)) == []
+
+
+class Unlit(Lights):
+    """Lights whose step forgets to look again: it returns nothing."""
+
+    def step(self, square: int) -> None:
+        super().step(square)
+
+
+def unlit_player(session):
+    return Unlit(session, report=lambda line: None), next_light
+
+
+def test_a_game_whose_step_returns_no_observation_is_caught(monkeypatch):
+    monkeypatch.setenv("WEBBOT_FIXTURES", str(SITE))
+    assert in_own_thread(plays, LIGHTS) == []
+    unlit = replace(LIGHTS, player="tests.test_contract:unlit_player")
+    (problem,) = in_own_thread(plays, unlit)
+    assert re.fullmatch(r"step\(\d\) returned NoneType, not an observation as reset\(\) "
+                        r"returned \(int\)", problem)
+    nowhere = replace(LIGHTS, player="tests.test_contract:no_such_player")
+    assert in_own_thread(plays, nowhere)[0].startswith(
+        "its player tests.test_contract:no_such_player: cannot load")
+
+
+def test_webbot_games_check_plays_each_game_and_says_so():
+    done = run_webbot("games", "--check", "lights", env=TOY, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.strip() \
+        == "lights: keeps the contract (reset, 3 steps and result played on its replica)"
+    done = run_webbot("games", "chess")
+    assert done.returncode == 2 and "no game 'chess': one of" in done.stderr
 
 
 def test_a_registration_that_does_not_load_is_one_clear_line():

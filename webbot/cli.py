@@ -19,8 +19,10 @@ import click
 
 from webbot import __version__
 from webbot.commands import check_options, console
+from webbot.contract import STEPS, plays
 from webbot.errors import WebbotError, ctrl_c_heard, first_line, hear_ctrl_c
 from webbot.params import OUTPUT_DIR, PAGE_URL
+from webbot.registry import check as registry_check
 from webbot.registry import games
 from webbot.session import RunOptions
 from webbot.shown import Table, shown
@@ -178,12 +180,32 @@ def open_profile(folder: Path, url: str | None) -> None:
 
 
 @cli.command("games")
-def list_games() -> None:
-    """List the games webbot plays, one name a line (for scripts: `webbot NAME` plays it).
+@click.option("--check", is_flag=True,
+              help="Check each game's contract: its registration, then a few steps of it "
+                   "played on its replica (a browser each); exit 1 when one does not keep it.")
+@click.argument("names", nargs=-1, metavar="[GAME]...")
+def list_games(check: bool, names: tuple[str, ...]) -> None:
+    """List the games webbot plays, one name a line (for scripts: `webbot NAME` plays it);
+    with GAMEs, those alone.
 
-    Example: webbot games"""
-    for name in games():
-        click.echo(name)
+    Example: webbot games --check GAME"""
+    known = games()
+    if unknown := [name for name in names if name not in known]:
+        raise click.UsageError(f"no game {unknown[0]!r}: one of {', '.join(known)}")
+    broken = 0
+    for name, registration in known.items():
+        if names and name not in names:
+            continue
+        if not check:
+            click.echo(name)
+            continue
+        problems = registry_check(registration) or plays(registration)
+        broken += bool(problems)
+        click.echo(f"{name}: " + ("; ".join(shown(p) for p in problems) if problems else
+                                  f"keeps the contract (reset, {STEPS} steps and result "
+                                  "played on its replica)"))
+    if broken:
+        raise click.exceptions.Exit(1)
 
 
 cli.add_command(soak)

@@ -39,6 +39,9 @@ class Registration:
     commands: str  # "module:attribute" of its click group
     replica: str  # the module with its soak cases and judge (only the soak and tests use it)
     soak: str  # one game of its soak, in a few words
+    # "module:attribute" of its player: a session on its replica -> (the game of the play
+    # loop, its policy), as webbot.contract plays it
+    player: str = ""
 
     def command(self) -> Any:
         return load(self.commands)
@@ -86,8 +89,9 @@ def game(name: str) -> Registration:
 
 
 def check(registration: Registration) -> list[str]:
-    """What is wrong with a game's registration (like Gymnasium's check_env): its command, its
-    replica's page, its soak case and judge. Empty when it keeps the contract."""
+    """What is wrong with a game's registration: its command, its replica's page, its player
+    named, its soak case and judge. Empty when it keeps the contract on paper;
+    webbot.contract.plays plays it."""
     problems = []
     try:
         command = registration.command()
@@ -103,6 +107,8 @@ def check(registration: Registration) -> list[str]:
         replica = registration.replica_module()
     except ImportError as exc:
         return [*problems, f"{registration.replica}: cannot load ({exc})"]
+    if not registration.player:
+        problems.append("it names no player (its game of the play loop and its policy)")
     for name in ("SOAK_OPTIONS", "soak_case", "play_and_judge"):
         if not hasattr(replica, name):
             problems.append(f"{registration.replica} has no {name}")

@@ -12,4 +12,5 @@ SITE = Path(__file__).parent / "site"
 REGISTRATION = Registration(
     name="lights", title="Lights", page="lights/index.html",
     commands="tests.toy_game.cli:command", replica="tests.toy_game.replica",
-    soak="a seeded board of 5 lights")
+    soak="a seeded board of 5 lights",
+    player="tests.toy_game.bot:player")

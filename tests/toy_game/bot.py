@@ -67,3 +67,8 @@ class Lights:
 def play(session: Session, report: Callable[[str], None] = print) -> int:
     """Click lit squares until the board is green; the number of clicks."""
     return run(Lights(session, report), next_light)
+
+
+def player(session: Session) -> tuple[Lights, Callable[[str | int], int | None]]:
+    """The game of the play loop on `session` and its policy (webbot.contract)."""
+    return Lights(session, report=lambda line: None), next_light

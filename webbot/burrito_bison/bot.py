@@ -345,3 +345,10 @@ def round_line(done: Round) -> str:
     return (f"round {done.number}: {number(done.distance, ' m')}, {number(done.coins)} coins, "
             f"total {number(done.total)}, {done.rockets} rocket slams{done.unseen_words}, "
             f"{done.seconds:.1f} s{extras}")
+
+
+def player(session: Session) -> tuple[BurritoBot, Decider]:
+    """The game of the play loop on `session` with the bundled templates, and its policy
+    (webbot.contract)."""
+    bot = BurritoBot(session, TemplatePack(), report=lambda line: None)
+    return bot, Decider(shop=bot.shop)

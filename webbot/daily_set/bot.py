@@ -205,3 +205,8 @@ class DailySetBot:
 
 def _positions(positions: Sequence[int]) -> str:
     return ", ".join(map(str, positions))
+
+
+def player(session: Session) -> tuple[DailySetBot, Callable[[Observation], object]]:
+    """The game of the play loop on `session` and its policy (webbot.contract)."""
+    return DailySetBot(session, report=lambda line: None), next_set

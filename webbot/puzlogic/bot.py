@@ -498,3 +498,9 @@ class PuzlogicBot:
         return (f"level {result.level:02d}{tag}: {result.pieces} pieces, perception "
                 f"{result.median_perception_ms:.0f} ms/frame, solved in {result.solve_ms:.1f} ms,"
                 f" {result.seconds:.1f} s{restarts}: {result.result}")
+
+
+def player(session: Session) -> tuple[PuzlogicBot, Player]:
+    """The game of the play loop on `session` and its policy, for level 1 (webbot.contract)."""
+    bot = PuzlogicBot(session, report=lambda line: None)
+    return bot, Player([1], bot.solve, bot.tempo.drags_per_look)
