@@ -28,9 +28,8 @@ def plays(registration: Registration, steps: int = STEPS) -> list[str]:
     except Exception as exc:  # any import or attribute error is the finding
         return [f"its player {registration.player or '(none named)'}: cannot load ({exc})"]
     try:
-        replica = registration.replica_module()
-        defaults = {option.name: option.default for option in replica.SOAK_OPTIONS}
-        _, page = replica.soak_case(random.Random(0), "", defaults)  # (its soak's first game)
+        replica = registration.replica_module()  # its soak's first game:
+        _, page = replica.soak_case(random.Random(0), "", registration.soak_defaults())
     except Exception as exc:  # any import or attribute error is the finding
         return [f"its replica {registration.replica}: no game to play ({exc})"]
     try:

@@ -49,6 +49,10 @@ class Registration:
     def replica_module(self) -> ModuleType:
         return importlib.import_module(self.replica)
 
+    def soak_defaults(self) -> dict:
+        """Its replica's soak options, each at its default."""
+        return {option.name: option.default for option in self.replica_module().SOAK_OPTIONS}
+
 
 def load(reference: str) -> Any:
     """The object a "module:attribute" reference names."""
@@ -114,7 +118,7 @@ def check(registration: Registration) -> list[str]:
             problems.append(f"{registration.replica} has no {name}")
     if problems:
         return problems
-    defaults = {option.name: option.default for option in replica.SOAK_OPTIONS}
+    defaults = registration.soak_defaults()
     cases = [replica.soak_case(random.Random(n), "", defaults) for n in (1, 1, 2)]
     if cases[0] != cases[1]:
         problems.append("its soak cases are not drawn from their seed alone")

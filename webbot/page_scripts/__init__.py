@@ -14,7 +14,7 @@ import re
 from functools import cache
 from importlib import resources
 
-USES = re.compile(r"//\s*uses:\s*(.*)")
+USES = re.compile(r"//\s*uses:\s*(.*)")  # a whole head line
 
 
 @cache
@@ -26,7 +26,7 @@ def page_script(name: str) -> str:
     while head < len(lines) and lines[head].lstrip().startswith("//"):
         head += 1
     body = "\n".join(lines[head:])
-    uses = [part.strip() for line in lines[:head] if (found := USES.search(line))
+    uses = [part.strip() for line in lines[:head] if (found := USES.fullmatch(line.strip()))
             for part in found.group(1).split(",") if part.strip()]
     if not uses:
         return body

@@ -52,9 +52,7 @@ class Played:
 
 def game_options(game: str, given: dict | None = None) -> dict:
     """The game's soak options: their defaults, overridden by those given."""
-    defaults = {option.name: option.default
-                for option in registered(game).replica_module().SOAK_OPTIONS}
-    return {**defaults, **(given or {})}
+    return {**registered(game).soak_defaults(), **(given or {})}
 
 
 SAVED_IN = re.compile(r" \([^()]* saved in (?P<folder>[^()]*)\)$")  # a failed run's line ends
