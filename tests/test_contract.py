@@ -16,7 +16,7 @@ import pytest
 from tests.conftest import in_own_thread, run_webbot
 from tests.toy_game import REGISTRATION as LIGHTS
 from tests.toy_game import SITE
-from tests.toy_game.bot import Lights, next_light
+from tests.toy_game.unlit import REGISTRATION as UNLIT
 from webbot import registry
 from webbot.contract import plays
 from webbot.soak.games import make_case
@@ -60,22 +60,10 @@ def test_every_registered_game_plays_through_its_contract(name):
     assert in_own_thread(plays, registry.game(name)) == []
 
 
-class Unlit(Lights):
-    """Lights whose step forgets to look again: it returns nothing."""
-
-    def step(self, square: int) -> None:
-        super().step(square)
-
-
-def unlit_player(session):
-    return Unlit(session, report=lambda line: None), next_light
-
-
 def test_a_game_whose_step_returns_no_observation_is_caught(monkeypatch):
     monkeypatch.setenv("WEBBOT_FIXTURES", str(SITE))
     assert in_own_thread(plays, LIGHTS) == []
-    unlit = replace(LIGHTS, player="tests.test_contract:unlit_player")
-    (problem,) = in_own_thread(plays, unlit)
+    (problem,) = in_own_thread(plays, UNLIT)
     assert re.fullmatch(r"step\(\d\) returned NoneType, not an observation as reset\(\) "
                         r"returned \(int\)", problem)
     nowhere = replace(LIGHTS, player="tests.test_contract:no_such_player")
@@ -88,6 +76,11 @@ def test_webbot_games_check_plays_each_game_and_says_so():
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.strip() \
         == "lights: keeps the contract (reset, 3 steps and result played on its replica)"
+    unlit = {**TOY, "WEBBOT_GAMES": "tests.toy_game.unlit:REGISTRATION"}
+    done = run_webbot("games", "--check", "lights", env=unlit, timeout=120)
+    assert done.returncode == 1
+    assert done.stdout.startswith("lights: step(") and "returned NoneType" in done.stdout
+    assert done.stderr.strip() == "webbot: error: the contract is not kept by lights (see above)"
     done = run_webbot("games", "chess")
     assert done.returncode == 2 and "no game 'chess': one of" in done.stderr
 

@@ -192,7 +192,7 @@ def list_games(check: bool, names: tuple[str, ...]) -> None:
     known = games()
     if unknown := [name for name in names if name not in known]:
         raise click.UsageError(f"no game {unknown[0]!r}: one of {', '.join(known)}")
-    broken = 0
+    broken = []
     for name, registration in known.items():
         if names and name not in names:
             continue
@@ -200,12 +200,13 @@ def list_games(check: bool, names: tuple[str, ...]) -> None:
             click.echo(name)
             continue
         problems = registry_check(registration) or plays(registration)
-        broken += bool(problems)
+        if problems:
+            broken.append(name)
         click.echo(f"{name}: " + ("; ".join(shown(p) for p in problems) if problems else
                                   f"keeps the contract (reset, {STEPS} steps and result "
                                   "played on its replica)"))
     if broken:
-        raise click.exceptions.Exit(1)
+        raise click.ClickException(f"the contract is not kept by {', '.join(broken)} (see above)")
 
 
 cli.add_command(soak)

@@ -62,7 +62,13 @@ class Consent:
             return done
         now = time.monotonic()
         for frame in list(page.frames):
-            buttons = [b for b in consent_buttons(frame) if b.key not in self.failed]
+            try:
+                buttons = [b for b in consent_buttons(frame) if b.key not in self.failed]
+            except answer.NoAnswer:
+                # A frame too busy to answer now (a flooding page, a busy machine) shows no
+                # dialog this pass; the next pass looks again. A page that never answers
+                # ends the run through the next call that needs an answer from it.
+                continue
             if not buttons:
                 self.seen_at.pop(frame, None)
                 continue
