@@ -78,7 +78,6 @@ from webbot.daily_set.page import CardSlot, parse_board
 from webbot.daily_set.perceive import CardError, classify, load
 from webbot.daily_set.picture import read_picture
 from webbot.debug import Recorder
-from webbot.mouse import Mouse
 from webbot.server import FixtureServer
 from webbot.session import Session
 
@@ -421,11 +420,11 @@ def _play_runs(urls: list[str], step_px: float) -> list[Run]:
     with sync_playwright() as playwright:
         browser = open_browser(playwright, BrowserOptions())
         for url in urls:
-            page = new_page(browser, BrowserOptions())  # with the consent engine, as played
+            page, chain = new_page(browser, BrowserOptions())  # with the consent chain, as played
             started = time.perf_counter()
             open_url(page, url)
             playing = time.perf_counter()
-            outcome = DailySetBot(Session(page, url, Recorder(), Mouse(page)),
+            outcome = DailySetBot(Session(page, url, Recorder(), chain),
                                   report=lambda line: None).play()
             read_s = outcome.read_ms / 1000
             results.append(Run(playing - started, outcome.found_s, read_s,

@@ -30,15 +30,14 @@ SPINNER = """() => {
 }"""
 
 
-def streamed(page, selector: str, **options) -> Screen:
-    """A Screen on the page's screencast, once its first frame has come."""
+def streamed(page, selector: str, mouse: Mouse | None = None, **options) -> Screen:
+    """A Screen on the page's screencast, once its first frame has come; its looks wait for
+    `mouse`'s inputs."""
     stream = FrameStream(page)
     assert stream.start()
     assert stream.frame_after(-math.inf, 10) is not None
-    screen = Screen(page, selector, stream=stream, **options)
-    mouse = Mouse(page)
-    screen.acted_at = lambda: mouse.acted_at
-    return screen
+    acted_at = (lambda: mouse.acted_at) if mouse is not None else (lambda: -math.inf)
+    return Screen(page, selector, stream=stream, acted_at=acted_at, **options)
 
 
 def squares(image: np.ndarray) -> int:
@@ -60,9 +59,8 @@ def test_a_streamed_look_is_the_pulled_picture_pixel_for_pixel(page, pages_url):
 
 def test_no_look_shows_the_page_as_it_was_before_the_last_press(page, pages_url):
     page.goto(f"{pages_url}clicks.html")
-    screen = streamed(page, "#scene")
     mouse = Mouse(page)
-    screen.acted_at = lambda: mouse.acted_at
+    screen = streamed(page, "#scene", mouse)
     assert squares(screen.look().image) == 0
     for presses in range(1, 11):
         mouse.click(200, 100)
@@ -92,9 +90,8 @@ def test_a_late_look_after_a_press_still_sees_its_first_effect(page, monkeypatch
     # a frame shown after the mark has come, the effect is over, and the newest frame (what a
     # look took) is black again.
     page.set_content(FLASH)
-    screen = streamed(page, "#scene")
     mouse = Mouse(page)
-    screen.acted_at = lambda: mouse.acted_at
+    screen = streamed(page, "#scene", mouse)
     marked = webbot.screen.frames_begun
 
     def late(target):

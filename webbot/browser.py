@@ -17,6 +17,7 @@ from playwright.sync_api import Browser, BrowserContext, Error, Page, Playwright
 
 from webbot import consent
 from webbot.answer import NoAnswer, answered, evaluate
+from webbot.consent import Consent
 from webbot.deadline import Deadline
 from webbot.errors import WebbotError, first_line
 from webbot.profile import ProfileInUse, profile_lock
@@ -211,14 +212,14 @@ def _connect(playwright: Playwright, options: BrowserOptions) -> Browser:
         raise WebbotError(f"browser endpoint {url} did not answer: {first_line(exc)}") from None
 
 
-def new_page(browser: Browser, options: BrowserOptions) -> Page:
+def new_page(browser: Browser, options: BrowserOptions) -> tuple[Page, Consent]:
     """A page in a fresh context of `browser`, as the bot plays in: the options' viewport and
-    DPR, and the consent chain (the library runs in its every frame)."""
+    DPR, and the context's consent chain (the library runs in its every frame)."""
     width, height = options.viewport
     context = browser.new_context(viewport={"width": width, "height": height},
                                   device_scale_factor=options.device_scale_factor)
-    consent.install(context)  # before the first page: it runs in every frame
-    return _page_in(context)
+    chain = consent.install(context)  # before the first page: it runs in every frame
+    return _page_in(context), chain
 
 
 def _page_in(context: BrowserContext) -> Page:
@@ -289,7 +290,10 @@ def open_page(options: BrowserOptions) -> Iterator[Page]:
 class Tab:
     """The page the bot plays in, and the way to get it back when it is lost: a crashed
     renderer, a closed page, a browser gone. Playwright tells of each as an event; `lost` says
-    which happened, `reopen` gives a fresh page (in a fresh browser when the old one is gone)."""
+    which happened, `reopen` gives a fresh page (in a fresh browser when the old one is gone).
+    `consent` is the consent chain of the page's context (webbot.consent), made with it."""
+
+    consent: Consent
 
     def __init__(self, playwright: Playwright, options: BrowserOptions,
                  report: Callable[[str], None] = _say) -> None:
@@ -304,7 +308,8 @@ class Tab:
             self.browser, self.context = None, started
             self._closed = False
             started.on("close", self._context_closed)
-            consent.install(started)  # (its init script reaches the page already open too)
+            # (its init script reaches the page already open too)
+            self.consent = consent.install(started)
             self.pid = newest_browser()
             self.page = self._watched(started.pages[0] if started.pages else _page_in(started))
             return
@@ -319,7 +324,8 @@ class Tab:
             Tab._said_no_context = True
             self.report(f"the browser at {self.options.connect} has no context of yours (a "
                         "playwright run-server): the bot plays in a fresh one of its own")
-        self.page = self._watched(new_page(started, self.options))
+        page, self.consent = new_page(started, self.options)
+        self.page = self._watched(page)
 
     _said_no_context = False  # (said once a process)
 
@@ -328,7 +334,7 @@ class Tab:
         the user's other tabs), the window's size the bot's, in front and kept from being
         throttled as a hidden tab would be."""
         page = _page_in(context)
-        consent.install(page)
+        self.consent = consent.install(page)
         width, height = self.options.viewport
         with suppress(Error):
             page.set_viewport_size({"width": width, "height": height})
@@ -422,7 +428,7 @@ class Tab:
             if self.browser is None:
                 return None  # a profile's one context went: a fresh browser on it
             try:
-                page = new_page(self.browser, self.options)
+                page, self.consent = new_page(self.browser, self.options)
             except NoAnswer:
                 raise
             except (Error, WebbotError):

@@ -9,14 +9,13 @@ import contextlib
 import math
 import re
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import soupsieve
 from playwright.sync_api import ElementHandle, Error, Frame, Page
 
 from webbot import answer
-from webbot.consent import chain_of
 from webbot.deadline import Deadline
 from webbot.errors import WebbotError, first_line
 from webbot.game import Candidate, GameSpec, frame_name
@@ -24,7 +23,7 @@ from webbot.inputs import InputError
 from webbot.page_scripts import page_script
 from webbot.screen import Box, Camera
 from webbot.shown import shown
-from webbot.way import Way, answer_consent
+from webbot.way import Clearance, Way, answer_consent
 from webbot.words import counted
 
 FRAME_SEPARATOR = ">>>"
@@ -41,7 +40,7 @@ class NoGameFound(WebbotError):
 class Found:
     candidate: Candidate
     way: Way
-    done: list[str]  # what was answered, skipped or pressed on the way
+    done: list[str]  # what was answered, skipped or pressed on the way (said as it was done)
     # The other elements looked at on the last look, with what was wrong with each.
     passed_over: list[tuple[Box, str]] = field(default_factory=list)
 
@@ -141,11 +140,11 @@ def _largest_first(page: Page, elements: str) -> Iterator[tuple[Frame, ElementHa
             yield frame, handle
 
 
-def find_game(page: Page, spec: GameSpec, *, selector: str | None = None,
-              timeout_s: float = FIND_TIMEOUT_S,
-              waiting: Callable[[str], None] = lambda line: None) -> Found:
-    """The element of the page that holds the game, with the way to it cleared. Not found
-    within SAY_WAITING_S, `waiting` hears what is waited for and for how long, once."""
+def find_game(page: Page, spec: GameSpec, clearance: Clearance, *, selector: str | None = None,
+                timeout_s: float = FIND_TIMEOUT_S) -> Found:
+    """The element of the page that holds the game, with the way to it cleared (each thing
+    done said through clearance.report as it is done). Not found within SAY_WAITING_S, what
+    is waited for and for how long is said too, once."""
     started = time.monotonic()
     deadline = Deadline(timeout_s)
     done: list[str] = []
@@ -154,17 +153,20 @@ def find_game(page: Page, spec: GameSpec, *, selector: str | None = None,
     while True:
         if not said and time.monotonic() - started > SAY_WAITING_S:
             said = True
-            waiting(f"looking for {spec.name} on the page (up to {timeout_s:g} s, "
-                    "--find-timeout)")
-        done += answer_consent(page)
+            clearance.report(f"looking for {spec.name} on the page (up to {timeout_s:g} s, "
+                             "--find-timeout)")
+        done += answer_consent(page, clearance)
         looked: list[str] = []
         passed_over: list[tuple[Box, str]] = []
         for candidate in candidates(page, spec, selector, camera):
-            verdict = _look_at(candidate, spec, done)
+            verdict = _look_at(candidate, spec, clearance, done)
             if verdict is None:
-                way = Way(page, candidate.element, lambda c=candidate: _current(c))
-                done += chain_of(page).settle(page)
-                way.done = done
+                way = Way(page, candidate.element, lambda c=candidate: _current(c), clearance,
+                          done)
+                settled = clearance.consent.settle(page)
+                for line in settled:
+                    clearance.report(line)
+                done += settled
                 if spec.needs_focus:
                     _focus(way)
                 return Found(candidate, way, done, passed_over)
@@ -172,7 +174,8 @@ def find_game(page: Page, spec: GameSpec, *, selector: str | None = None,
             passed_over.append((candidate.box, verdict))
         waited = time.monotonic() - started
         if deadline.passed() or (not looked and waited > spec.appears_within_s):
-            raise NoGameFound(_not_found(page, spec, selector, looked, min(waited, timeout_s)))
+            raise NoGameFound(_not_found(page, spec, clearance, selector, looked,
+                                         min(waited, timeout_s)))
         page.wait_for_timeout(250)
 
 
@@ -183,8 +186,10 @@ def _current(candidate: Candidate) -> Box:
     return Box.of(box)
 
 
-def _look_at(candidate: Candidate, spec: GameSpec, done: list[str]) -> str | None:
-    """None when the candidate is the game, uncovered; else what is wrong with it."""
+def _look_at(candidate: Candidate, spec: GameSpec, clearance: Clearance, done: list[str]
+             ) -> str | None:
+    """None when the candidate is the game, uncovered; else what is wrong with it. A cover's
+    button pressed is added to `done`, and said."""
     view = candidate.frame.page.viewport_size
     if view and (candidate.box.width > view["width"] + 0.5
                  or candidate.box.height > view["height"] + 0.5):
@@ -192,7 +197,8 @@ def _look_at(candidate: Candidate, spec: GameSpec, done: list[str]) -> str | Non
                 f"{math.ceil(candidate.box.width) + 40}x{math.ceil(candidate.box.height) + 40}"
                 " or larger)")
     try:
-        way = Way(candidate.frame.page, candidate.element, lambda: _current(candidate))
+        way = Way(candidate.frame.page, candidate.element, lambda: _current(candidate),
+                  clearance, done)
         cover = way.cover()
         if cover is not None and cover.what == "outside":
             candidate.element.scroll_into_view_if_needed(timeout=5000)
@@ -202,7 +208,9 @@ def _look_at(candidate: Candidate, spec: GameSpec, done: list[str]) -> str | Non
             return "outside the window, even scrolled into view"
         if cover is not None:
             if cover.button is not None:
-                done.append(way.press(cover))
+                pressed = way.press(cover)
+                done.append(pressed)
+                clearance.report(pressed)
             return f"covered by {cover.what}"
         return None if spec.recognises(candidate) else f"not {spec.name}"
     except (Error, WebbotError) as exc:
@@ -211,17 +219,17 @@ def _look_at(candidate: Candidate, spec: GameSpec, done: list[str]) -> str | Non
 
 def _focus(way: Way) -> None:
     """Keyboard focus into the game's frame, as a click into it would give."""
-    for holder in way.chain:
+    for holder in way.holders:
         with contextlib.suppress(Error):
             holder.focus()
 
 
-def _not_found(page: Page, spec: GameSpec, selector: str | None, looked: list[str],
-               timeout_s: float) -> str:
+def _not_found(page: Page, spec: GameSpec, clearance: Clearance, selector: str | None,
+               looked: list[str], timeout_s: float) -> str:
     frames = [frame_name(frame) for frame in page.frames]
     what = f"'{selector}'" if selector else f"{spec.candidates} elements"
     seen = "; ".join(looked) if looked else f"no displayed {what}"
     if any(": covered by " in line for line in looked):
-        seen += f"; tried {chain_of(page).tried()}"
+        seen += f"; tried {clearance.consent.tried()}"
     return (f"no frame of {shown(page.url)} shows {spec.name} after {timeout_s:.0f} s; looked in "
             f"{counted(len(frames), 'frame')} ({', '.join(frames)}): {seen}")

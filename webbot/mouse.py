@@ -34,10 +34,12 @@ class Mouse:
     """Moves, clicks and drags at page (CSS pixel) coordinates.
 
     `pause_ms` is pacing between intermediate moves, for games that poll input once per
-    animation frame; it is not a way of waiting for the game.
+    animation frame; it is not a way of waiting for the game. `guard` is called with the page
+    point before each press: it clears what may have come over the game (webbot.way.Way.guard).
     """
 
-    def __init__(self, page: Page, *, step_px: float = 12, pause_ms: float = 0) -> None:
+    def __init__(self, page: Page, *, step_px: float = 12, pause_ms: float = 0,
+                 guard: Callable[[float, float], None] | None = None) -> None:
         self.page = page
         self.step_px = step_px
         self.pause_ms = pause_ms
@@ -45,9 +47,7 @@ class Mouse:
         # When the last input was taken by the page (time.monotonic()): a picture meant to
         # show what an input did must be drawn after it (webbot.screen).
         self.acted_at = -math.inf
-        # Called with the page point before each press: clears what may have come over the
-        # game (see webbot.way.Way.guard).
-        self.guard: Callable[[float, float], None] | None = None
+        self.guard = guard
 
     def move_to(self, x: float, y: float, step_px: float | None = None,
                 steps: int | None = None) -> None:

@@ -221,18 +221,21 @@ class Screen:
     """One element of a page (a game's canvas, say) that the bot grabs and waits on.
 
     `recorder` (see webbot.debug) is told of every frame taken, and of the frames handed back
-    to the caller, so a failed run can show what the bot saw last.
+    to the caller, so a failed run can show what the bot saw last. `stream`: pictures pushed
+    by Chromium as it draws them (webbot.stream), for look(); grabs and waits pull theirs.
+    `acted_at` tells when the page last took an input (the Mouse's): a look shows nothing
+    drawn before it. `before_capture` is called before each picture to clear what has come
+    over the game (webbot.way.Way.watch); given 0, it looks at once rather than at its pace.
     """
 
     def __init__(self, page: Page, selector: str, recorder=None, timeout_s: float = 10,
                  *, fast: bool = False, element: ElementHandle | None = None,
-                 stream: FrameStream | None = None) -> None:
+                 stream: FrameStream | None = None,
+                 acted_at: Callable[[], float] = lambda: -math.inf,
+                 before_capture: Callable[..., None] = lambda *every_s: None) -> None:
         self.page = page
-        # Pictures pushed by Chromium as it draws them (webbot.stream), for look(); grabs and
-        # waits pull theirs. `acted_at` tells when the page last took an input (the Mouse's):
-        # a look shows nothing drawn before it.
         self.stream = stream
-        self.acted_at: Callable[[], float] = lambda: -math.inf
+        self.acted_at = acted_at
         self._seen_at = -math.inf  # when the last streamed picture looked at was shown
         self._input_at = -math.inf  # the last input a look waited out
         self._box: dict | None = None  # the game's box, as last measured for the stream
@@ -246,9 +249,7 @@ class Screen:
         self.recorder = recorder or _NoRecorder()
         self.timeout_s = timeout_s
         self._first = True
-        # Called before each picture: clearing what has come over the game (webbot.way); given
-        # 0, it looks at once rather than at its usual pace.
-        self.before_capture: Callable[..., None] = lambda *every_s: None
+        self.before_capture = before_capture
 
     def _capture(self) -> Grab:
         if self.stream is not None and self.stream.running:

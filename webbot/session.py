@@ -3,6 +3,11 @@
 Every game command runs inside `game_session`, so they all get the same behaviour: the bundled
 replica by default, `--debug-dir` output, and a saved last frame plus a one-line reason when
 anything fails.
+
+The Session is the one object that follows the page when recovery replaces it (`reopen`): what
+works on a page (the mouse, the way to the game, the screen) is made anew for the new page, by
+the Session and by the game when it finds the game again; nothing holds a page across a
+recovery.
 """
 
 from __future__ import annotations
@@ -30,7 +35,7 @@ from webbot.browser import (
     open_url,
     open_url_again,
 )
-from webbot.consent import chain_of
+from webbot.consent import Consent
 from webbot.debug import Mark, Recorder, lines
 from webbot.errors import WebbotError, ctrl_c_heard, first_line
 from webbot.finder import FIND_TIMEOUT_S, Found, find_game
@@ -43,6 +48,7 @@ from webbot.screen import Box, Camera, Grab, Screen
 from webbot.server import FixtureServer
 from webbot.shown import shown
 from webbot.stream import FrameStream
+from webbot.way import Clearance
 
 MAX_RECOVERIES = 3
 # How long a lost page's server is tried again (a server restarting, a network blip).
@@ -66,7 +72,7 @@ class Session:
     page: Page
     url: str
     recorder: Recorder
-    mouse: Mouse
+    consent: Consent  # the consent chain of the page's context (webbot.browser.Tab makes it)
     game_selector: str | None = None
     find_timeout_s: float = FIND_TIMEOUT_S
     tab: Tab | None = None  # the way to get the page back (None: a page handed in, no way)
@@ -76,6 +82,11 @@ class Session:
     stream: FrameStream | None = None  # the page's screencast, once a game asked for it
     streamless: bool = False  # none to be had from this browser (said once)
     stream_format: str = "jpeg"  # the screencast's pictures: png, or jpeg (lossy, cheaper)
+    # The page's mouse, made again with each page and each game found on it (guarded then).
+    mouse: Mouse = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.mouse = Mouse(self.page)
 
     def lost(self) -> str | None:
         """What happened to the page, if it is gone (a crash, a close, the browser) or no
@@ -106,9 +117,9 @@ class Session:
         assert self.tab is not None
         # The trace so far as trace-N.zip, while the old page's context is still there.
         self.recorder.stop_trace(f"trace-{self.tab.reopened + 1}.zip")
-        self.page = self.tab.reopen(report)
+        self.page, self.consent = self.tab.reopen(report), self.tab.consent
         self.found = None
-        self.mouse.page, self.mouse.guard = self.page, None
+        self.mouse = Mouse(self.page)
         self.recorder.start_trace(self.tab.own_context)
         open_url_again(self.page, self.url, RETURN_PATIENCE_S, report)
 
@@ -121,16 +132,16 @@ class Session:
 
     def find_game(self, spec: GameSpec, report: Callable[[str], None] = lambda line: None
                   ) -> Found:
-        """The game's element in whatever frame holds it, the way to it cleared; every press
-        of the mouse first checks that nothing has come over the game since. A search that
-        takes a while says what it waits for, and for how long."""
-        if self.recorder.wants_frames():
-            chain_of(self.page).before_press = self._show_press
-        found = find_game(self.page, spec, selector=self.game_selector,
-                          timeout_s=self.find_timeout_s, waiting=report)
+        """The game's element in whatever frame holds it, the way to it cleared (what was done
+        on the way reported, a line each, then and later in the game); the session's mouse is
+        made again to check, before every press, that nothing has come over the game since. A
+        search that takes a while says what it waits for, and for how long."""
+        show = self._show_press if self.recorder.wants_frames() else None
+        found = find_game(self.page, spec, Clearance(self.consent, report, show),
+                          selector=self.game_selector, timeout_s=self.find_timeout_s)
         self._show_found(spec, found)
         self.found = found
-        self.mouse.guard = found.way.guard
+        self.mouse = Mouse(self.page, guard=found.way.guard)
         return found
 
     def _show_found(self, spec: GameSpec, found: Found) -> None:
@@ -174,20 +185,17 @@ class Session:
                     streamed: bool = False, stream_format: str | None = None,
                     report: Callable[[str], None] = lambda line: None) -> Screen:
         """A Screen on the game found on the page; what was done on the way (a consent
-        dialog declined, an ad skipped) is reported, a line each. `streamed`: its looks come
-        from the page's screencast (webbot.stream) where the browser has one, its frames in
-        `stream_format` (png or jpeg; the session's by default)."""
+        dialog declined, an ad skipped) is reported, a line each, and so is what is cleared
+        later in the game. `streamed`: its looks come from the page's screencast
+        (webbot.stream) where the browser has one, its frames in `stream_format` (png or jpeg;
+        the session's by default). Its pictures wait for the session's mouse (the one made
+        for this game) and clear what has come over the game first."""
         found = self.find_game(spec, report)
-        for step in found.done:
-            report(step)
-        found.way.report = report  # and what is cleared later, in the middle of the game
-        screen = Screen(self.page, found.candidate.name, self.recorder, timeout_s, fast=fast,
-                        element=found.candidate.element,
-                        stream=self.screencast(report, stream_format) if streamed else None)
-        screen.acted_at = lambda: self.mouse.acted_at
-        found.way.box = screen.current_box
-        screen.before_capture = found.way.watch
-        return screen
+        mouse = self.mouse
+        return Screen(self.page, found.candidate.name, self.recorder, timeout_s, fast=fast,
+                      element=found.candidate.element,
+                      stream=self.screencast(report, stream_format) if streamed else None,
+                      acted_at=lambda: mouse.acted_at, before_capture=found.way.watch)
 
     def screencast(self, report: Callable[[str], None], image_format: str | None = None
                    ) -> FrameStream | None:
@@ -228,7 +236,7 @@ def game_session(options: RunOptions, fixture_path: str) -> Iterator[Session]:
             tab = stack.enter_context(open_tab(options.browser))
             recorder.start_trace(tab.own_context)
             stack.callback(recorder.stop_trace)
-            session = Session(tab.page, url, recorder, Mouse(tab.page), options.game_selector,
+            session = Session(tab.page, url, recorder, tab.consent, options.game_selector,
                               options.find_timeout_s, tab, options.max_recoveries)
             try:
                 open_url(tab.page, url)

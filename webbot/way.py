@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from playwright.sync_api import ElementHandle, Error, Page
 
 from webbot import answer
-from webbot.consent import chain_of
+from webbot.consent import Consent, ShowPress
 from webbot.consent.buttons import CONSENT_CONTEXT
 from webbot.deadline import Deadline
 from webbot.errors import WebbotError
@@ -53,14 +53,31 @@ class Cover:
     button: ElementHandle | None = None
 
 
-def answer_consent(page: Page) -> list[str]:
-    """One pass of the page's consent chain (webbot.consent) over every frame; what was done,
-    a line each. A dialog that something else covers (a game page's own dialog under the
-    portal's preroll) is left for a later pass, once the cover is gone."""
-    return chain_of(page).answer(page, covered=lambda button: _covered(page, button.element))
+@dataclass(frozen=True)
+class Clearance:
+    """What clearing the way to a game works with: the consent chain of the page's context
+    (webbot.consent), where each thing done is said as it is done (a dialog answered, an ad
+    skipped: a line each), and what is shown each button before it is pressed (the run's
+    annotated frames), if anything."""
+
+    consent: Consent
+    report: Callable[[str], None] = field(default=lambda line: None)
+    show_press: ShowPress | None = None
 
 
-def _covered(page: Page, button: ElementHandle) -> bool:
+def answer_consent(page: Page, clearance: Clearance) -> list[str]:
+    """One pass of the consent chain over every frame; what was done, a line each (said
+    through clearance.report too). A dialog that something else covers (a game page's own
+    dialog under the portal's preroll) is left for a later pass, once the cover is gone."""
+    done = clearance.consent.answer(
+        page, covered=lambda button: _covered(page, button.element, clearance),
+        show_press=clearance.show_press)
+    for line in done:
+        clearance.report(line)
+    return done
+
+
+def _covered(page: Page, button: ElementHandle, clearance: Clearance) -> bool:
     def box() -> Box:
         found = answer.box(button)
         if not found:
@@ -68,7 +85,7 @@ def _covered(page: Page, button: ElementHandle) -> bool:
         return Box.of(found)
 
     try:
-        way = Way(page, button, box)
+        way = Way(page, button, box, clearance)
         cover = way.cover(((0.5, 0.5),))
         if cover is not None and cover.what == "outside":
             button.scroll_into_view_if_needed(timeout=3000)
@@ -80,26 +97,29 @@ def _covered(page: Page, button: ElementHandle) -> bool:
 
 class Way:
     """The path from the top page to the game element: frames and the iframe elements that
-    hold them. It tells what covers the game and clears it."""
+    hold them. It tells what covers the game and clears it, with what `clearance` gives;
+    `box` measures the game on the page. What it does is added to `done` (the lines of what
+    was done on the way to the game, when it is handed one)."""
 
-    def __init__(self, page: Page, element: ElementHandle, box: Callable[[], Box]) -> None:
+    def __init__(self, page: Page, element: ElementHandle, box: Callable[[], Box],
+                 clearance: Clearance, done: list[str] | None = None) -> None:
         self.page = page
         self.element = element
         self.box = box
-        self.chain = self._chain(element)
+        self.clearance = clearance
+        self.holders = self._holders(element)
         self._checked = 0.0
-        self.done: list[str] = []
+        self.done = [] if done is None else done
         self._shown: set[str] = set()  # the presses drawn on a frame, each once
-        # Told of what is cleared after the game was found (a popup in the middle of a game).
-        self.report: Callable[[str], None] = lambda line: None
 
-    def _did(self, lines: list[str]) -> None:
+    def _record(self, lines: list[str]) -> None:
+        """Lines of what was cleared, kept in `done` and said."""
         self.done += lines
         for line in lines:
-            self.report(line)
+            self.clearance.report(line)
 
     @staticmethod
-    def _chain(element: ElementHandle) -> list[ElementHandle]:
+    def _holders(element: ElementHandle) -> list[ElementHandle]:
         """The iframe elements from the top page down to the game's frame."""
         chain: list[ElementHandle] = []
         frame = answer.owner_frame(element)
@@ -116,7 +136,7 @@ class Way:
         target = element or self.element
         game = box or self.box()
         page_points = [(game.x + fx * game.width, game.y + fy * game.height) for fx, fy in points]
-        for holder in [*self.chain, target]:
+        for holder in [*self.holders, target]:
             if holder is target:
                 places = list(points)
             else:
@@ -141,7 +161,7 @@ class Way:
         the bot's eyes). Checked at most every half second."""
         if time.monotonic() - self._checked < every_s:
             return
-        self._did(chain_of(self.page).news())
+        self._record(self.clearance.consent.news())
         try:
             covered = self.cover() is not None
         except Error:
@@ -154,7 +174,7 @@ class Way:
         """Answer consent, scroll the game into view, skip or wait out what covers it."""
         deadline = Deadline(patience_s)
         while True:
-            self._did(answer_consent(self.page))
+            self.done += answer_consent(self.page, self.clearance)
             cover = self.cover()
             if cover is None:
                 self._checked = time.monotonic()
@@ -165,13 +185,14 @@ class Way:
                     continue
             elif cover.button is not None:
                 try:
-                    self._did([self.press(cover)])
+                    self._record([self.press(cover)])
                     continue
                 except Error:
                     pass  # not clickable yet: wait on
             if deadline.passed():
+                tried = self.clearance.consent.tried()
                 raise WebbotError(f"the game is covered by {cover.what} and nothing closed it "
-                                  f"within {patience_s:g} s; tried {chain_of(self.page).tried()}")
+                                  f"within {patience_s:g} s; tried {tried}")
             self.page.wait_for_timeout(250)
 
     def press(self, cover: Cover) -> str:
@@ -179,7 +200,7 @@ class Way:
         the line that says so."""
         label = _label(cover.button)
         what = f"pressing '{label}' on {cover.what}"
-        if (show := chain_of(self.page).before_press) is not None and what not in self._shown:
+        if (show := self.clearance.show_press) is not None and what not in self._shown:
             self._shown.add(what)  # (a button not clickable yet is tried again and again)
             show(cover.button, what)
         cover.button.click(timeout=3000)

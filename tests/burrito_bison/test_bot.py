@@ -12,6 +12,7 @@ import pytest
 from tests.conftest import in_own_thread, run_webbot
 from tests.test_cli import closed_port
 from webbot.burrito_bison.bot import BurritoBot, round_line
+from webbot.burrito_bison.decide import Kind
 from webbot.burrito_bison.matching import TemplatePack
 from webbot.burrito_bison.model import Round
 from webbot.burrito_bison.replica import round_judged
@@ -37,9 +38,9 @@ class WatchedBot(BurritoBot):
         return seen
 
     def act(self, seen, action) -> None:
-        self.acts.append((seen.sighting.screen, action.kind, action.role))
-        if action.kind != "wait":
-            self.told.append(f"{action.kind} {action.role or ''}".strip())
+        self.acts.append((seen.sighting.screen, action.kind.value, action.role))
+        if action.kind is not Kind.WAIT:
+            self.told.append(f"{action.kind.value} {action.role or ''}".strip())
         super().act(seen, action)
 
     def story(self) -> str:

@@ -10,6 +10,7 @@ from webbot.burrito_bison.decide import (
     LAUNCH_DRAG,
     RETRY_S,
     Decider,
+    Kind,
     patience_s,
     settled,
 )
@@ -40,9 +41,9 @@ def test_a_screen_whose_indicator_moves_is_not_settled():
 def test_the_launch_pulls_left_from_the_post_once_the_ring_is_settled():
     decider = Decider()
     ring = seen("ring", launch=(350.0, 530.0))
-    assert decider(observed(ring, None, 0.0)).kind == "wait"
+    assert decider(observed(ring, None, 0.0)).kind is Kind.WAIT
     action = decider(observed(ring, ring, 0.1))
-    assert action.kind == "launch"
+    assert action.kind is Kind.LAUNCH
     assert action.at == (350.0, 530.0)
     assert action.end == (350.0 + LAUNCH_DRAG[0], 530.0 + LAUNCH_DRAG[1])
 
@@ -50,27 +51,27 @@ def test_the_launch_pulls_left_from_the_post_once_the_ring_is_settled():
 def test_a_screen_that_ignored_a_click_gets_another_only_after_a_pause():
     decider = Decider()
     missions = seen("missions", **{"continue": (590.0, 600.0)})
-    assert decider(observed(missions, missions, 1.0)).kind == "click"
-    assert decider(observed(missions, missions, 1.0 + RETRY_S / 2)).kind == "wait"
-    assert decider(observed(missions, missions, 1.0 + RETRY_S)).kind == "click"
+    assert decider(observed(missions, missions, 1.0)).kind is Kind.CLICK
+    assert decider(observed(missions, missions, 1.0 + RETRY_S / 2)).kind is Kind.WAIT
+    assert decider(observed(missions, missions, 1.0 + RETRY_S)).kind is Kind.CLICK
 
 
 def test_a_full_rocket_is_used_at_once():
     rocket = seen("rocket_ready", rocket=(43.0, 322.0))
     action = Decider()(observed(rocket, None, 0.0))
-    assert (action.kind, action.at) == ("click", (43.0, 322.0))
+    assert (action.kind, action.at) == (Kind.CLICK, (43.0, 322.0))
 
 
 @pytest.mark.parametrize("screen", ["flight", "unknown"])
 def test_nothing_is_done_in_flight_or_on_an_unknown_screen(screen):
     sighting = seen(screen)
-    assert Decider()(observed(sighting, sighting, 5.0)).kind == "wait"
+    assert Decider()(observed(sighting, sighting, 5.0)).kind is Kind.WAIT
 
 
 def test_results_are_read_before_going_on_and_the_shop_only_when_wanted():
     results = seen("results", next=(970.0, 570.0), shop=(780.0, 570.0))
     decider = Decider()
-    assert decider(observed(results, results, 0.0)).kind == "read_results"
+    assert decider(observed(results, results, 0.0)).kind is Kind.READ_RESULTS
     read = observed(results, results, 0.0, results_read=True, affordable=True)
     assert decider.decide(read).role == "shop"
     assert decider.decide(observed(results, results, 0.0, results_read=True)).role == "next"
@@ -80,13 +81,13 @@ def test_results_are_read_before_going_on_and_the_shop_only_when_wanted():
 def test_the_shop_is_visited_once_then_left_by_its_next_arrow():
     shop = seen("shop", next=(1100.0, 600.0))
     decider = Decider()
-    assert decider(observed(shop, shop, 0.0)).kind == "shop"
+    assert decider(observed(shop, shop, 0.0)).kind is Kind.SHOP
     # The visit took 5 s and clicked Next itself: that click gets its time before another.
-    assert decider(observed(shop, shop, 5.0)).kind == "wait"
-    assert decider(observed(shop, shop, 5.0 + RETRY_S / 2)).kind == "wait"
+    assert decider(observed(shop, shop, 5.0)).kind is Kind.WAIT
+    assert decider(observed(shop, shop, 5.0 + RETRY_S / 2)).kind is Kind.WAIT
     assert decider(observed(shop, shop, 5.0 + 2 * RETRY_S)).role == "next"
     decider(observed(seen("ring"), None, 8.0))
-    assert decider(observed(shop, shop, 9.0)).kind == "shop"  # a new stay, a new visit
+    assert decider(observed(shop, shop, 9.0)).kind is Kind.SHOP  # a new stay, a new visit
 
 
 def test_a_long_flight_is_not_stuck():
@@ -99,9 +100,9 @@ def test_a_long_flight_is_not_stuck():
 def test_the_screens_around_the_rounds_are_left_by_their_one_click(screen, role):
     decider = Decider()
     shown = seen(screen, **{role: (300.0, 200.0)})
-    assert decider(observed(shown, None, 0.0)).kind == "wait"  # not settled yet
+    assert decider(observed(shown, None, 0.0)).kind is Kind.WAIT  # not settled yet
     action = decider(observed(shown, shown, 0.1))
-    assert (action.kind, action.at, action.role) == ("click", (300.0, 200.0), role)
+    assert (action.kind, action.at, action.role) == (Kind.CLICK, (300.0, 200.0), role)
 
 
 def test_a_flash_sale_is_never_bought():

@@ -18,7 +18,6 @@ import webbot.consent.engine as engine_module
 from tests.conftest import in_own_thread, run_webbot, sweep
 from tests.test_portal import PORTAL
 from webbot.browser import BrowserOptions
-from webbot.consent import chain_of
 from webbot.consent.engine import MAX_ERRORS, MAX_INITS, MAX_MESSAGES, Engine, find_library
 from webbot.consent.messages import MAX_CHARS, checked
 from webbot.puzlogic.bot import PuzlogicBot
@@ -62,7 +61,7 @@ def play(url: str, reader) -> tuple[list[str], bool, dict]:
             page = session.page
             page.wait_for_function("window.__consentTest && window.__consentTest.done",
                                    timeout=30_000)
-            chain = chain_of(page)
+            chain = session.consent
             said.extend(chain.news())
             seen = {"test": page.evaluate("window.__consentTest"),
                     "pwned": page.evaluate("window.__pwned === undefined ? null : true"),

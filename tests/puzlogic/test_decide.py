@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 
 from webbot.errors import WebbotError
-from webbot.puzlogic.decide import DROP_TRIES, RESTARTS, Action, Player
+from webbot.puzlogic.decide import DROP_TRIES, RESTARTS, Action, Kind, Player
 from webbot.puzlogic.model import (
     LevelButton,
     LevelView,
@@ -61,12 +61,12 @@ def solving(*answers: list) -> tuple[list[Puzzle], object]:
 def test_each_wanted_level_is_opened_solved_and_placed_piece_by_piece():
     asked, solve = solving([PLAN])
     player = Player([1, 2], solve)
-    assert player(select(1, 2)) == Action("open", 1)
-    assert player(level(1)) == Action("reread", 1)  # a look at it: now read it twice alike
-    assert player(level(1, puzzle=PUZZLE)) == Action("place", 1, PLAN[0])
-    assert player(level(1, PLAN[:1])) == Action("place", 1, PLAN[1], last=True)
-    assert player(COMPLETED) == Action("open", 2)
-    assert player(level(2, puzzle=PUZZLE)).kind == "place"
+    assert player(select(1, 2)) == Action(Kind.OPEN, 1)
+    assert player(level(1)) == Action(Kind.REREAD, 1)  # a look at it: now read it twice alike
+    assert player(level(1, puzzle=PUZZLE)) == Action(Kind.PLACE, 1, PLAN[0])
+    assert player(level(1, PLAN[:1])) == Action(Kind.PLACE, 1, PLAN[1], last=True)
+    assert player(COMPLETED) == Action(Kind.OPEN, 2)
+    assert player(level(2, puzzle=PUZZLE)).kind is Kind.PLACE
     assert player(level(2, PLAN[:1])).last
     assert player(COMPLETED) is None
     assert asked == [PUZZLE, PUZZLE] and player.completed == {1, 2}
@@ -75,12 +75,12 @@ def test_each_wanted_level_is_opened_solved_and_placed_piece_by_piece():
 def test_a_locked_level_is_reached_through_the_highest_open_one_before_it():
     _, solve = solving([PLAN])
     player = Player([3], solve)
-    assert player(select(1, 2)) == Action("open", 3)
-    assert player(select(1, 2)) == Action("open", 2, unlocking=True)
+    assert player(select(1, 2)) == Action(Kind.OPEN, 3)
+    assert player(select(1, 2)) == Action(Kind.OPEN, 2, unlocking=True)
     player(level(2, puzzle=PUZZLE))
     player(level(2, PLAN[:1]))
-    assert player(COMPLETED) == Action("open", 3)  # the wanted level again, now open
-    assert player(level(3, puzzle=PUZZLE)).kind == "place"
+    assert player(COMPLETED) == Action(Kind.OPEN, 3)  # the wanted level again, now open
+    assert player(level(3, puzzle=PUZZLE)).kind is Kind.PLACE
 
 
 def test_a_level_still_locked_after_the_one_before_is_an_error():
@@ -109,9 +109,9 @@ def test_a_drop_that_did_not_land_is_tried_again_then_the_level_restarted():
     player = Player([1], solve)
     assert started(player, level(1, puzzle=PUZZLE)).placement == PLAN[0]
     for _ in range(DROP_TRIES - 1):
-        assert player(level(1)) == Action("place", 1, PLAN[0])  # nothing moved: again
-    assert player(level(1)) == Action("restart", 1)
-    assert player(level(1)) == Action("place", 1, PLAN[0])  # from the first piece again
+        assert player(level(1)) == Action(Kind.PLACE, 1, PLAN[0])  # nothing moved: again
+    assert player(level(1)) == Action(Kind.RESTART, 1)
+    assert player(level(1)) == Action(Kind.PLACE, 1, PLAN[0])  # from the first piece again
 
 
 def test_a_wrong_board_is_restarted_until_the_restarts_run_out():
@@ -120,8 +120,8 @@ def test_a_wrong_board_is_restarted_until_the_restarts_run_out():
     started(player, level(1, puzzle=PUZZLE))
     wrong = level(1, (Placement(0, 0, 2, "white"),))  # the 2 went where the 1 belongs
     for _ in range(RESTARTS):
-        assert player(wrong) == Action("restart", 1)
-        assert player(level(1)).kind == "place"
+        assert player(wrong) == Action(Kind.RESTART, 1)
+        assert player(level(1)).kind is Kind.PLACE
     with pytest.raises(WebbotError, match=f"kept going wrong after {RESTARTS} restarts"):
         player(replace(wrong, view=replace(wrong.view, red=True)))
 
@@ -129,16 +129,16 @@ def test_a_wrong_board_is_restarted_until_the_restarts_run_out():
 def test_a_level_left_half_done_or_wrong_is_restarted_and_read_again_first():
     _, solve = solving([PLAN])
     player = Player([1], solve)
-    assert started(player, level(1, PLAN[:1], puzzle=PUZZLE)) == Action("restart", 1,
+    assert started(player, level(1, PLAN[:1], puzzle=PUZZLE)) == Action(Kind.RESTART, 1,
                                                                          read=True)
-    assert player(level(1, puzzle=PUZZLE)).kind == "place"
+    assert player(level(1, puzzle=PUZZLE)).kind is Kind.PLACE
 
 
 def test_several_solutions_mean_a_restart_and_a_reading_afresh():
     other = Puzzle(CELLS, PUZZLE.pieces, (Sum("row", 0, 3), Sum("col", 0, 1)))
     asked, solve = solving([PLAN, PLAN[::-1]], [PLAN])
     player = Player([1], solve)
-    assert started(player, level(1, puzzle=PUZZLE)) == Action("restart", 1, read=True)
+    assert started(player, level(1, puzzle=PUZZLE)) == Action(Kind.RESTART, 1, read=True)
     assert player(level(1, puzzle=other)).placement == PLAN[0]
     assert asked == [PUZZLE, other]
 
@@ -146,7 +146,7 @@ def test_several_solutions_mean_a_restart_and_a_reading_afresh():
 def test_no_solution_means_a_second_reading_and_then_a_refusal_naming_the_weakest():
     _, solve = solving([])
     player = Player([1], solve)
-    assert started(player, level(1, puzzle=PUZZLE)) == Action("reread", 1)
+    assert started(player, level(1, puzzle=PUZZLE)) == Action(Kind.REREAD, 1)
     with pytest.raises(UnreadableScreen, match="has no solution, so something was misread"):
         player(level(1, puzzle=PUZZLE))
 
@@ -159,19 +159,19 @@ def test_after_a_lost_page_the_level_under_way_is_opened_again_from_the_start():
     player(level(1, PLAN[:1]))  # the second piece is under way when the page is lost
     player.resume()
     title = Observation(None, None, "title")  # type: ignore[arg-type]
-    assert player(title) == Action("open", 1)
-    assert player(level(1)) == Action("reread", 1)  # a fresh level, read afresh
-    assert player(level(1, puzzle=PUZZLE)) == Action("place", 1, PLAN[0])
+    assert player(title) == Action(Kind.OPEN, 1)
+    assert player(level(1)) == Action(Kind.REREAD, 1)  # a fresh level, read afresh
+    assert player(level(1, puzzle=PUZZLE)) == Action(Kind.PLACE, 1, PLAN[0])
 
 
 def test_every_piece_in_one_go_then_one_look_says_which_to_drag_again():
     _, solve = solving([PLAN])
     player = Player([1], solve, drags_per_look=None)
-    assert started(player, level(1, puzzle=PUZZLE)) == Action("place", 1, PLAN[0], last=True,
+    assert started(player, level(1, puzzle=PUZZLE)) == Action(Kind.PLACE, 1, PLAN[0], last=True,
                                                               then=(PLAN[1],))
-    assert player(level(1, PLAN[1:])) == Action("place", 1, PLAN[0], last=True)  # lost: again
-    assert player(level(1, PLAN[1:])) == Action("restart", 1)  # lost twice
-    assert player(level(1)) == Action("place", 1, PLAN[0], last=True, then=(PLAN[1],))
-    assert player(level(1, PLAN[:1])) == Action("place", 1, PLAN[1], last=True)  # on from it
+    assert player(level(1, PLAN[1:])) == Action(Kind.PLACE, 1, PLAN[0], last=True)  # lost: again
+    assert player(level(1, PLAN[1:])) == Action(Kind.RESTART, 1)  # lost twice
+    assert player(level(1)) == Action(Kind.PLACE, 1, PLAN[0], last=True, then=(PLAN[1],))
+    assert player(level(1, PLAN[:1])) == Action(Kind.PLACE, 1, PLAN[1], last=True)  # on from it
     with pytest.raises(WebbotError, match="every piece is on its cell"):
         player(level(1, PLAN))

@@ -17,6 +17,7 @@ from webbot.burrito_bison.decide import (
     RECOVERY_LIMIT,
     Action,
     Decider,
+    Kind,
     patience_s,
 )
 from webbot.burrito_bison.matching import TemplatePack
@@ -82,8 +83,9 @@ class BurritoBot:
         self.report = report
         self.streamed = streamed  # looks at the page's screencast (False: pulled pictures)
         self.recovery = Recovery(session, report)
-        self.screen: Screen = self.recovery.attempt(self._find)
-        self.hands = Hands(session.mouse)
+        self.screen: Screen
+        self.hands: Hands
+        self.recovery.attempt(self._find)
         self.shop = shop
         self.stuck_after = stuck_after  # the watchdog's default patience
         self.pace_s = pace_s  # at least this long between looks (a benchmark's slow baseline)
@@ -126,7 +128,7 @@ class BurritoBot:
     # -- the game of the play loop ---------------------------------------------------------
     def reset(self) -> Observation:
         if self.screen.page is not self.session.page:  # a new page, after a lost one
-            self.screen = self._find()
+            self._find()
             self._previous, self.results_read = None, False
             # The round under way went with the page: the new page's round is counted afresh
             # (its rocket slams are what its results will say; the soak's first fault run
@@ -197,15 +199,15 @@ class BurritoBot:
     # -- acting ----------------------------------------------------------------------------
     def act(self, seen: Observation, action: Action) -> None:
         screen = seen.sighting.screen
-        if action.kind not in ("wait", "read_results"):
+        if action.kind not in (Kind.WAIT, Kind.READ_RESULTS):
             self._annotated(seen, action)
-        if action.kind == "launch":
+        if action.kind is Kind.LAUNCH:
             self.hands.launch(seen.grab, action.at, action.end)
             self.round_started = time.monotonic()
             if self._launched <= len(self.rounds):  # the round's first launch: say so
                 self._launched = len(self.rounds) + 1
                 self.report(f"round {self._launched} launched")
-        elif action.kind == "click":
+        elif action.kind is Kind.CLICK:
             self.hands.click(seen.grab, action.at)
             if action.role == "rocket":
                 self._rocket_clicked = True
@@ -217,10 +219,10 @@ class BurritoBot:
                 self._event("flash sale closed")
             elif action.role == "pick":
                 self._event("piñata card picked")
-        elif action.kind == "read_results":
+        elif action.kind is Kind.READ_RESULTS:
             if self._numbers_still(seen):  # else the coins are still counting up
                 self.finish_round(seen)
-        elif action.kind == "shop":
+        elif action.kind is Kind.SHOP:
             self.visit_shop(seen)
 
     def _annotated(self, seen: Observation, action: Action) -> None:
@@ -233,7 +235,7 @@ class BurritoBot:
             e = sighting.evidence
             found.append(Mark(e.x, e.y, e.width, e.height,
                               f"{sighting.screen}: {e.name} {e.score:.2f}", (0, 160, 0)))
-        what = action.role or action.kind
+        what = action.role or action.kind.value
         for point, text in ((action.at, what), (action.end, "release")):
             if point is not None:
                 found.append(Mark(point[0] - 10, point[1] - 10, 20, 20, text, (0, 0, 255)))
@@ -306,9 +308,11 @@ class BurritoBot:
             self.hands.click(seen.grab, seen.sighting.targets["next"])
 
     # -- stuck -----------------------------------------------------------------------------
-    def _find(self) -> Screen:
-        return self.session.game_screen(game_spec(self.pack), fast=True,
-                                        streamed=self.streamed, report=self.report)
+    def _find(self) -> None:
+        """The game found on the session's page: a screen on it, and hands for its mouse."""
+        self.screen = self.session.game_screen(game_spec(self.pack), fast=True,
+                                               streamed=self.streamed, report=self.report)
+        self.hands = Hands(self.session.mouse)
 
     def unstick(self, seen: Observation, alarm: int, seconds: float) -> None:
         """What the watchdog asks of a game stuck on one screen: save what the bot sees, then

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from enum import Enum
 
 from webbot.burrito_bison.model import Observation, Point, Sighting
 
@@ -24,18 +25,29 @@ RECOVERY_LIMIT = 3
 CLICKS = (("title", "start"), ("comic", "continue"), ("flash_sale", "close"), ("cards", "pick"))
 
 
+class Kind(Enum):
+    """What an action does: wait for the next look, launch (a drag from `at` to `end`),
+    click (at `at`), read the results screen, visit the shop."""
+
+    WAIT = "wait"
+    LAUNCH = "launch"
+    CLICK = "click"
+    READ_RESULTS = "read results"
+    SHOP = "shop"
+
+
 @dataclass(frozen=True)
 class Action:
-    """`kind`: wait | launch | click | read_results | shop. `at` is an image point; `end`
-    the launch drag's release point."""
+    """`at` is an image point; `end` the launch drag's release point; `role` the target
+    clicked (rocket, continue, ...)."""
 
-    kind: str
+    kind: Kind
     at: Point | None = None
     end: Point | None = None
     role: str = ""
 
 
-WAIT = Action("wait")
+WAIT = Action(Kind.WAIT)
 
 
 def settled(sighting: Sighting, previous: Sighting | None) -> bool:
@@ -67,7 +79,7 @@ class Decider:
 
     def __call__(self, seen: Observation) -> Action:
         action = self.decide(seen)
-        if action.kind not in ("wait", "read_results"):
+        if action.kind not in (Kind.WAIT, Kind.READ_RESULTS):
             self.last_acted[seen.sighting.screen] = seen.now
         return action
 
@@ -77,7 +89,7 @@ class Decider:
         if screen != "shop":
             self.shopped = self._visiting = False
         if screen == "rocket_ready" and "rocket" in targets:
-            return Action("click", targets["rocket"], role="rocket") \
+            return Action(Kind.CLICK, targets["rocket"], role="rocket") \
                 if self._ready(screen, now, ROCKET_RETRY_S) else WAIT
         if screen in ("flight", "unknown") or not settled(sighting, seen.previous):
             return WAIT
@@ -85,33 +97,33 @@ class Decider:
             return WAIT
         if screen == "ring" and "launch" in targets:
             x, y = targets["launch"]
-            return Action("launch", (x, y), (x + LAUNCH_DRAG[0], y + LAUNCH_DRAG[1]), "launch")
+            return Action(Kind.LAUNCH, (x, y), (x + LAUNCH_DRAG[0], y + LAUNCH_DRAG[1]), "launch")
         if screen == "pinata" and "cancel" in targets:
-            return Action("click", targets["cancel"], role="cancel")
+            return Action(Kind.CLICK, targets["cancel"], role="cancel")
         # The flash sale is priced in the portal's money (Kreds, bought with real money): the
         # bot spends only the game's coins, so it always closes it.
         for screen_name, role in CLICKS:
             if screen == screen_name and role in targets:
-                return Action("click", targets[role], role=role)
+                return Action(Kind.CLICK, targets[role], role=role)
         if screen in ("missions", "unlocked") and "continue" in targets:
-            return Action("click", targets["continue"], role="continue")
+            return Action(Kind.CLICK, targets["continue"], role="continue")
         if screen == "results":
             if not seen.results_read:
-                return Action("read_results")
+                return Action(Kind.READ_RESULTS)
             if self.shop and seen.affordable and "shop" in targets:
-                return Action("click", targets["shop"], role="shop")
+                return Action(Kind.CLICK, targets["shop"], role="shop")
             if "next" in targets:
-                return Action("click", targets["next"], role="next")
+                return Action(Kind.CLICK, targets["next"], role="next")
         if screen == "shop":
             if not self.shopped:
                 self.shopped = self._visiting = True
-                return Action("shop")
+                return Action(Kind.SHOP)
             if self._visiting:  # the first look after the visit: its Next gets its time
                 self._visiting = False
                 self.last_acted[screen] = now
                 return WAIT
             if "next" in targets:  # the visit's own click on Next was not taken
-                return Action("click", targets["next"], role="next")
+                return Action(Kind.CLICK, targets["next"], role="next")
         return WAIT
 
 

@@ -18,7 +18,6 @@ nothing is not pressed again, and the next one is tried.
 from __future__ import annotations
 
 import time
-import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -28,6 +27,9 @@ from webbot import answer
 from webbot.consent.buttons import Button, consent_buttons
 from webbot.consent.engine import Engine, Library, find_library
 from webbot.consent.look import still_there
+
+# Shown a button the bot is about to press outside the game, and what pressing it means.
+ShowPress = Callable[[ElementHandle, str], None]
 
 # How long the library has to act on a dialog the bot sees before the bot's own links do.
 LIBRARY_FIRST_S = 2.5
@@ -44,19 +46,17 @@ class Consent:
     seen_at: dict[Frame, float] = field(default_factory=dict)
     steps: dict[Frame, list[str]] = field(default_factory=dict)
     failed: dict[tuple[str, str, str], str] = field(default_factory=dict)
-    # Shown each button the bot is about to press outside the game (a consent dialog's here, a
-    # cover's in webbot.way) and what pressing it means: the run's annotated frames.
-    before_press: Callable[[ElementHandle, str], None] | None = None
 
     @property
     def library(self) -> Library | None:
         return self.engine.library if self.engine else None
 
-    def answer(self, page: Page, covered: Callable[[Button], bool] = lambda b: False
-               ) -> list[str]:
+    def answer(self, page: Page, covered: Callable[[Button], bool] = lambda b: False,
+               show_press: ShowPress | None = None) -> list[str]:
         """One pass of the chain over every frame; what was done, a line each. A button that
         something else covers (the game page's own dialog under the portal's preroll) is
-        left for a later pass."""
+        left for a later pass. `show_press` is shown each button before it is pressed, with
+        what pressing it means (the run's annotated frames)."""
         done = self._library_done()
         if self.engine and self.engine.busy():
             return done
@@ -82,7 +82,7 @@ class Consent:
             for button in buttons:
                 if covered(button):
                     break
-                line = self._press(page, frame, button)
+                line = self._press(page, frame, button, show_press)
                 if line is not None:
                     done.append(line)
                     break
@@ -119,12 +119,13 @@ class Consent:
                 done.append(self.engine.line(state))
         return done
 
-    def _press(self, page: Page, frame: Frame, button: Button) -> str | None:
+    def _press(self, page: Page, frame: Frame, button: Button, show_press: ShowPress | None
+               ) -> str | None:
         """Press one button; the line to report when the dialog closed, else None."""
         steps = self.steps.setdefault(frame, [])
-        if self.before_press is not None:
-            self.before_press(button.element, f"pressing '{button.label}' ({button.vendor}, "
-                                              f"{button.answer})")
+        if show_press is not None:
+            show_press(button.element, f"pressing '{button.label}' ({button.vendor}, "
+                                       f"{button.answer})")
         try:
             button.element.click(timeout=CLOSE_S * 1000)
         except Error as exc:
@@ -178,28 +179,13 @@ def _showing(button: Button) -> bool:
         return False
 
 
-_CHAINS: weakref.WeakKeyDictionary[BrowserContext | Page, Consent] = \
-    weakref.WeakKeyDictionary()
-
-
 def install(target: BrowserContext | Page) -> Consent:
-    """Put the chain on a fresh browser context, or on one page of a context that is not the
-    bot's (a tab of the user's own browser), before it opens anything: the library, when it is
-    installed, runs in every frame from then on."""
+    """The chain of a fresh browser context, or of one page of a context that is not the
+    bot's (a tab of the user's own browser), put on it before it opens anything: the library,
+    when it is installed, runs in every frame from then on. Whoever made the context keeps the
+    chain (webbot.browser.Tab)."""
     library = find_library()
     engine = Engine(library) if library else None
     if engine:
         engine.install(target)
-    chain = _CHAINS[target] = Consent(engine)
-    return chain
-
-
-def chain_of(page: Page) -> Consent:
-    """The page's chain (its own, or its context's); a page given none gets the bot's own
-    links."""
-    if page in _CHAINS:
-        return _CHAINS[page]
-    context = page.context
-    if context not in _CHAINS:
-        _CHAINS[context] = Consent(None)
-    return _CHAINS[context]
+    return Consent(engine)

@@ -138,11 +138,8 @@ class DailySetBot:
             self.outcome.recoveries += 1
         else:
             self.started = time.perf_counter()
-        found = self.session.find_game(GAME, self.report)
+        found = self.session.find_game(GAME, self.report)  # (each thing cleared reported)
         frame = found.candidate.frame
-        for step in found.done:
-            self.report(step)
-        found.way.report = self.report  # and what is cleared later
         self.hands = Hands(frame, self.session.mouse, found.way)
         reading = time.perf_counter()  # the game found, consent answered, ads skipped
         self.outcome.found_s = reading - self.started

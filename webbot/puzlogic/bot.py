@@ -22,7 +22,7 @@ from webbot.game import GameSpec
 from webbot.phases import Phases
 from webbot.play import play
 from webbot.puzlogic.act import Hands, Tempo
-from webbot.puzlogic.decide import Action, Player, holds
+from webbot.puzlogic.decide import Action, Kind, Player, holds
 from webbot.puzlogic.model import (
     LevelButton,
     LevelView,
@@ -99,8 +99,9 @@ class PuzlogicBot:
         self.report = report
         self.tempo = tempo or Tempo()
         self.recovery = Recovery(session, report)
-        self.screen: Screen = self.recovery.attempt(self._find)
-        self.hands = Hands(session.mouse, self.tempo)
+        self.screen: Screen
+        self.hands: Hands
+        self.recovery.attempt(self._find)
         self.reader = reader or Reader(DigitReader(seeds=GLYPHS, on_learning=self._learning))
         self.solver = solver
         self.results: list[LevelResult] = []
@@ -131,20 +132,22 @@ class PuzlogicBot:
         storage: earlier runs on the profile), looked at before playing. (Level 0 is on no
         button: the way to it ends on the level select, its buttons read.)"""
         with self.phases("menus"):
-            self.seen = self.open(self.reset(), Action("open", level=0))
+            self.seen = self.open(self.reset(), Action(Kind.OPEN, level=0))
         return [b for b in self.seen.buttons if b.number is not None]
 
     # ---- the game of the play loop -----------------------------------------------------------
 
-    def _find(self) -> Screen:
+    def _find(self) -> None:
+        """The game found on the session's page: a screen on it, and hands for its mouse."""
         camera = self.tempo.camera
-        return self.session.game_screen(GAME, timeout_s=15, report=self.report,
-                                        fast=self.tempo.fast_grabs, streamed=camera != "pulled",
-                                        stream_format=camera)
+        self.screen = self.session.game_screen(GAME, timeout_s=15, report=self.report,
+                                               fast=self.tempo.fast_grabs,
+                                               streamed=camera != "pulled", stream_format=camera)
+        self.hands = Hands(self.session.mouse, self.tempo)
 
     def reset(self) -> Observation:
         if self.screen.page is not self.session.page:  # a new page, after a recovery
-            self.screen = self._find()
+            self._find()
             if self._current is not None:
                 self._current.recoveries += 1
         self.seen = self.wait_for(lambda seen: seen.screen in SCREENS,
@@ -152,18 +155,18 @@ class PuzlogicBot:
         return self.seen
 
     def step(self, action: Action) -> Observation:
-        if action.kind == "open":
+        if action.kind is Kind.OPEN:
             self.seen = self.open(self.seen, action)
-        elif action.kind == "place":
+        elif action.kind is Kind.PLACE:
             assert action.placement is not None
             self.seen = self.place(self.seen, (action.placement, *action.then), action.last)
-        elif action.kind == "restart":
+        elif action.kind is Kind.RESTART:
             self.seen = self.restart(self.seen)
             if self._current is not None and not action.read:
                 self._current.restarts += 1
             if action.read:
                 self.seen = self.read_level(self.seen)
-        elif action.kind == "reread":  # a look not read yet counts as the first reading
+        elif action.kind is Kind.REREAD:  # a look not read yet counts as the first reading
             self.seen = self.read_level(self.seen if self.seen.puzzle is None else None)
         return self.seen
 

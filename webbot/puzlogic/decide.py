@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from enum import Enum
 
 from webbot.errors import WebbotError
 from webbot.puzlogic.model import (
@@ -28,14 +29,21 @@ DROP_TRIES = 2  # drags of one piece before the level is restarted
 RESTARTS = 2  # restarts of one level before the run fails
 
 
+class Kind(Enum):
+    """What an action does. OPEN: from any screen into `level` (its puzzle read), or onto the
+    level select when it is locked; PLACE: drag one piece, and those of `then` after it
+    without a look between (`last`: the final drag ends the level); RESTART: the level's
+    Restart button (`read`: and read the level again); REREAD: read it again."""
+
+    OPEN = "open"
+    PLACE = "place"
+    RESTART = "restart"
+    REREAD = "reread"
+
+
 @dataclass(frozen=True)
 class Action:
-    """`open`: from any screen into `level` (its puzzle read), or onto the level select when
-    it is locked; `place`: drag one piece, and those of `then` after it without a look
-    between (`last`: the final drag ends the level); `restart`: the level's Restart button
-    (`read`: and read the level again); `reread`: read it again."""
-
-    kind: str
+    kind: Kind
     level: int = 0
     placement: Placement | None = None
     last: bool = False
@@ -99,7 +107,7 @@ class Level:
             raise WebbotError("every piece is on its cell, yet the level did not end")
         self.tries += 1
         drags = left[:self.drags_per_look] if self.drags_per_look else left
-        return Action("place", self.number, drags[0], last=len(drags) == len(left),
+        return Action(Kind.PLACE, self.number, drags[0], last=len(drags) == len(left),
                       then=tuple(drags[1:]))
 
     def _read(self, seen: Observation) -> Action:
@@ -108,17 +116,17 @@ class Level:
         if not self.fresh and view is not None:
             self.fresh = True
             if view.placed or view.red:  # left half done, or wrong: start afresh
-                return Action("restart", self.number, read=True)
+                return Action(Kind.RESTART, self.number, read=True)
         if puzzle is None or view is None:
-            return Action("reread", self.number)
+            return Action(Kind.REREAD, self.number)
         if not self.checked:
             self.found = self.solve(puzzle)
             if len(self.found) != 1:
                 # None: misread somewhere, so read again; several: a sum hidden (by a right
                 # click, say) shows again after a restart.
                 self.checked, self.puzzle = True, puzzle
-                return Action("restart", self.number, read=True) if self.found else \
-                    Action("reread", self.number)
+                return Action(Kind.RESTART, self.number, read=True) if self.found else \
+                    Action(Kind.REREAD, self.number)
         elif puzzle != self.puzzle:
             self.found = self.solve(puzzle)
         if not self.found:
@@ -132,7 +140,7 @@ class Level:
             raise WebbotError(f"the board kept going wrong after {RESTARTS} restarts")
         self.restarts += 1
         self.placing, self.tries = 0, 0
-        return Action("restart", self.number)
+        return Action(Kind.RESTART, self.number)
 
 
 @dataclass
@@ -175,7 +183,7 @@ class Player:
                 return action
         if self._next >= len(self.wanted):
             return None
-        self._opening = Action("open", self.wanted[self._next])
+        self._opening = Action(Kind.OPEN, self.wanted[self._next])
         return self._opening
 
     def _opened(self, seen: Observation) -> Action | None:
@@ -196,5 +204,5 @@ class Player:
         if before in self.completed:
             raise WebbotError(f"level {number} is still locked after level {before} was "
                               "completed")
-        self._opening = Action("open", before, unlocking=True)
+        self._opening = Action(Kind.OPEN, before, unlocking=True)
         return self._opening
