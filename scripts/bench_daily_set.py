@@ -69,6 +69,7 @@ from webbot.browser import (
     open_url,
 )
 from webbot.daily_set import act, bot
+from webbot.daily_set.answers import PageAnswers
 from webbot.daily_set.board import BoardError, read_board
 from webbot.daily_set.bot import DailySetBot
 from webbot.daily_set.camera import read_single
@@ -77,6 +78,8 @@ from webbot.daily_set.model import Card
 from webbot.daily_set.page import CardSlot, parse_board
 from webbot.daily_set.perceive import CardError, classify, load
 from webbot.daily_set.picture import read_picture
+from webbot.daily_set.places import CardPlaces
+from webbot.daily_set.ticks import Tick, Ticks
 from webbot.debug import Recorder
 from webbot.server import FixtureServer
 from webbot.session import Session
@@ -380,30 +383,30 @@ def card_by_card() -> Iterator[None]:
     one per CARD_BY_CARD_STRIDE_PX, which play_runs is given), the page's board parsed twice
     (once to recognise the game, once to play it), a look for the page's answer every 15 ms,
     and a click a popup took noticed only once its card's box had not ticked for 0.5 s."""
-    aims, steps, parse, wait, tick = (act.Hands._aims, act.CLICK_MIN_STEPS, bot.parse_board,
-                                      act.Hands._until_said, act.Hands._tick_state)
-    act.Hands._aims = lambda self, slots: [None] * len(slots)
-    act.Hands._tick_state = _blind_to_covers(tick)
-    act.Hands._until_said = _a_look_every_15_ms
+    middles, steps, parse, wait, tick = (CardPlaces.middles, act.CLICK_MIN_STEPS,
+                                         bot.parse_board, PageAnswers._until_said, Ticks.now)
+    CardPlaces.middles = lambda self, slots: [None] * len(slots)
+    Ticks.now = _blind_to_covers(tick)
+    PageAnswers._until_said = _a_look_every_15_ms
     act.CLICK_MIN_STEPS, bot.parse_board = 2, parse_board.__wrapped__
     try:
         yield
     finally:
-        act.Hands._aims, act.CLICK_MIN_STEPS, bot.parse_board = aims, steps, parse
-        act.Hands._until_said, act.Hands._tick_state = wait, tick
+        CardPlaces.middles, act.CLICK_MIN_STEPS, bot.parse_board = middles, steps, parse
+        PageAnswers._until_said, Ticks.now = wait, tick
 
 
-def _a_look_every_15_ms(hands: act.Hands, seconds: float, cover: CardSlot | None) -> None:
+def _a_look_every_15_ms(answers: PageAnswers, seconds: float, cover: CardSlot | None) -> None:
     """The wait for the page's answer, not told by the page: 15 ms, then a look."""
-    hands.page.wait_for_timeout(min(15, seconds * 1000))
+    answers.page.wait_for_timeout(min(15, seconds * 1000))
 
 
-def _blind_to_covers(tick: Callable[[act.Hands, CardSlot], str]
-                     ) -> Callable[[act.Hands, CardSlot], str]:
-    def unticked_or_ticked(hands: act.Hands, slot: CardSlot) -> str:
-        state = tick(hands, slot)
-        hands._hit_cover = False
-        return act.UNTICKED if state == act.COVERED else state
+def _blind_to_covers(tick: Callable[[Ticks, CardSlot], Tick]
+                     ) -> Callable[[Ticks, CardSlot], Tick]:
+    def unticked_or_ticked(ticks: Ticks, slot: CardSlot) -> Tick:
+        state = tick(ticks, slot)
+        ticks.forget_covers()
+        return Tick.UNTICKED if state is Tick.COVERED else state
 
     return unticked_or_ticked
 

@@ -16,15 +16,15 @@ from playwright.sync_api import Page
 from webbot import playwright_inside
 from webbot.playwright_inside import in_background
 
-__all__ = ["in_background", "told", "wait_until_told"]
+__all__ = ["in_background", "wake_future", "wait_for_wake"]
 
 
-def told(page: Page) -> asyncio.Future:
-    """A future an event handler sets (with why) to end `wait_until_told`."""
+def wake_future(page: Page) -> asyncio.Future:
+    """A future an event handler sets (with why) to end `wait_for_wake`."""
     return playwright_inside.future(page)
 
 
-def wait_until_told(page: Page, future: asyncio.Future, seconds: float) -> Any:
+def wait_for_wake(page: Page, future: asyncio.Future, seconds: float) -> Any:
     """Lets Playwright hand events over until `future` is set or `seconds` pass; its result,
     or None when it was not set in time."""
     with contextlib.suppress(asyncio.TimeoutError):

@@ -24,7 +24,7 @@ import numpy as np
 from playwright.sync_api import CDPSession, ElementHandle, Error, Locator, Page
 
 from webbot.answer import evaluate
-from webbot.events import in_background, told, wait_until_told
+from webbot.events import in_background, wait_for_wake, wake_future
 from webbot.page_scripts import page_script
 from webbot.playwright_inside import own
 
@@ -154,8 +154,8 @@ class FrameStream:
     def _wait_for_one(self, seconds: float) -> None:
         """Lets Playwright hand events over until a frame comes or `seconds` pass, in one call
         that the frame's handler ends (webbot.events)."""
-        self._arrived = told(self.page)
-        wait_until_told(self.page, self._arrived, seconds)
+        self._arrived = wake_future(self.page)
+        wait_for_wake(self.page, self._arrived, seconds)
         self._arrived = None
 
     def _on_frame(self, event: dict) -> None:

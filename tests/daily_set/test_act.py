@@ -1,10 +1,14 @@
-"""Aiming at a set's three cards in one round trip, and the longer way where that is not enough."""
+"""Aiming at a set's three cards in one round trip (and the longer way where that is not
+enough), a card's box read as a click's effect, and the page's answer waited for without
+asking again and again."""
 
 from __future__ import annotations
 
-from webbot.daily_set import act
 from webbot.daily_set.act import Hands
+from webbot.daily_set.answers import PageAnswers, Woken
 from webbot.daily_set.page import CardSlot
+from webbot.daily_set.places import CardPlaces
+from webbot.daily_set.ticks import Tick, Ticks
 from webbot.mouse import Mouse
 
 # Card 1 in view and clear, card 2 under a banner, card 3 below the window, card 4 missing.
@@ -26,20 +30,16 @@ def slot(position: int) -> CardSlot:
 def test_cards_in_view_and_clear_are_aimed_at_in_one_look_the_rest_the_longer_way(page):
     page.set_viewport_size({"width": 800, "height": 600})
     page.set_content(CARDS)
-    hands = Hands(page.main_frame, Mouse(page))
+    places = CardPlaces(page.main_frame)
 
-    aims = hands._aims([slot(1), slot(2), slot(3), slot(4)])
-
-    assert aims == [(60, 40), None, None, None]
+    assert places.middles([slot(1), slot(2), slot(3), slot(4)]) == [(60, 40), None, None, None]
 
 
 def test_a_page_in_a_frame_is_aimed_at_the_longer_way(page):
     page.set_content('<iframe style="width:600px; height:400px"></iframe>')
     frame = page.frames[1]
     frame.set_content(CARDS)
-    hands = Hands(frame, Mouse(page))
-
-    assert hands._aims([slot(1)]) == [None]
+    assert CardPlaces(frame).middles([slot(1)]) == [None]
 
 
 # Two cards with checkboxes that tick on a click; the second one lies under a banner that
@@ -57,16 +57,26 @@ TICKING = """<body style="margin:0">
 
 def test_a_click_a_cover_took_is_told_from_a_click_not_yet_ticked(page):
     page.set_content(TICKING)
-    hands = Hands(page.main_frame, Mouse(page))
+    ticks = Ticks(page.main_frame)
     page.mouse.click(60, 40)
     page.mouse.click(200, 40)  # on the banner
 
-    assert hands._checked(slot(1)) == act.TICKED
+    assert not ticks.page_ticks
+    assert ticks.after_click(slot(1)) is Tick.TICKED and ticks.page_ticks
     # Told at its first look, not after waiting for a tick that cannot come.
-    assert hands._tick_state(slot(2)) == act.COVERED
-    assert hands._checked(slot(2)) == act.COVERED
+    assert not ticks.cover_seen
+    assert ticks.now(slot(2)) is Tick.COVERED and ticks.cover_seen
+    assert ticks.after_click(slot(2)) is Tick.COVERED
     page.evaluate("document.querySelector('div').remove()")
-    assert hands._checked(slot(2)) == act.UNTICKED  # uncovered: only late, maybe
+    assert ticks.after_click(slot(2)) is Tick.UNTICKED  # uncovered: only late, maybe
+    ticks.forget_covers()
+    assert not ticks.cover_seen
+
+
+def test_a_page_without_boxes_reads_as_ticked(page):
+    page.set_content(CARDS)
+    ticks = Ticks(page.main_frame)
+    assert ticks.now(slot(1)) is Tick.TICKED and not ticks.page_ticks
 
 
 # The current page's message box, which a script fills a moment after it is asked to; and an
@@ -78,63 +88,67 @@ function sayLater(text, ms) {
 </script></body>"""
 
 
-def counting_looks(hands: Hands) -> tuple[list[int], list[str | None]]:
+def counting_looks(answers: PageAnswers, monkeypatch
+                   ) -> tuple[list[int], list[Woken | None]]:
     """How many times the bot looked at the message box, and how each wait ended."""
     looks, ends = [0], []
-    take, wait = hands._messages, hands._until_said
+    take, wait = answers._messages, answers._until_said
 
     def counted() -> list[str]:
         looks[0] += 1
         return take()
 
-    def noted(seconds: float, cover: CardSlot | None) -> str | None:
+    def noted(seconds: float, cover: CardSlot | None) -> Woken | None:
         ends.append(wait(seconds, cover))
         return ends[-1]
 
-    hands._messages, hands._until_said = counted, noted
+    monkeypatch.setattr(answers, "_messages", counted)
+    monkeypatch.setattr(answers, "_until_said", noted)
     return looks, ends
 
 
-def test_the_page_s_answer_ends_the_wait_for_it_without_a_look_every_few_ms(page, pages_url):
+def test_the_page_s_answer_ends_the_wait_for_it_without_a_look_every_few_ms(page, pages_url,
+                                                                            monkeypatch):
     page.goto(f"{pages_url}plain.html")
     page.set_content(ANSWERS)
-    hands = Hands(page.main_frame, Mouse(page))
-    looks, ends = counting_looks(hands)
+    answers = PageAnswers(page.main_frame)
+    looks, ends = counting_looks(answers, monkeypatch)
 
     page.evaluate("sayLater('Something else', 100); sayLater('GREAT! 1 Set Found', 400)")
-    answer = hands._wait_answer(0, 5.0)
+    answer = answers.wait(0, 5.0)
     assert (answer.text, answer.found) == ("GREAT! 1 Set Found", 1)
     # Woken by the page, each text it showed: a look at the start and one per text, not one
     # per 5 ms of the 400 ms, and no wait left to run out. (Each wait's end is checked as a
     # set: on a slow machine a text may already be there at a look, with no wait before it.)
-    assert looks[0] <= 4 and set(ends) <= {"said"}
+    assert looks[0] <= 4 and set(ends) <= {Woken.SAID}
 
     ends.clear()
     page.evaluate("setTimeout(() => alert('3 Sets Found'), 300)")
-    answer = hands._wait_answer(0, 5.0)
-    assert answer.found == 3 and set(ends) <= {"dialog"}
+    answer = answers.wait(0, 5.0)
+    assert answer.found == 3 and set(ends) <= {Woken.DIALOG}
 
     looks[0] = 0
     ends.clear()
-    assert hands._wait_answer(1, 0.3) is None  # nothing said: the wait's end
+    assert answers.wait(1, 0.3) is None  # nothing said: the wait's end
     assert looks[0] <= 2 and set(ends) <= {None}
 
     ends.clear()
     page.evaluate("setTimeout(() => location.href = 'plain.html?done=5', 300)")
-    assert hands._wait_answer(1, 5.0).left_page.endswith("plain.html?done=5")
-    assert set(ends) <= {"navigated"}  # (the request, before the page it asked goes away)
+    assert answers.wait(1, 5.0).left_page.endswith("plain.html?done=5")
+    assert set(ends) <= {Woken.NAVIGATED}  # (the request, before the page it asked goes away)
 
 
-def test_a_cover_over_the_last_card_ends_the_wait_for_the_answer(page):
+def test_a_cover_over_the_last_card_ends_the_wait_for_the_answer(page, monkeypatch):
     page.set_content(TICKING)
     hands = Hands(page.main_frame, Mouse(page))
     page.mouse.click(60, 40)
-    assert hands._checked(slot(1)) == act.TICKED  # a page that ticks its boxes
+    assert hands.ticks.after_click(slot(1)) is Tick.TICKED  # a page that ticks its boxes
     page.evaluate("document.querySelector('div').remove()")
     page.evaluate("""setTimeout(() => document.body.insertAdjacentHTML('beforeend',
         '<div style="position:fixed; inset:0; background:#0008">a popup</div>'), 300)""")
-    looks, ends = counting_looks(hands)
+    looks, ends = counting_looks(hands.answers, monkeypatch)
 
-    assert hands._wait_answer(0, 5.0, slot(2)) is None
-    assert hands._hit_cover and ends == [act.COVERED]
+    assert not hands.ticks.cover_seen
+    assert hands._answer(0, 5.0, slot(2)) is None
+    assert hands.ticks.cover_seen and ends == [Woken.COVERED]
     assert looks[0] == 2  # and what the page said meanwhile looked at once more

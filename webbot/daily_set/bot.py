@@ -11,7 +11,8 @@ import cv2
 import numpy as np
 
 from webbot import answer
-from webbot.daily_set.act import Answer, Hands
+from webbot.daily_set.act import Hands
+from webbot.daily_set.answers import Answer
 from webbot.daily_set.decide import DAILY_SETS, Misread, least_certain, next_set, todays_sets
 from webbot.daily_set.model import Card, Observation, Reading
 from webbot.daily_set.page import Board, ImageFetcher, parse_board
