@@ -265,6 +265,6 @@ def test_a_finder_on_a_page_without_consent_says_nothing_of_it(fixtures_url):
 
     def go():
         with game_session(options, PORTAL) as session:
-            return session.find_game(PUZLOGIC).done
+            return session.find_game(PUZLOGIC).cleared
 
     assert in_own_thread(go) == []

@@ -132,7 +132,7 @@ def test_the_game_selector_names_the_element_through_the_frames(fixtures_url):
 
     def body(session):
         found = session.find_game(PUZLOGIC)
-        return found.candidate.where, found.done
+        return found.candidate.where, found.cleared
 
     where, done = run(url, body, selector="iframe#gameiframe >>> iframe >>> canvas#game")
     assert where.startswith("canvas#game 800x600 in frame ") and "/puzlogic/index.html" in where

@@ -54,13 +54,13 @@ def test_the_policy_ends_the_run_when_it_has_nothing_to_do():
 
 def test_the_watchdog_raises_an_alarm_per_patience_until_the_place_changes():
     dog = Watchdog()
-    assert not dog.seen("results", 0.0, 10.0)
-    assert not dog.seen("results", 9.9, 10.0)
-    assert dog.seen("results", 10.0, 10.0) and dog.alarms == 1
-    assert not dog.seen("results", 11.0, 10.0)  # the clock restarted at the alarm
-    assert dog.seen("results", 20.0, 10.0) and dog.alarms == 2
+    assert not dog.overdue("results", 0.0, 10.0)
+    assert not dog.overdue("results", 9.9, 10.0)
+    assert dog.overdue("results", 10.0, 10.0) and dog.alarms == 1
+    assert not dog.overdue("results", 11.0, 10.0)  # the clock restarted at the alarm
+    assert dog.overdue("results", 20.0, 10.0) and dog.alarms == 2
     assert dog.stuck_for(20.0) == pytest.approx(20.0)
-    assert not dog.seen("ring", 21.0, 10.0) and dog.alarms == 0
+    assert not dog.overdue("ring", 21.0, 10.0) and dog.alarms == 0
 
 
 class Stalled:

@@ -40,7 +40,7 @@ class NoGameFound(WebbotError):
 class Found:
     candidate: Candidate
     way: Way
-    done: list[str]  # what was answered, skipped or pressed on the way (said as it was done)
+    cleared: list[str]  # what was answered, skipped or pressed on the way (said as it was done)
     # The other elements looked at on the last look, with what was wrong with each.
     passed_over: list[tuple[Box, str]] = field(default_factory=list)
 
@@ -147,29 +147,29 @@ def find_game(page: Page, spec: GameSpec, clearance: Clearance, *, selector: str
     is waited for and for how long is said too, once."""
     started = time.monotonic()
     deadline = Deadline(timeout_s)
-    done: list[str] = []
+    cleared: list[str] = []
     camera = Camera(page)
-    said = False
+    waiting_said = False
     while True:
-        if not said and time.monotonic() - started > SAY_WAITING_S:
-            said = True
+        if not waiting_said and time.monotonic() - started > SAY_WAITING_S:
+            waiting_said = True
             clearance.report(f"looking for {spec.name} on the page (up to {timeout_s:g} s, "
                              "--find-timeout)")
-        done += answer_consent(page, clearance)
+        cleared += answer_consent(page, clearance)
         looked: list[str] = []
         passed_over: list[tuple[Box, str]] = []
         for candidate in candidates(page, spec, selector, camera):
-            verdict = _look_at(candidate, spec, clearance, done)
+            verdict = _look_at(candidate, spec, clearance, cleared)
             if verdict is None:
                 way = Way(page, candidate.element, lambda c=candidate: _current(c), clearance,
-                          done)
+                          cleared)
                 settled = clearance.consent.settle(page)
                 for line in settled:
                     clearance.report(line)
-                done += settled
+                cleared += settled
                 if spec.needs_focus:
                     _focus(way)
-                return Found(candidate, way, done, passed_over)
+                return Found(candidate, way, cleared, passed_over)
             looked.append(f"{candidate.where}: {verdict}")
             passed_over.append((candidate.box, verdict))
         waited = time.monotonic() - started
@@ -186,10 +186,10 @@ def _current(candidate: Candidate) -> Box:
     return Box.of(box)
 
 
-def _look_at(candidate: Candidate, spec: GameSpec, clearance: Clearance, done: list[str]
+def _look_at(candidate: Candidate, spec: GameSpec, clearance: Clearance, cleared: list[str]
              ) -> str | None:
     """None when the candidate is the game, uncovered; else what is wrong with it. A cover's
-    button pressed is added to `done`, and said."""
+    button pressed is added to `cleared`, and said."""
     view = candidate.frame.page.viewport_size
     if view and (candidate.box.width > view["width"] + 0.5
                  or candidate.box.height > view["height"] + 0.5):
@@ -198,7 +198,7 @@ def _look_at(candidate: Candidate, spec: GameSpec, clearance: Clearance, done: l
                 " or larger)")
     try:
         way = Way(candidate.frame.page, candidate.element, lambda: _current(candidate),
-                  clearance, done)
+                  clearance, cleared)
         cover = way.cover()
         if cover is not None and cover.what == "outside":
             candidate.element.scroll_into_view_if_needed(timeout=5000)
@@ -209,7 +209,7 @@ def _look_at(candidate: Candidate, spec: GameSpec, clearance: Clearance, done: l
         if cover is not None:
             if cover.button is not None:
                 pressed = way.press(cover)
-                done.append(pressed)
+                cleared.append(pressed)
                 clearance.report(pressed)
             return f"covered by {cover.what}"
         return None if spec.recognises(candidate) else f"not {spec.name}"

@@ -85,10 +85,10 @@ class RunReport:
     def so_far(self) -> str:
         """What the run had done, in words: the game's own line, the pictures and frames."""
         frames = len(self.frames) + self.dropped
-        done = [self.summary or "no game's account of it yet",
+        parts = [self.summary or "no game's account of it yet",
                 f"{counted(self.looks, 'picture')} of the game looked at",
                 f"{counted(frames, 'annotated frame')} kept" + " (below)" * bool(frames)]
-        return "; ".join(done)
+        return "; ".join(parts)
 
 
 def page(title: str, body: str) -> str:

@@ -152,7 +152,7 @@ class Session:
             return
         marks = [_mark(grab, box, verdict, (0, 0, 255)) for box, verdict in found.passed_over]
         marks.append(_mark(grab, found.candidate.box, f"the game: {spec.name}", (0, 160, 0)))
-        marks += lines(grab, found.done, (160, 0, 160))
+        marks += lines(grab, found.cleared, (160, 0, 160))
         self.recorder.annotated(grab, "found-the-game", marks)
 
     def _show_press(self, button: ElementHandle, what: str) -> None:

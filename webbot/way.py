@@ -69,12 +69,12 @@ def answer_consent(page: Page, clearance: Clearance) -> list[str]:
     """One pass of the consent chain over every frame; what was done, a line each (said
     through clearance.report too). A dialog that something else covers (a game page's own
     dialog under the portal's preroll) is left for a later pass, once the cover is gone."""
-    done = clearance.consent.answer(
+    cleared = clearance.consent.answer(
         page, covered=lambda button: _covered(page, button.element, clearance),
         show_press=clearance.show_press)
-    for line in done:
+    for line in cleared:
         clearance.report(line)
-    return done
+    return cleared
 
 
 def _covered(page: Page, button: ElementHandle, clearance: Clearance) -> bool:
@@ -98,23 +98,23 @@ def _covered(page: Page, button: ElementHandle, clearance: Clearance) -> bool:
 class Way:
     """The path from the top page to the game element: frames and the iframe elements that
     hold them. It tells what covers the game and clears it, with what `clearance` gives;
-    `box` measures the game on the page. What it does is added to `done` (the lines of what
+    `box` measures the game on the page. What it does is added to `cleared` (the lines of what
     was done on the way to the game, when it is handed one)."""
 
     def __init__(self, page: Page, element: ElementHandle, box: Callable[[], Box],
-                 clearance: Clearance, done: list[str] | None = None) -> None:
+                 clearance: Clearance, cleared: list[str] | None = None) -> None:
         self.page = page
         self.element = element
         self.box = box
         self.clearance = clearance
         self.holders = self._holders(element)
         self._checked = 0.0
-        self.done = [] if done is None else done
+        self.cleared = [] if cleared is None else cleared
         self._shown: set[str] = set()  # the presses drawn on a frame, each once
 
     def _record(self, lines: list[str]) -> None:
-        """Lines of what was cleared, kept in `done` and said."""
-        self.done += lines
+        """Lines of what was cleared, kept in `cleared` and said."""
+        self.cleared += lines
         for line in lines:
             self.clearance.report(line)
 
@@ -174,7 +174,7 @@ class Way:
         """Answer consent, scroll the game into view, skip or wait out what covers it."""
         deadline = Deadline(patience_s)
         while True:
-            self.done += answer_consent(self.page, self.clearance)
+            self.cleared += answer_consent(self.page, self.clearance)
             cover = self.cover()
             if cover is None:
                 self._checked = time.monotonic()

@@ -27,13 +27,13 @@ def limited(policy: Callable[[Observation], Action | None],
     deadline = Deadline(minutes * 60 if minutes is not None else None)
     counted = 0
 
-    def limited_policy(seen: Observation) -> Action | None:
+    def limited_policy(observation: Observation) -> Action | None:
         nonlocal counted
-        if done(seen) != counted:
-            counted = done(seen)
+        if done(observation) != counted:
+            counted = done(observation)
             if (count is not None and counted >= count) or deadline.passed():
                 return None
-        return policy(seen)
+        return policy(observation)
 
     return limited_policy
 
@@ -53,7 +53,7 @@ class Watchdog:
     since: float = 0.0    # when its clock last (re)started
     alarms: int = 0
 
-    def seen(self, place: Hashable, now: float, patience_s: float) -> bool:
+    def overdue(self, place: Hashable, now: float, patience_s: float) -> bool:
         """Record the place; True when it has now lasted too long."""
         if place != self.place:
             self.place, self.entered, self.since, self.alarms = place, now, now, 0
@@ -83,16 +83,16 @@ class Watched(Generic[Observation, Action, Result]):
         self.recover, self.limit = recover, limit
         self.watchdog = Watchdog()
 
-    def _watched(self, seen: Observation) -> Observation:
+    def _watched(self, observation: Observation) -> Observation:
         now = time.monotonic()
-        place = self.where(seen)
-        if self.watchdog.seen(place, now, self.patience_s(seen)):
+        place = self.where(observation)
+        if self.watchdog.overdue(place, now, self.patience_s(observation)):
             alarm, seconds = self.watchdog.alarms, self.watchdog.stuck_for(now)
-            self.recover(seen, alarm, seconds)
+            self.recover(observation, alarm, seconds)
             if alarm > self.limit:
                 raise Stuck(f"stuck on {place[0]} for {seconds:.0f} s; {self.limit} recovery "
                             "attempts did not move the game on")
-        return seen
+        return observation
 
     def reset(self) -> Observation:
         return self._watched(self.game.reset())

@@ -115,8 +115,8 @@ class BurritoBot:
         `minutes`."""
         wanted = rounds if rounds is not None else (None if minutes is not None else
                                                     DEFAULT_ROUNDS)
-        policy = limited(Decider(shop=self.shop), lambda seen: seen.rounds, count=wanted,
-                         minutes=minutes)
+        policy = limited(Decider(shop=self.shop), lambda observation: observation.rounds,
+                         count=wanted, minutes=minutes)
         # The same screen for too long, with nothing bought there, is a game that is stuck.
         # Reading a round's results and buying count as moving on.
         game = Watched(self, lambda seen: (f"the {seen.sighting.screen} screen",
@@ -140,7 +140,7 @@ class BurritoBot:
 
     def step(self, action: Action) -> Observation:
         with contextlib.suppress(MovedSinceSeen):  # nothing done: the next look decides
-            self.act(self.seen, action)
+            self.act(self.observation, action)
         return self.look()
 
     def result(self) -> list[Round]:
@@ -171,15 +171,15 @@ class BurritoBot:
         search = self._searching.due(self._looked)
         sighting = classify(self.pack, grab.image, previous.screen if previous else None,
                             framed=True, search=search)
-        done = time.perf_counter()
-        ms = (done - started) * 1000
+        classified_at = time.perf_counter()
+        ms = (classified_at - started) * 1000
         now = time.monotonic()
         self._searching.saw(sighting, search, self._looked)
         self.stats.look_ms.append((now - grab.arrived_at) * 1000)
         self.stats.age_ms.append((now - (grab.taken_at if grab.streamed else grab.arrived_at))
                                  * 1000)
         self.stats.picture_ms.append((pictured - started) * 1000)
-        self.stats.classify_ms.append((done - pictured) * 1000)
+        self.stats.classify_ms.append((classified_at - pictured) * 1000)
         self.stats.decisions += 1
         # (a frame read as nothing known, a fade or something over the bar, tells nothing of it)
         if self._rocket_clicked and sighting.screen not in ("rocket_ready", "unknown"):
@@ -191,24 +191,24 @@ class BurritoBot:
         if sighting.screen != "results":
             self.results_read = False
         self._previous = sighting
-        self.seen = Observation(grab, sighting, previous, now, ms, self.results_read,
+        self.observation = Observation(grab, sighting, previous, now, ms, self.results_read,
                                 self.affordable, len(self.rounds), self.bought)
-        self.show(self.seen)
-        return self.seen
+        self.show(self.observation)
+        return self.observation
 
     # -- acting ----------------------------------------------------------------------------
-    def act(self, seen: Observation, action: Action) -> None:
-        screen = seen.sighting.screen
+    def act(self, observation: Observation, action: Action) -> None:
+        screen = observation.sighting.screen
         if action.kind not in (Kind.WAIT, Kind.READ_RESULTS):
-            self._annotated(seen, action)
+            self._annotated(observation, action)
         if action.kind is Kind.LAUNCH:
-            self.hands.launch(seen.grab, action.at, action.end)
+            self.hands.launch(observation.grab, action.at, action.end)
             self.round_started = time.monotonic()
             if self._launched <= len(self.rounds):  # the round's first launch: say so
                 self._launched = len(self.rounds) + 1
                 self.report(f"round {self._launched} launched")
         elif action.kind is Kind.CLICK:
-            self.hands.click(seen.grab, action.at)
+            self.hands.click(observation.grab, action.at)
             if action.role == "rocket":
                 self._rocket_clicked = True
             elif action.role == "cancel":
@@ -220,17 +220,17 @@ class BurritoBot:
             elif action.role == "pick":
                 self._event("piñata card picked")
         elif action.kind is Kind.READ_RESULTS:
-            if self._numbers_still(seen):  # else the coins are still counting up
-                self.finish_round(seen)
+            if self._numbers_still(observation):  # else the coins are still counting up
+                self.finish_round(observation)
         elif action.kind is Kind.SHOP:
-            self.visit_shop(seen)
+            self.visit_shop(observation)
 
-    def _annotated(self, seen: Observation, action: Action) -> None:
+    def _annotated(self, observation: Observation, action: Action) -> None:
         """The frame an action was decided on, in the debug folder: the screen, the template
         that told it (with its score), and where the click or the launch's drag goes."""
         if not self.session.recorder.wants_frames():
             return
-        sighting, found = seen.sighting, []
+        sighting, found = observation.sighting, []
         if sighting.evidence is not None:
             e = sighting.evidence
             found.append(Mark(e.x, e.y, e.width, e.height,
@@ -240,13 +240,13 @@ class BurritoBot:
             if point is not None:
                 found.append(Mark(point[0] - 10, point[1] - 10, 20, 20, text, (0, 0, 255)))
         self.session.recorder.annotated(
-            seen.grab, f"round-{len(self.rounds) + 1}-{sighting.screen}-{what}", found)
+            observation.grab, f"round-{len(self.rounds) + 1}-{sighting.screen}-{what}", found)
 
-    def _numbers_still(self, seen: Observation) -> bool:
+    def _numbers_still(self, observation: Observation) -> bool:
         """The results' numbers have not changed in pictures of NUMBERS_STILL_S (by the times
         the pictures show, not the looks: a look may see again a frame it saw before)."""
-        return self._numbers.still(results_numbers(seen.image, seen.sighting),
-                                   seen.grab.taken_at)
+        return self._numbers.still(results_numbers(observation.image, observation.sighting),
+                                   observation.grab.taken_at)
 
     def _event(self, text: str) -> None:
         if not self.events or self.events[-1] != text:
@@ -261,8 +261,9 @@ class BurritoBot:
                 f"({ended - self.started_with:+,})")
 
     # -- results and shop ------------------------------------------------------------------
-    def finish_round(self, seen: Observation) -> None:
-        reading: ResultsReading = read_results(seen.image, seen.sighting, self.pack.digits)
+    def finish_round(self, observation: Observation) -> None:
+        reading: ResultsReading = read_results(observation.image, observation.sighting,
+                                               self.pack.digits)
         number = len(self.rounds) + 1
         expected = None if self.total is None or reading.coins is None \
             else self.total - self.spent + reading.coins
@@ -273,29 +274,29 @@ class BurritoBot:
         if expected is not None and total is not None and total != expected:
             self.report(f"round {number}: the total reads {total:,} but the last total, "
                         f"purchases and this round's coins make {expected:,}; kept as read")
-        done = Round(number, reading.distance, reading.coins, total,
+        finished = Round(number, reading.distance, reading.coins, total,
                      time.monotonic() - self.round_started, self.rockets, self.events,
                      self.rockets_unseen)
-        self.rounds.append(done)
+        self.rounds.append(finished)
         self.total = total if total is not None else expected
         self.spent, self.rockets, self.rockets_unseen, self.events = 0, 0, 0, []
         self.results_read = True
         self.affordable = self.total is not None and (
             self.cheapest is None or self.total >= self.cheapest)
-        self.session.recorder.keep(seen.grab, f"round-{number}-results")
-        e = seen.sighting.evidence
-        self.session.recorder.annotated(seen.grab, f"round-{number}-results-read", [
+        self.session.recorder.keep(observation.grab, f"round-{number}-results")
+        e = observation.sighting.evidence
+        self.session.recorder.annotated(observation.grab, f"round-{number}-results-read", [
             *([Mark(e.x, e.y, e.width, e.height, f"results: {e.name} {e.score:.2f}",
                     (0, 160, 0))] if e else []),
             Mark(8, 24, 0, 0, f"read: {reading.distance} m, {reading.coins} coins, total "
                               f"{reading.total}", (0, 0, 255))])
-        self.report(round_line(done))
+        self.report(round_line(finished))
 
-    def visit_shop(self, seen: Observation) -> None:
+    def visit_shop(self, observation: Observation) -> None:
         """A visit to the shop (shopping.Visit), then out by the Next arrow."""
         budget = self.total - self.spent if self.total is not None else None
         visit = Visit(self.look, self.hands, self.pack, self.session.recorder, self.report)
-        seen = visit.run(seen, budget)
+        observation = visit.run(observation, budget)
         for purchase in visit.bought:
             self.spent += purchase.price
             self.bought += 1
@@ -304,8 +305,8 @@ class BurritoBot:
                                               f"({purchase.price:,})")
         self.cheapest = visit.cheapest() or self.cheapest
         self.affordable = False
-        if seen.sighting.screen == "shop" and "next" in seen.sighting.targets:
-            self.hands.click(seen.grab, seen.sighting.targets["next"])
+        if observation.sighting.screen == "shop" and "next" in observation.sighting.targets:
+            self.hands.click(observation.grab, observation.sighting.targets["next"])
 
     # -- stuck -----------------------------------------------------------------------------
     def _find(self) -> None:
@@ -314,41 +315,43 @@ class BurritoBot:
                                                streamed=self.streamed, report=self.report)
         self.hands = Hands(self.session.mouse)
 
-    def unstick(self, seen: Observation, alarm: int, seconds: float) -> None:
+    def unstick(self, observation: Observation, alarm: int, seconds: float) -> None:
         """What the watchdog asks of a game stuck on one screen: save what the bot sees, then
         try, in turn, the screen's own target again, a click in the middle, Escape. After
         RECOVERY_LIMIT alarms the watchdog stops the run."""
-        screen = seen.sighting.screen
-        saved = self.session.recorder.save_grab(seen.grab, f"stuck-{screen}-{alarm}")
+        screen = observation.sighting.screen
+        saved = self.session.recorder.save_grab(observation.grab, f"stuck-{screen}-{alarm}")
         if alarm > RECOVERY_LIMIT:
             return
         self.report(f"  no progress on the {screen} screen for {seconds:.0f} s "
                     f"(grab saved as {saved}); recovery attempt {alarm}")
-        height, width = seen.image.shape[:2]
-        targets = list(seen.sighting.targets.values())
+        height, width = observation.image.shape[:2]
+        targets = list(observation.sighting.targets.values())
         if alarm == 1 and targets:
-            self.hands.click(seen.grab, targets[0])
+            self.hands.click(observation.grab, targets[0])
         elif alarm <= 2:
-            self.hands.click(seen.grab, (width / 2, height / 2))
+            self.hands.click(observation.grab, (width / 2, height / 2))
         else:
             self.hands.escape()
-            self.hands.click(seen.grab, (width / 2, height * 0.9))
+            self.hands.click(observation.grab, (width / 2, height * 0.9))
 
     # -- progress --------------------------------------------------------------------------
-    def show(self, seen: Observation) -> None:
+    def show(self, observation: Observation) -> None:
         coins = f"{self.total:,}" if self.total is not None else "?"
-        self.status(f"round {len(self.rounds) + 1} · {seen.sighting.screen} · coins {coins} · "
+        screen = observation.sighting.screen
+        self.status(f"round {len(self.rounds) + 1} · {screen} · coins {coins} · "
                     f"{self.stats.per_second:.0f} decisions/s")
 
 
-def round_line(done: Round) -> str:
+def round_line(finished: Round) -> str:
     def number(value: int | None, unit: str = "") -> str:
         return "?" if value is None else f"{value:,}{unit}"
 
-    extras = f" ({', '.join(done.events)})" if done.events else ""
-    return (f"round {done.number}: {number(done.distance, ' m')}, {number(done.coins)} coins, "
-            f"total {number(done.total)}, {done.rockets} rocket slams{done.unseen_words}, "
-            f"{done.seconds:.1f} s{extras}")
+    extras = f" ({', '.join(finished.events)})" if finished.events else ""
+    return (f"round {finished.number}: {number(finished.distance, ' m')}, "
+            f"{number(finished.coins)} coins, total {number(finished.total)}, "
+            f"{finished.rockets} rocket slams{finished.unseen_words}, "
+            f"{finished.seconds:.1f} s{extras}")
 
 
 def player(session: Session) -> tuple[BurritoBot, Decider]:

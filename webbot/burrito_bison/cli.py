@@ -71,8 +71,8 @@ def rounds_table(rounds: list[Round], seconds: float, per_second: float,
     def number(value: int | None) -> str:
         return "?" if value is None else f"{value:,}"
 
-    played = counted(sum(done.finished for done in rounds), "round")
-    under_way = next((done for done in rounds if not done.finished), None)
+    played = counted(sum(one.finished for one in rounds), "round")
+    under_way = next((one for one in rounds if not one.finished), None)
     if under_way is not None:  # a run stopped in the middle of a round
         played += f" finished, round {under_way.number} unfinished,"
     table = Table("round", "distance m", "coins", "total", "rocket slams", "seconds", "events",
@@ -80,12 +80,11 @@ def rounds_table(rounds: list[Round], seconds: float, per_second: float,
                         f"({per_second:.1f} decisions/s, {look_ms:.0f} ms from a picture to "
                         "a decision)"
                         f"{recovered(len(recoveries))}")
-    for done in rounds:
-        stopped = [] if done.finished else [f"unfinished: stopped on the {done.stopped_on} "
-                                            "screen"]
-        table.add_row(str(done.number), number(done.distance), number(done.coins),
-                      number(done.total), done.rocket_slams, f"{done.seconds:.1f}",
-                      ", ".join([*stopped, *done.events]))
+    for one in rounds:
+        stopped = [] if one.finished else [f"unfinished: stopped on the {one.stopped_on} screen"]
+        table.add_row(str(one.number), number(one.distance), number(one.coins),
+                      number(one.total), one.rocket_slams, f"{one.seconds:.1f}",
+                      ", ".join([*stopped, *one.events]))
     return table
 
 

@@ -77,21 +77,21 @@ class Decider:
     def _ready(self, screen: str, now: float, retry_s: float = RETRY_S) -> bool:
         return now - self.last_acted.get(screen, -math.inf) >= retry_s
 
-    def __call__(self, seen: Observation) -> Action:
-        action = self.decide(seen)
+    def __call__(self, observation: Observation) -> Action:
+        action = self.decide(observation)
         if action.kind not in (Kind.WAIT, Kind.READ_RESULTS):
-            self.last_acted[seen.sighting.screen] = seen.now
+            self.last_acted[observation.sighting.screen] = observation.now
         return action
 
-    def decide(self, seen: Observation) -> Action:
-        sighting, now = seen.sighting, seen.now
+    def decide(self, observation: Observation) -> Action:
+        sighting, now = observation.sighting, observation.now
         screen, targets = sighting.screen, sighting.targets
         if screen != "shop":
             self.shopped = self._visiting = False
         if screen == "rocket_ready" and "rocket" in targets:
             return Action(Kind.CLICK, targets["rocket"], role="rocket") \
                 if self._ready(screen, now, ROCKET_RETRY_S) else WAIT
-        if screen in ("flight", "unknown") or not settled(sighting, seen.previous):
+        if screen in ("flight", "unknown") or not settled(sighting, observation.previous):
             return WAIT
         if not self._ready(screen, now):
             return WAIT
@@ -108,9 +108,9 @@ class Decider:
         if screen in ("missions", "unlocked") and "continue" in targets:
             return Action(Kind.CLICK, targets["continue"], role="continue")
         if screen == "results":
-            if not seen.results_read:
+            if not observation.results_read:
                 return Action(Kind.READ_RESULTS)
-            if self.shop and seen.affordable and "shop" in targets:
+            if self.shop and observation.affordable and "shop" in targets:
                 return Action(Kind.CLICK, targets["shop"], role="shop")
             if "next" in targets:
                 return Action(Kind.CLICK, targets["next"], role="next")

@@ -259,7 +259,7 @@ class Matcher:
             found.update(near.found)
         return {**found, **self.found}
 
-    def seen(self, name: str, threshold: float, anywhere: bool = False) -> Match | None:
+    def confirmed(self, name: str, threshold: float, anywhere: bool = False) -> Match | None:
         """The template's best match when it scores `threshold` at about its own contrast."""
         match = self.find(name, anywhere)
         if match is None or match.score < threshold:

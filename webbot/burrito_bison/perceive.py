@@ -84,12 +84,12 @@ def _target(matcher: Matcher, name: str, scale: float) -> Match | None:
     """A click target of a screen seen at `scale`: at its place (or at 1:1 anywhere), then
     anywhere in a framed game, then anywhere at about the indicator's scale."""
     if matcher.scales is None:
-        match = matcher.seen(name, TARGET_SCORE)
+        match = matcher.confirmed(name, TARGET_SCORE)
         if match is None and matcher.offset is not None:
-            match = matcher.seen(name, TARGET_SCORE, anywhere=True)
+            match = matcher.confirmed(name, TARGET_SCORE, anywhere=True)
         if match is not None:
             return match
-    return matcher.near(scale).seen(name, TARGET_SCORE)
+    return matcher.near(scale).confirmed(name, TARGET_SCORE)
 
 
 def _sighting(matcher: Matcher, screen: str, evidence: Match) -> Sighting:
@@ -109,7 +109,7 @@ def _first_seen(matcher: Matcher, screens: tuple[str, ...]) -> Sighting | None:
         # The best of a screen's indicators: the two health bars share their frame, so the
         # other player's bar scores high too.
         seen = [match for name in indicators
-                if (match := matcher.seen(name, INDICATOR_SCORE)) is not None]
+                if (match := matcher.confirmed(name, INDICATOR_SCORE)) is not None]
         if seen:
             return _sighting(matcher, screen, max(seen, key=lambda match: match.score))
     return None
@@ -226,7 +226,7 @@ def placed_game(pack: TemplatePack, picture: np.ndarray
             top + height > picture.shape[0]:
         return None
     game = fitted(picture[top:top + height, left:left + width], width, height)
-    if Matcher(pack, game, framed=True).seen(name, INDICATOR_SCORE) is None:
+    if Matcher(pack, game, framed=True).confirmed(name, INDICATOR_SCORE) is None:
         return None
     return game, (left, top, width, height)
 

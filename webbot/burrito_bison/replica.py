@@ -36,11 +36,12 @@ def round_judged(mine: Round, game: dict) -> str | None:
     distance and coins, and rocket slams at least those the bot saw land, at most those and
     its rocket clicks it did not see land; else what differs."""
     said = (mine.distance, mine.coins, mine.rocket_slams)
-    done = (game["distance"], game["coins"], game["rocketsUsed"])
-    if said[:2] == done[:2] and mine.rockets <= done[2] <= mine.rockets + mine.rockets_unseen:
+    recorded = (game["distance"], game["coins"], game["rocketsUsed"])
+    slams = recorded[2]
+    if said[:2] == recorded[:2] and mine.rockets <= slams <= mine.rockets + mine.rockets_unseen:
         return None
     return f"round {mine.number}: the bot reports {said} (distance, coins, rocket slams), " \
-           f"the game {done}"
+           f"the game {recorded}"
 
 
 def play_and_judge(session: Session, options: dict) -> str | None:

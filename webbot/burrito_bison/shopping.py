@@ -40,16 +40,16 @@ class Visit:
     refused: set[int] = field(default_factory=set)  # slots the game showed as not affordable
     bought: list[Purchase] = field(default_factory=list)
 
-    def run(self, seen: Observation, budget: int | None) -> Observation:
+    def run(self, observation: Observation, budget: int | None) -> Observation:
         """Shop until nothing more can be bought; return the last observation (still the
         shop, unless the game left it)."""
         for _ in range(VISIT_LIMIT):
-            cards = {c.slot: c for c in grid_cards(seen.image, self.pack) if not c.locked}
+            cards = {c.slot: c for c in grid_cards(observation.image, self.pack) if not c.locked}
             for card in cards.values():
                 if card.slot not in self.details:
-                    seen = self._select(seen, card)
-                    if seen.sighting.screen != "shop":
-                        return seen
+                    observation = self._select(observation, card)
+                    if observation.sighting.screen != "shop":
+                        return observation
             spendable = budget - sum(p.price for p in self.bought) if budget is not None else None
             choices = [(slot, d) for slot, d in self.details.items()
                        if slot in cards and slot not in self.refused and d.price is not None
@@ -58,20 +58,20 @@ class Visit:
             if not choices:
                 break
             slot, _ = max(choices, key=lambda choice: choice[1].price or 0)
-            seen = self._select(seen, cards[slot])
+            observation = self._select(observation, cards[slot])
             detail = self.details[slot]
-            if seen.sighting.screen != "shop":
-                return seen
+            if observation.sighting.screen != "shop":
+                return observation
             if not detail.buyable or detail.price is None:
                 self.refused.add(slot)
                 continue
-            after = self._buy(seen, cards[slot], detail)
+            after = self._buy(observation, cards[slot], detail)
             if after is None:
                 break
-            seen = after
+            observation = after
             if slot in self.refused:  # the game ignored BUY: not pressed again this visit
                 break
-        return seen
+        return observation
 
     def cheapest(self) -> int | None:
         prices = [d.price for d in self.details.values() if d.price is not None and not d.maxed]
@@ -85,33 +85,33 @@ class Visit:
         deadline = Deadline(wait_s)
         previous = before
         while True:
-            seen = self.look()
-            now = panel(seen.image)
-            if seen.sighting.screen != "shop":
-                return seen
+            observation = self.look()
+            now = panel(observation.image)
+            if observation.sighting.screen != "shop":
+                return observation
             if (alike(previous, now) and changed(now)) or deadline.passed():
-                return seen
+                return observation
             previous = now
 
-    def _select(self, seen: Observation, card: Card) -> Observation:
+    def _select(self, observation: Observation, card: Card) -> Observation:
         """Click a card and read its panel once it holds still (the card may have been
         selected already, so no change is waited for)."""
-        self.hands.click(seen.grab, card.centre)
-        seen = self._settled(None, lambda now: True, SETTLE_S)
-        if seen.sighting.screen == "shop":
-            self.details[card.slot] = read_detail(seen.image, self.pack.digits)
-        return seen
+        self.hands.click(observation.grab, card.centre)
+        observation = self._settled(None, lambda now: True, SETTLE_S)
+        if observation.sighting.screen == "shop":
+            self.details[card.slot] = read_detail(observation.image, self.pack.digits)
+        return observation
 
-    def _buy(self, seen: Observation, card: Card, detail: Detail) -> Observation | None:
+    def _buy(self, observation: Observation, card: Card, detail: Detail) -> Observation | None:
         """Press BUY; a purchase counts once the panel has settled on a higher level or a new
         price, not on the pressed button alone."""
         name = detail.name or f"the card in slot {card.slot}"
-        at = buy_button(seen.image)
-        self.recorder.annotated(seen.grab, "shop", [
+        at = buy_button(observation.image)
+        self.recorder.annotated(observation.grab, "shop", [
             Mark(at[0] - 111, at[1] - 50, 222, 100, text=f"buy {name} {detail.price}",
                  color=(0, 160, 0))])
-        before = panel(seen.image)
-        self.hands.click(seen.grab, at)
+        before = panel(observation.image)
+        self.hands.click(observation.grab, at)
         after = self._settled(before, lambda now: not alike(now, before), PURCHASE_WAIT_S)
         if after.sighting.screen != "shop":
             return None

@@ -57,9 +57,9 @@ class Consent:
         something else covers (the game page's own dialog under the portal's preroll) is
         left for a later pass. `show_press` is shown each button before it is pressed, with
         what pressing it means (the run's annotated frames)."""
-        done = self._library_done()
+        closed = self._library_closed()
         if self.engine and self.engine.busy():
-            return done
+            return closed
         now = time.monotonic()
         for frame in list(page.frames):
             try:
@@ -84,9 +84,9 @@ class Consent:
                     break
                 line = self._press(page, frame, button, show_press)
                 if line is not None:
-                    done.append(line)
+                    closed.append(line)
                     break
-        return done
+        return closed
 
     def settle(self, page: Page) -> list[str]:
         """Let the library finish what it is doing (its last message may still be on its way
@@ -96,14 +96,14 @@ class Consent:
         page.wait_for_timeout(20)  # a Playwright call: messages sent meanwhile arrive
         while self.engine.busy():
             page.wait_for_timeout(50)
-        return self._library_done()
+        return self._library_closed()
 
     def news(self) -> list[str]:
         """What the library finished on its own since the last look (a dialog that came in
         the middle of a game), in words; cheap when there is nothing."""
-        return self._library_done()
+        return self._library_closed()
 
-    def _library_done(self) -> list[str]:
+    def _library_closed(self) -> list[str]:
         """What the library finished, in words. It was asked to answer only a dialog the bot saw
         itself (engine.py); it is believed only when the bot sees that dialog gone: while the
         frame still shows it, or a consent button, the library's next reply is waited for (the
@@ -111,13 +111,13 @@ class Consent:
         the next links, which say so when all fails."""
         if not self.engine:
             return []
-        done = []
+        closed = []
         for frame, state in self.engine.step():
             if still_there(frame, state.dialog):
                 self.engine.not_yet(state)
             else:
-                done.append(self.engine.line(state))
-        return done
+                closed.append(self.engine.line(state))
+        return closed
 
     def _press(self, page: Page, frame: Frame, button: Button, show_press: ShowPress | None
                ) -> str | None:

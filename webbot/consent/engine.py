@@ -155,16 +155,16 @@ class FrameState:
     answered: str | None = None  # the consent manager its reply named
     result: str | None = None  # declined | accepted | failed | hidden
     opted_in: bool = False  # asked to opt in after its opt-out failed
-    told: bool = False  # the result has been reported
+    reported: bool = False  # the result has been reported
     knows: bool = True  # the library has rules written for this page (knows_the_page)
     document: JSHandle | None = None  # the document whose init was answered
     looking: bool = False  # the bot is looking for the dialog it said it found
-    note: str | None = None  # a reply told while the dialog stayed
+    note: str | None = None  # a reply reported while the dialog stayed
     names: set[str] = field(default_factory=set)  # the popups and replies it named
 
     def may_ask(self) -> bool:
         """Whether the library may be asked to decline: nothing asked or answered yet."""
-        return not (self.asked or self.result or self.told)
+        return not (self.asked or self.result or self.reported)
 
 
 @dataclass
@@ -215,7 +215,7 @@ class Engine:
         elif isinstance(message, Result) and message.type == state.asked:
             self._replied(state, message)
         elif (isinstance(message, Done) and message.isCosmetic and message.cmp == state.answered
-              and not state.told):
+              and not state.reported):
             state.result = "hidden"  # a cosmetic rule hid it: the cover check still looks
         elif isinstance(message, Failure):
             with suppress(TypeError, ValueError, RecursionError):
@@ -319,7 +319,7 @@ class Engine:
         for frame in [f for f in self.budgets if f.is_detached() and f not in self.frames]:
             del self.budgets[frame]
         for frame, state in list(self.frames.items()):
-            if frame.is_detached() and (state.told or not state.result):
+            if frame.is_detached() and (state.reported or not state.result):
                 del self.frames[frame]  # (a dialog's own frame goes when it is answered)
                 continue
             if state.found is not None and time.monotonic() - state.found < PATIENCE_S:
@@ -328,18 +328,18 @@ class Engine:
                 state.opted_in, state.result = True, None
                 state.asked, state.popup_at = "optInResult", time.monotonic()
                 self._send(state, {"type": "optIn"})
-            elif state.result and state.result != "failed" and not state.told:
-                state.told = True
+            elif state.result and state.result != "failed" and not state.reported:
+                state.reported = True
                 finished.append((frame, state))
         return finished
 
     def not_yet(self, state: FrameState) -> None:
-        """The reply told came while the dialog stayed: not the last word. The library's next
+        """The reply reported came while the dialog stayed: not the last word. The library's next
         reply counts, within its time (PATIENCE_S from the ask); the frame keeps a note of it
         for a failure line."""
         state.note = f"said {state.result}, but the dialog stayed"
         state.asked = "optInResult" if state.result == "accepted" else "optOutResult"
-        state.result, state.told = None, False
+        state.result, state.reported = None, False
 
     def line(self, state: FrameState) -> str:
         """What the engine did in a frame, in words."""
@@ -356,17 +356,17 @@ class Engine:
     def busy(self) -> bool:
         """Whether an engine is working on a popup it found and the bot saw (and has not run
         out of time). Once a reply came while the dialog stayed, the next links go on at once
-        (the library's later reply, if any, is still told, unless they closed it first)."""
+        (the library's later reply, if any, is still reported, unless they closed it first)."""
         now = time.monotonic()
         return any(s.popup_at is not None and s.result is None and s.note is None
                    and now - s.popup_at < PATIENCE_S for s in self.frames.values())
 
     def closed_by_others(self, frame: Frame) -> None:
         """The bot's own links closed the frame's dialog: a later reply is not the library's
-        doing, and is not told."""
+        doing, and is not reported."""
         state = self.frames.get(frame)
         if state is not None:
-            state.told, state.asked = True, None
+            state.reported, state.asked = True, None
 
     def summary(self) -> str:
         """What the engine found, for a failure line."""

@@ -156,25 +156,26 @@ class DailySetBot:
         todays_sets(readings)  # a misread stops here, before any click
         self.report(f"read {len(readings)} cards ({self.outcome.layout} layout) in "
                     f"{self.outcome.read_ms:.0f} ms: {DAILY_SETS} sets to click")
-        self.seen = Observation(tuple(readings))
-        return self.seen
+        self.observation = Observation(tuple(readings))
+        return self.observation
 
     def step(self, triple: tuple[int, int, int]) -> Observation:
-        number = len(self.seen.clicked) + 1
+        number = len(self.observation.clicked) + 1
         positions = tuple(self.board.slots[i].position for i in triple)
         answer = self.hands.click_set([self.board.slots[i] for i in triple])
         self._check(answer, positions, number)
-        cards = tuple(self.seen.readings[i].card for i in triple)
+        cards = tuple(self.observation.readings[i].card for i in triple)
         self.outcome.found.append(FoundSet(positions, cards, answer.text))
         self.report(f"set {number}: cards {_positions(positions)} -> "
                     f"{answer.text or 'the page moved on to ' + str(answer.left_page)}")
-        self.seen = Observation(self.seen.readings, (*self.seen.clicked, triple))
+        readings = self.observation.readings
+        self.observation = Observation(readings, (*self.observation.clicked, triple))
         if answer.all_found_before:  # today's puzzle was done before: nothing left to click
             self.outcome.done_before = True
             self.report("today's puzzle was done before this run: the page says every set was "
                         "found already")
-            self.seen = Observation(self.seen.readings, tuple(todays_sets(self.seen.readings)))
-        return self.seen
+            self.observation = Observation(readings, tuple(todays_sets(readings)))
+        return self.observation
 
     def result(self) -> Outcome:
         self.outcome.confirmed_s = time.perf_counter() - self.started

@@ -57,10 +57,10 @@ def play_command(options: RunOptions, console: Console) -> int:
 
 
 def sets_table(outcome: Outcome, seconds: float) -> Table:
-    done = DAILY_SETS if outcome.done_before else len(outcome.found)
+    confirmed = DAILY_SETS if outcome.done_before else len(outcome.found)
     before = " (found before this run)" if outcome.done_before else ""
     table = Table("set", "cards", "what they show", "page said",
-                  title=f"Daily SET: {done} of {DAILY_SETS} sets confirmed{before} in "
+                  title=f"Daily SET: {confirmed} of {DAILY_SETS} sets confirmed{before} in "
                         f"{seconds:.1f} s "
                         f"(cards read in {outcome.read_ms:.0f} ms)"
                         f"{recovered(outcome.recoveries)}")

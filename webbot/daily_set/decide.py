@@ -54,9 +54,9 @@ def least_certain(readings: Sequence[Reading], count: int = 3) -> str:
                      f"{readings[i].doubt:.2f})" for i in ranked)
 
 
-def next_set(seen: Observation) -> tuple[int, int, int] | None:
+def next_set(observation: Observation) -> tuple[int, int, int] | None:
     """The policy: the first of today's sets not clicked yet; None when all are."""
-    left = [s for s in todays_sets(seen.readings) if s not in seen.clicked]
+    left = [s for s in todays_sets(observation.readings) if s not in observation.clicked]
     return left[0] if left else None
 
 

@@ -57,12 +57,12 @@ class Hands:
     mouse: Mouse
     tempo: Tempo = field(default_factory=Tempo)
 
-    def click(self, seen: Observation, point: Point) -> None:
-        self.mouse.click(*seen.page_point(point), steps=self.tempo.reach_steps)
+    def click(self, observation: Observation, point: Point) -> None:
+        self.mouse.click(*observation.page_point(point), steps=self.tempo.reach_steps)
 
-    def drag(self, seen: Observation, start: Point, end: Point) -> None:
+    def drag(self, observation: Observation, start: Point, end: Point) -> None:
         """A quick hand (a piece follows the pointer)."""
-        page_px_per_game_px = seen.picture.region.width / seen.grab.scale / 800
-        self.mouse.drag(seen.page_point(start), seen.page_point(end),
+        page_px_per_game_px = observation.picture.region.width / observation.grab.scale / 800
+        self.mouse.drag(observation.page_point(start), observation.page_point(end),
                         step_px=80 * page_px_per_game_px,
                         steps=(self.tempo.reach_steps, self.tempo.drag_steps))

@@ -22,7 +22,7 @@ from webbot.game import GameSpec
 from webbot.phases import Phases
 from webbot.play import play
 from webbot.puzlogic.act import Hands, Tempo
-from webbot.puzlogic.decide import Action, Kind, Player, holds
+from webbot.puzlogic.decide import Action, Kind, Player, is_placed
 from webbot.puzlogic.model import (
     LevelButton,
     LevelView,
@@ -132,8 +132,8 @@ class PuzlogicBot:
         storage: earlier runs on the profile), looked at before playing. (Level 0 is on no
         button: the way to it ends on the level select, its buttons read.)"""
         with self.phases("menus"):
-            self.seen = self.open(self.reset(), Action(Kind.OPEN, level=0))
-        return [b for b in self.seen.buttons if b.number is not None]
+            self.observation = self.open(self.reset(), Action(Kind.OPEN, level=0))
+        return [b for b in self.observation.buttons if b.number is not None]
 
     # ---- the game of the play loop -----------------------------------------------------------
 
@@ -150,25 +150,27 @@ class PuzlogicBot:
             self._find()
             if self._current is not None:
                 self._current.recoveries += 1
-        self.seen = self.wait_for(lambda seen: seen.screen in SCREENS,
+        self.observation = self.wait_for(lambda observation: observation.screen in SCREENS,
                                   "a Puzlogic screen (title, level select, level)", 20, "start")
-        return self.seen
+        return self.observation
 
     def step(self, action: Action) -> Observation:
         if action.kind is Kind.OPEN:
-            self.seen = self.open(self.seen, action)
+            self.observation = self.open(self.observation, action)
         elif action.kind is Kind.PLACE:
             assert action.placement is not None
-            self.seen = self.place(self.seen, (action.placement, *action.then), action.last)
+            self.observation = self.place(self.observation, (action.placement, *action.then),
+                                          action.last)
         elif action.kind is Kind.RESTART:
-            self.seen = self.restart(self.seen)
+            self.observation = self.restart(self.observation)
             if self._current is not None and not action.read:
                 self._current.restarts += 1
             if action.read:
-                self.seen = self.read_level(self.seen)
+                self.observation = self.read_level(self.observation)
         elif action.kind is Kind.REREAD:  # a look not read yet counts as the first reading
-            self.seen = self.read_level(self.seen if self.seen.puzzle is None else None)
-        return self.seen
+            unread = self.observation if self.observation.puzzle is None else None
+            self.observation = self.read_level(unread)
+        return self.observation
 
     def result(self) -> list[LevelResult]:
         return self.results
@@ -181,9 +183,9 @@ class PuzlogicBot:
         if self._current is not None:
             self._current.solve_ms += (time.perf_counter() - started) * 1000
             self._current.pieces = len(puzzle.pieces)
-        seen = self._read
-        if found and seen is not None and seen.view is not None and seen.puzzle == puzzle:
-            self._annotated(seen, "solution", solution_marks(seen.view, seen.picture, found[0]),
+        read = self._read
+        if found and read is not None and read.view is not None and read.puzzle == puzzle:
+            self._annotated(read, "solution", solution_marks(read.view, read.picture, found[0]),
                             SOLUTION_LEGEND)
         return found
 
@@ -208,11 +210,11 @@ class PuzlogicBot:
 
         def condition(grab: Grab) -> bool:
             try:
-                seen = self.look(grab, read=read)
+                observation = self.look(grab, read=read)
             except (GameNotFound, UnreadableScreen):
                 return False
-            if test(seen):
-                found.append(seen)
+            if test(observation):
+                found.append(observation)
                 return True
             return False
 
@@ -222,7 +224,7 @@ class PuzlogicBot:
 
     def wait_for_screen(self, *screens: str, timeout_s: float = 10,
                         read: bool = True) -> Observation:
-        return self.wait_for(lambda seen: seen.screen in screens,
+        return self.wait_for(lambda observation: observation.screen in screens,
                              f"the {' or '.join(screens)} screen", timeout_s, screens[0], read)
 
     def read_level(self, first: Observation | None = None) -> Observation:
@@ -232,20 +234,21 @@ class PuzlogicBot:
         doubts: list[str] = []
         with self.phases("reading"):
             for _ in range(READ_TRIES * 2):
-                seen, first = first or self.wait_for_screen("level"), None
-                if seen.view is None:
+                observation, first = first or self.wait_for_screen("level"), None
+                if observation.view is None:
                     continue
-                if seen.view.doubts:  # a leaf over a digit, say: look again
-                    doubts = seen.view.doubts
+                if observation.view.doubts:  # a leaf over a digit, say: look again
+                    doubts = observation.view.doubts
                     continue
                 try:
-                    puzzle = seen.view.puzzle()
+                    puzzle = observation.view.puzzle()
                 except UnreadableScreen as exc:  # pieces that do not fit the cells (one
                     doubts = [str(exc)]  # between two places, say): look again
                     continue
                 if puzzle == previous:
-                    self._annotated(seen, "read", marks(seen.view, seen.picture), READ_LEGEND)
-                    self._read = replace(seen, puzzle=puzzle)
+                    self._annotated(observation, "read",
+                                    marks(observation.view, observation.picture), READ_LEGEND)
+                    self._read = replace(observation, puzzle=puzzle)
                     return self._read
                 previous = puzzle
         raise UnreadableScreen("cannot read the level: " + "; ".join(doubts or ["it kept "
@@ -253,62 +256,63 @@ class PuzlogicBot:
 
     # ---- menus -----------------------------------------------------------------------------
 
-    def open(self, seen: Observation, action: Action) -> Observation:
+    def open(self, observation: Observation, action: Action) -> Observation:
         """From any screen, into level `action.level`; or the level select with its buttons
         read when that level is locked."""
         number = action.level
         missed = 0  # menu clicks that led nowhere in time
         while True:
-            if seen.screen == "level" and seen.view and seen.view.level == number:
-                return self._level_started(number, action.unlocking, seen)
+            view = observation.view
+            if observation.screen == "level" and view and view.level == number:
+                return self._level_started(number, action.unlocking, observation)
             button = None
-            if seen.screen not in ("completed", "title", "level"):  # the level select
-                buttons = self.reader.read_select(seen.picture)
+            if observation.screen not in ("completed", "title", "level"):  # the level select
+                buttons = self.reader.read_select(observation.picture)
                 wanted = [b for b in buttons if b.number == number and b.unlocked]
                 if not wanted:
-                    return replace(seen, buttons=buttons)
+                    return replace(observation, buttons=buttons)
                 button = wanted[0]
             try:
-                seen = self._menu_step(seen, number, button)
+                observation = self._menu_step(observation, number, button)
             except WaitTimeout:
                 missed += 1
                 if missed > 1:
                     raise
-                seen = self.look()  # a click lost on a busy page: look again, click again
+                observation = self.look()  # a click lost on a busy page: look again, click again
 
-    def _menu_step(self, seen: Observation, number: int, button: LevelButton | None
+    def _menu_step(self, observation: Observation, number: int, button: LevelButton | None
                    ) -> Observation:
         """One move through the menus toward level `number` (`button`: its button on the
         level select): the screen it led to."""
-        if seen.screen == "completed":
-            return self.press_completed(seen, "next" if self._last_played == number - 1
+        if observation.screen == "completed":
+            return self.press_completed(observation, "next" if self._last_played == number - 1
                                         else "menu")
-        if seen.screen == "title":
-            self.hands.click(seen, (400, 300))
+        if observation.screen == "title":
+            self.hands.click(observation, (400, 300))
             return self.wait_for_screen("select", "level")
-        if seen.screen == "level":
-            quit_at = hud_button(seen.picture, 1)
+        if observation.screen == "level":
+            quit_at = hud_button(observation.picture, 1)
             if quit_at is None:
                 raise WebbotError("cannot find Quit on the level screen")
-            self.hands.click(seen, quit_at)
+            self.hands.click(observation, quit_at)
             return self.wait_for_screen("select")
         assert button is not None
-        self.hands.click(seen, button.spot_centre)
+        self.hands.click(observation, button.spot_centre)
         return self.wait_for(lambda new: new.screen == "level" and new.view is not None
                              and new.view.level == number, f"level {number}")
 
     def _level_started(self, number: int, unlocking: bool,
-                       seen: Observation) -> Observation:
+                       observation: Observation) -> Observation:
         if self._current is not None:  # a level left when the page was lost
             if self._current.level == number:
-                return seen  # and opened again: it goes on
+                return observation  # and opened again: it goes on
             self._current.result = "interrupted"
             self._level_over()
         self.results.append(LevelResult(number, unlocking=unlocking))
         self._current = self.results[-1]
         self._started = time.perf_counter()
         self._drops = 0
-        return seen
+        return observation
 
     def _level_over(self) -> None:
         assert self._current is not None
@@ -320,37 +324,37 @@ class PuzlogicBot:
     def _last_played(self) -> int | None:
         return self.results[-1].level if self.results else None
 
-    def press_completed(self, seen: Observation, which: str) -> Observation:
+    def press_completed(self, observation: Observation, which: str) -> Observation:
         """Press Menu or Next on the completed screen until the screen changes."""
         with self.phases("waiting"):  # the game ignores the buttons while the overlay fades in
-            seen = self.settled(seen)
+            observation = self.settled(observation)
         for _ in range(5):
-            buttons = completed_buttons(seen.picture)
+            buttons = completed_buttons(observation.picture)
             if which not in buttons:  # a popup come over the game a moment ago may hide it
-                seen = self.look(self.screen.grab_uncovered("completed"), read=False)
-                buttons = completed_buttons(seen.picture)
+                observation = self.look(self.screen.grab_uncovered("completed"), read=False)
+                buttons = completed_buttons(observation.picture)
             if which not in buttons:
                 raise WebbotError(f"cannot find '{which.title()}' on the completed screen")
-            self.hands.click(seen, buttons[which])
+            self.hands.click(observation, buttons[which])
             try:
                 return self.wait_for(lambda new: new.screen in ("select", "level"),
                                      "the screen after Level Completed", 2)
             except WaitTimeout:  # the overlay was still fading in: clicks are ignored then
-                seen = self.look()
-                if seen.screen != "completed":
+                observation = self.look()
+                if observation.screen != "completed":
                     return self.wait_for_screen("select", "level")
         raise WebbotError(f"'{which.title()}' on the completed screen does nothing")
 
-    def settled(self, seen: Observation) -> Observation:
+    def settled(self, observation: Observation) -> Observation:
         """The completed screen once its overlay has stopped fading in."""
-        previous = seen
+        previous = observation
 
         def still(new: Observation) -> bool:
             nonlocal previous
-            done = new.screen == previous.screen == "completed" and overlay_settled(
+            over = new.screen == previous.screen == "completed" and overlay_settled(
                 previous.picture, new.picture)
             previous = new
-            return done or new.screen != "completed"
+            return over or new.screen != "completed"
 
         try:
             return self.wait_for(still, "the Level Completed overlay to settle", 3, "completed",
@@ -362,69 +366,69 @@ class PuzlogicBot:
 
     # ---- on a level ------------------------------------------------------------------------
 
-    def restart(self, seen: Observation) -> Observation:
-        if seen.screen != "level":
-            seen = self.wait_for_screen("level")
-        where = hud_button(seen.picture, 0)
+    def restart(self, observation: Observation) -> Observation:
+        if observation.screen != "level":
+            observation = self.wait_for_screen("level")
+        where = hud_button(observation.picture, 0)
         if where is None:
             raise WebbotError("cannot find Restart on the level screen")
-        self.hands.click(seen, where)
+        self.hands.click(observation, where)
         return self.wait_for(lambda new: new.screen == "level" and new.view is not None
                              and not new.view.placed, "the restarted level")
 
-    def place(self, seen: Observation, placements: tuple[Placement, ...],
+    def place(self, observation: Observation, placements: tuple[Placement, ...],
               last: bool) -> Observation:
         """Drag the pieces one after another, and look. When they end the level (`last`),
         wait for "Level Completed" (the board gives way to its overlay)."""
         *ahead, placement = placements
         taken: list[SeenPiece] = []
         for early in ahead:  # looked at with the last one
-            taken.append(self.tray_piece(seen, early, taken))
+            taken.append(self.tray_piece(observation, early, taken))
             with self.phases("dragging"):
-                self.hands.drag(seen, taken[-1].spot.centre,
-                                seen.view.spots[early.cell].centre)  # type: ignore[union-attr]
-        seen = self.drop(seen, placement, last, taken, tuple(ahead))
-        if last and seen.screen == "unknown":
+                self.hands.drag(observation, taken[-1].spot.centre,
+                                observation.view.spots[early.cell].centre)  # type: ignore[union-attr]
+        observation = self.drop(observation, placement, last, taken, tuple(ahead))
+        if last and observation.screen == "unknown":
             # The overlay fading in, or a cover (a site's popup) over the board that may have
             # taken the drag: the level is over only when its end shows.
             with self.phases("waiting"):
-                seen = self.wait_for(lambda new: new.screen == "completed"
+                observation = self.wait_for(lambda new: new.screen == "completed"
                                      or new.view is not None,
                                      "the completed screen or the board", 5)
-        if last and (seen.screen not in ("level", "unknown") or seen.view is not None
-                     and all(holds(seen.view, p) for p in placements)):
+        if last and (observation.screen not in ("level", "unknown") or observation.view is not None
+                     and all(is_placed(observation.view, p) for p in placements)):
             with self.phases("waiting"):  # the game's own settle and fade
-                seen = self.wait_for_screen("completed", timeout_s=5, read=False)
-        if seen.screen == "completed" and self._current is not None:
+                observation = self.wait_for_screen("completed", timeout_s=5, read=False)
+        if observation.screen == "completed" and self._current is not None:
             self._current.result = "completed"
             self._level_over()
-        return seen
+        return observation
 
     @staticmethod
-    def tray_piece(seen: Observation, placement: Placement,
+    def tray_piece(observation: Observation, placement: Placement,
                    taken: list[SeenPiece]) -> SeenPiece:
         """A piece of the placement's value and colour in the tray as seen, not yet taken."""
-        assert seen.view is not None
-        piece = next((p for p in seen.view.tray if p not in taken
+        assert observation.view is not None
+        piece = next((p for p in observation.view.tray if p not in taken
                       and (p.value, p.color) == (placement.value, placement.color)), None)
         if piece is None:
             raise WebbotError(f"no {placement.color} {placement.value} left in the tray")
         return piece
 
-    def drop(self, seen: Observation, placement: Placement, last: bool,
+    def drop(self, observation: Observation, placement: Placement, last: bool,
              taken: list[SeenPiece], ahead: tuple[Placement, ...]) -> Observation:
         """Drag a tray piece of the placement's value and colour onto its cell, and look
         (a whole reading when pieces were `taken` for the placements `ahead` since the look:
         it says which of them landed). After the last piece the level may be over: the board
         gives way to the overlay."""
-        view = seen.view
+        view = observation.view
         assert view is not None
-        piece = self.tray_piece(seen, placement, taken)
+        piece = self.tray_piece(observation, placement, taken)
         target = view.spots[placement.cell]
         with self.phases("dragging"):
-            self.hands.drag(seen, piece.spot.centre, target.centre)
+            self.hands.drag(observation, piece.spot.centre, target.centre)
         with self.phases("checking drops"):
-            landed = self.check_boxes(seen, piece, placement) \
+            landed = self.check_boxes(observation, piece, placement) \
                 if self.tempo.check_boxes and not taken else None
             if landed is None:
                 # A whole reading judges the whole board: one with doubts (a leaf over a
@@ -432,7 +436,7 @@ class PuzlogicBot:
                 def landed_clearly(new: Observation) -> bool:
                     return (last and new.screen in ("completed", "unknown")) or (
                         new.view is not None and not new.view.doubts
-                        and holds(new.view, placement)
+                        and is_placed(new.view, placement)
                         and not any(p.spot == piece.spot for p in new.view.tray))
 
                 try:
@@ -453,29 +457,29 @@ class PuzlogicBot:
 
     @staticmethod
     def _drop_mark(landed: Observation, target: Spot, placement: Placement) -> Mark:
-        held = landed.view is not None and holds(landed.view, placement)
+        held = landed.view is not None and is_placed(landed.view, placement)
         return spot_mark(landed.picture, target, "landed" if held else
                          f"not there ({landed.screen})", LANDED if held else NOT_THERE)
 
-    def _annotated(self, seen: Observation, what: str, found: list[Mark],
+    def _annotated(self, observation: Observation, what: str, found: list[Mark],
                    legend: Sequence[Key] = ()) -> None:
         """The frame with what was read or done on it drawn, named after the level."""
-        level = self._current.level if self._current is not None else seen.view and \
-            seen.view.level
-        self.session.recorder.annotated(seen.grab, f"level-{level or 0:02d}-{what}", found,
+        level = self._current.level if self._current is not None else observation.view and \
+            observation.view.level
+        self.session.recorder.annotated(observation.grab, f"level-{level or 0:02d}-{what}", found,
                                         legend)
 
-    def check_boxes(self, seen: Observation, piece: SeenPiece,
+    def check_boxes(self, observation: Observation, piece: SeenPiece,
                     placement: Placement) -> Observation | None:
         """A drop seen on the piece's cell and its tray slot alone, in the next few grabs:
         the level as before with the piece moved, or None (a whole reading then decides)."""
-        view = seen.view
+        view = observation.view
         assert view is not None
         cell: Spot = view.spots[placement.cell]
         for _ in range(BOX_CHECKS):
             grab = self.screen.look()
             try:
-                picture = normalise(grab.image, like=seen.picture)
+                picture = normalise(grab.image, like=observation.picture)
             except GameNotFound:
                 return None
             found = self.reader.piece_on(picture, cell)

@@ -85,13 +85,13 @@ def results_table(results: list, seconds: float, recoveries: list[str] = (),
                   before: int = 0, replayed: bool = False) -> Table:
     """The levels played; `before`: levels the game showed as finished before the run, which
     count among those completed as the game counts them (unless they were all `replayed`)."""
-    done = sum(r.completed for r in results)
+    completed = sum(r.completed for r in results)
     played = len(results)
     if before and not replayed:
-        done, played = done + before, played + before
+        completed, played = completed + before, played + before
     earlier = f" ({before} before this run)" if before else ""
     table = Table("level", "pieces", "perception ms", "solve ms", "level s", "result",
-                  title=f"Puzlogic: {done} of {counted(played, 'level')} completed{earlier} "
+                  title=f"Puzlogic: {completed} of {counted(played, 'level')} completed{earlier} "
                         f"in {seconds:.1f} s"
                         f"{recovered(len(recoveries))}")
     for r in results:

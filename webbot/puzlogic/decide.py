@@ -52,7 +52,8 @@ class Action:
     then: tuple[Placement, ...] = ()
 
 
-def holds(view: LevelView, placement: Placement) -> bool:
+def is_placed(view: LevelView, placement: Placement) -> bool:
+    """Whether the placement's piece (its value and colour) sits on its cell."""
     piece = view.placed.get(placement.cell)
     return piece is not None and (piece.value, piece.color) == (placement.value,
                                                                 placement.color)
@@ -87,16 +88,16 @@ class Level:
     tries: int = 0  # looks after drags of it so far
     restarts: int = 0
 
-    def next(self, seen: Observation) -> Action | None:
+    def next(self, observation: Observation) -> Action | None:
         """The next action on this level; None once it is completed."""
         if self.solution is None:
-            return self._read(seen)
-        if seen.screen == "completed":
+            return self._read(observation)
+        if observation.screen == "completed":
             return None
-        view = seen.view
-        if seen.screen != "level" or view is None:
+        view = observation.view
+        if observation.screen != "level" or view is None:
             return self._restart()
-        left = [p for p in self.solution if not holds(view, p)]
+        left = [p for p in self.solution if not is_placed(view, p)]
         if self.tries:
             first = self.solution.index(left[0]) if left else len(self.solution)
             if first > self.placing:  # the look shows pieces landed: on from there
@@ -110,9 +111,9 @@ class Level:
         return Action(Kind.PLACE, self.number, drags[0], last=len(drags) == len(left),
                       then=tuple(drags[1:]))
 
-    def _read(self, seen: Observation) -> Action:
+    def _read(self, observation: Observation) -> Action:
         """Solve the level as read; read it again when the reading is not to be trusted."""
-        view, puzzle = seen.view, seen.puzzle
+        view, puzzle = observation.view, observation.puzzle
         if not self.fresh and view is not None:
             self.fresh = True
             if view.placed or view.red:  # left half done, or wrong: start afresh
@@ -133,7 +134,7 @@ class Level:
             raise UnreadableScreen("the board as read has no solution, so something was "
                                    "misread; least certain: " + "; ".join(view.weakest()))
         self.puzzle, self.solution = puzzle, self.found[0]
-        return self.next(seen)
+        return self.next(observation)
 
     def _restart(self) -> Action:
         if self.restarts >= RESTARTS:
@@ -164,13 +165,13 @@ class Player:
         self.completed.clear()
         self._resumed = True
 
-    def __call__(self, seen: Observation) -> Action | None:
+    def __call__(self, observation: Observation) -> Action | None:
         if self._resumed:
             self._resumed = False
             if self._opening is not None:
                 return self._opening
         if self.level is not None:
-            action = self.level.next(seen)
+            action = self.level.next(observation)
             if action is not None:
                 return action
             self.completed.add(self.level.number)
@@ -178,7 +179,7 @@ class Player:
                 self._next += 1
             self.level = None
         elif self._opening is not None:
-            action = self._opened(seen)
+            action = self._opened(observation)
             if action is not None:
                 return action
         if self._next >= len(self.wanted):
@@ -186,17 +187,18 @@ class Player:
         self._opening = Action(Kind.OPEN, self.wanted[self._next])
         return self._opening
 
-    def _opened(self, seen: Observation) -> Action | None:
+    def _opened(self, observation: Observation) -> Action | None:
         """After an open: the level to play, or the level that unlocks it."""
         assert self._opening is not None
         number = self._opening.level
-        if seen.screen == "level" and seen.view is not None and seen.view.level == number:
+        view = observation.view
+        if observation.screen == "level" and view is not None and view.level == number:
             self.level = Level(number, self.solve, self.drags_per_look)
-            return self.level.next(seen)
-        target = button(seen.buttons, number)
+            return self.level.next(observation)
+        target = button(observation.buttons, number)
         if target.unlocked:
             raise WebbotError(f"level {number} is open on the level select but did not start")
-        opened = [b.number for b in seen.buttons
+        opened = [b.number for b in observation.buttons
                   if b.unlocked and b.number and b.number < number]
         if not opened:
             raise WebbotError(f"level {number} is locked and no earlier level is open")

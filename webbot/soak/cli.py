@@ -89,7 +89,7 @@ def game_command(game: Registration) -> click.Command:
         plan = Plan(game.name, count, minutes, workers, seed, scheduler, connect,
                     query.lstrip("?&"), options, report=report is not None)
         before = recorded(jsonl, plan) if resume and jsonl else []
-        plan = replace(plan, done=frozenset(r.case.number for r in before))
+        plan = replace(plan, passed_before=frozenset(r.case.number for r in before))
         pages = SoakPages(report, " ".join(["webbot", *sys.argv[1:]])) if report else None
         raise click.exceptions.Exit(soak_command(plan, jsonl, terminal, before, pages))
 
@@ -198,7 +198,7 @@ def _with_progress(plan: Plan, client, console: Console, out: TextIO | None,
     progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                         TimeElapsedColumn(), console=console, transient=True)
     with progress:
-        left = None if plan.count is None else plan.count - len(plan.done)
+        left = None if plan.count is None else plan.count - len(plan.passed_before)
         task = progress.add_task("games", total=left)
 
         def on_record(record: GameRecord) -> None:

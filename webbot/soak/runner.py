@@ -44,7 +44,7 @@ class Plan:
     connect: tuple[str, ...] = ()  # Playwright endpoints, used in turn by the games
     query: str = ""               # extra replica parameters for every game
     options: dict = field(default_factory=dict)  # the game's own soak options (its replica's)
-    done: frozenset[int] = frozenset()  # case numbers recorded as passed before (--resume)
+    passed_before: frozenset[int] = frozenset()  # case numbers recorded as passed before (--resume)
     report: bool = False  # each try's report page comes back with it (--report)
 
 
@@ -236,7 +236,7 @@ def run_soak(plan: Plan, client, on_record: Callable[[GameRecord], None] = lambd
         if deadline.passed():
             return
         number = next(numbers, None)
-        while number is not None and number in plan.done:  # recorded as passed before
+        while number is not None and number in plan.passed_before:  # recorded as passed before
             number = next(numbers, None)
         if number is not None:
             submit(GameRecord(make_case(plan.game, plan.seed, number, plan.query, plan.options)))
