@@ -30,7 +30,7 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--disable-quic",
     "--no-first-run",
-    "--force-color-profile=srgb",  # pixel colours must match the measured ones
+    "--force-color-profile=srgb",  # sRGB, as the templates and colour limits assume
 ]
 
 # Where a remote `playwright run-server` finds its browser; empty to let the server choose.
@@ -513,8 +513,7 @@ def open_url(page: Page, url: str, timeout_s: float = 30) -> None:
 
 def _stop_loading(page: Page) -> None:
     """Leave a navigation that waits on a server: while it waits, the page answers no script
-    (the check whether it is still there, say). Measured with a server that takes the
-    connection and sends nothing."""
+    (not even the check whether it is still there)."""
     with suppress(Error):
         page.goto("about:blank", timeout=5_000)
 

@@ -4,16 +4,16 @@ written against (EXPECTED); a Playwright without them fails with one line naming
 
 Why the public API does not serve:
 - Waiting on a page's events in one call (webbot.events): the sync API hands events over only
-  while a call of it runs; a loop of short calls took so much of two cores that the browser
-  drew fewer frames (measured).
+  while a call of it runs; a loop of short calls takes enough CPU to slow the browser's
+  drawing.
 - A deadline on calls that take no timeout (webbot.answer): evaluate, a handle's box or
   properties, a frame's content and the mouse wait on the page for ever; a page whose script
-  never yields never answers them (measured: hung until killed). Raced against a timer on
+  never yields never answers them, so without a deadline the bot hangs. Raced against a timer on
   Playwright's own loop, a call is given up (this Playwright aborts a call whose task is
   cancelled: `Connection.send_message_to_server`).
 - Sent and not waited for (webbot.stream's frame acknowledgements, the Daily SET's watching
-  script): the sync call waits for the answer, the costliest step of a Burrito Bison
-  decision after reading (measured).
+  script): the sync call would wait for an answer nobody needs, a large part of a Burrito
+  Bison decision's time.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ The play loop hands every failure of a step here; when the session says the page
 no longer holds the game: a reload, a navigation, an error page), the cause is said in one
 line, the page is reopened on the run's URL (its server given a minute to answer again), and
 the loop goes on from the game's reset (which finds the game again and reads where it is).
-Anything else, or more than `limit` recoveries in one run, ends the run as before.
+Anything else, or more than `limit` recoveries in one run, ends the run.
 """
 
 from __future__ import annotations

@@ -108,8 +108,7 @@ class Camera:
 
     def __init__(self, page: Page, *, fast: bool = False) -> None:
         self.page = page
-        # fast: Chromium's cheaper PNG encoding, ~35 ms instead of ~50 ms a grab (for decision
-        # loops); the same pixels.
+        # fast: Chromium's quicker PNG encoding (for decision loops); the same pixels.
         self.fast = fast
         self._cdp: CDPSession | None = None
         self._ratio: float | None = None  # the browser's device pixel ratio, asked once
@@ -157,10 +156,10 @@ class Camera:
         return base64.b64decode(shot["data"])
 
 
-# The scale of a picture: a page can redefine its own devicePixelRatio (one saying 40 made the
-# captures so large the browser went down), so it is read in a script world of the bot's own,
-# which the page's scripts cannot reach. (DevTools' layout metrics cannot tell it: under the
-# context's emulated scale, Chromium 156 reports the same CSS sizes in both viewports.)
+# The scale of a picture: a page can redefine its own devicePixelRatio (a huge one would make
+# captures large enough to bring the browser down), so it is read in a script world of the
+# bot's own, which the page's scripts cannot reach. (DevTools' layout metrics cannot tell it:
+# under the context's emulated scale, they report the same CSS sizes in both viewports.)
 SCALE_WORLD = "webbot-scale"
 
 
@@ -199,10 +198,10 @@ def _refuse_beyond_window(box: dict, width: float, height: float, scale: float,
             f"{box['width'] * scale:.0f}x{box['height'] * scale:.0f} px)")
 
 
-# A look waits this long for a frame shown after the last picture (one every 17-33 ms while the
-# page moves, none while it holds still: scripts/probe_screencast.py); then the newest stands
-# for the page once the page has drawn frames since and none of them came in HELD_WAIT_S
-# (frames reach the bot 25-150 ms after they were shown: the same script).
+# A look waits this long for a frame shown after the last picture (frames come every frame or
+# two while the page moves, none while it holds still); then the newest stands for the page
+# once the page has drawn frames since and none of them came in HELD_WAIT_S (longer than a
+# frame takes to reach the bot after it was shown).
 STREAM_WAIT_S = 0.1
 HELD_WAIT_S = 0.2
 BOX_FRESH_S = 0.5
@@ -241,7 +240,7 @@ class Screen:
         self._box: dict | None = None  # the game's box, as last measured for the stream
         self._box_at = -math.inf
         # A game found by webbot.finder comes as its element (in any frame): measuring a handle
-        # costs ~1-6 ms, re-finding a selector's element across frames ~10-25 ms.
+        # is much cheaper than re-finding a selector's element across frames.
         self.element = element
         self.camera = Camera(page, fast=fast)
         self.selector = selector
@@ -329,7 +328,7 @@ class Screen:
         first effect, even to a late look. When none comes, the newest, if the page holds
         still (_held). None when no frame can show the game (none came, a pinch-zoomed page,
         the game out of the window): only then is a picture pulled, as a clipped capture
-        leaves the stream's next frames blank (measured)."""
+        leaves the stream's next frames blank."""
         assert self.stream is not None
         self.before_capture()
         box, moved = self._cached_box()
@@ -355,9 +354,9 @@ class Screen:
               ) -> StreamFrame | None:
         """The newest frame, taken as the page's picture once the page has begun
         FRAMES_AFTER_INPUT animation frames and no frame shown since came in HELD_WAIT_S: it
-        is dated then. (Repeated only because no frame came, a frame of numbers counting up
-        in a browser too busy to draw looked like numbers done counting: a soak game read a
-        round's coins mid-count.) A frame that does come is the answer."""
+        is dated then. (A frame repeated only because a browser too busy to draw sent no new
+        one must not pass for a still page: numbers still counting up would look final.) A
+        frame that does come is the answer."""
         assert self.stream is not None
         mark = frames_begun(target)
         return self.stream.frame_after(self._seen_at, HELD_WAIT_S, first=first) \

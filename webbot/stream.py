@@ -2,8 +2,8 @@
 
 Chromium sends a frame of the whole window each time the page's picture changes (none while it
 holds still), two at most unacknowledged, each with the time it was put on screen. A pulled
-picture (Page.captureScreenshot) costs 38-117 ms here and the page waits for it; a pushed one
-costs its decoding. The frames are in CSS pixels whatever the device pixel ratio, and show
+picture (Page.captureScreenshot) is slow and the page waits for it; a pushed one costs only
+its decoding. The frames are in CSS pixels whatever the device pixel ratio, and show
 cross-site frames as the window does.
 
 The sync Playwright API hands events over only while a call of it runs: `frame_after` waits
@@ -30,9 +30,9 @@ from webbot.playwright_inside import own
 
 FORMATS = ("png", "jpeg")
 MAX_SIDE = 8192  # px
-# Playwright's DevTools calls wait for ever by default; one made as the page navigated away (its
-# server stopped, the page reloaded onto an error page) never answered in CI (240 s). A picture
-# takes 38-117 ms here.
+# Playwright's DevTools calls wait for ever by default, and one made as the page navigates away
+# (its server stopped, the page reloaded onto an error page) may never be answered: this
+# bounds each call, far above a picture's normal cost.
 DEVTOOLS_TIMEOUT_MS = 15_000
 # Frames kept, the newest last: an input's first effect is looked for among them (frame_after's
 # `first`): those shown in the last KEPT_S, KEPT_FRAMES at most (a second at 60 a second; a
@@ -128,7 +128,7 @@ class FrameStream:
 
         The earliest is an input's first effect: a look that came late (its mark's answer
         slow on a busy machine) still sees it, where the newest may show the effect over.
-        (A round whose flight ended within the late look lost a rocket slam's every sign.)"""
+        (Else a short-lived effect, such as a rocket slam, can be missed entirely.)"""
         deadline = time.monotonic() + wait_s
         while True:
             frame = self.newest
@@ -164,7 +164,7 @@ class FrameStream:
         meta = event["metadata"]
         stamp = meta.get("timestamp")
         shown_at = stamp if stamp is not None else time.monotonic() + self._shift
-        # Frames come out of order (8% of them, measured); in the order of their swap times
+        # Frames may come out of order; in the order of their swap times
         # what they show never goes back, so they are kept in that order.
         frame = StreamFrame(event["data"], shown_at, shown_at - self._shift, received,
                             meta["offsetTop"], meta["pageScaleFactor"])
@@ -188,11 +188,9 @@ class FrameStream:
                                                {"sessionId": session_id}, None))
 
 
-# Frames shown up to the start of the page's third animation frame after an input's ack still
-# showed the page before it (the depth of Chromium's pipeline: a frame's main-thread work, its
-# commit and raster, its draw; two busy loops on both cores made it no deeper), and none after
-# the start of the third (scripts/probe_screencast.py, 4 runs of 60 presses). One frame more
-# for margin.
+# Chromium's pipeline is three animation frames deep (a frame's main-thread work, its commit
+# and raster, its draw), even on a busy machine: a frame shown after the start of the page's
+# third animation frame after an input's ack shows the input. One frame more for margin.
 FRAMES_AFTER_INPUT = 4
 
 
@@ -213,7 +211,7 @@ def crop(frame: StreamFrame, box: dict, window_width: float) -> np.ndarray | Non
     emulated screen's, not the window's.)"""
     image = frame.image()
     # Frames come in CSS pixels, one per pixel of the window; any other (a frame shrunk to
-    # the emulated screen's size, seen first on a larger window) is not used.
+    # the emulated screen's size, as on a window larger than the screen) is not used.
     if image is None or frame.page_scale != 1 or image.shape[1] != round(window_width):
         return None
     left, top = box["x"], box["y"] + frame.offset_top

@@ -130,9 +130,8 @@ class BurritoBot:
         if self.screen.page is not self.session.page:  # a new page, after a lost one
             self._find()
             self._previous, self.results_read = None, False
-            # The round under way went with the page: the new page's round is counted afresh
-            # (its rocket slams are what its results will say; the soak's first fault run
-            # reported 9 where the game had 3).
+            # The round under way went with the lost page: the new page's round is counted
+            # from zero, so its rocket slams match what its results screen will report.
             self.rockets, self.rockets_unseen, self._rocket_clicked = 0, 0, False
             self._numbers = Stillness(NUMBERS_STILL_S)
             self.events.append("page lost and reopened")

@@ -1,6 +1,6 @@
 """Where things are in Burrito Bison's 1173x660 game: the boxes the pack's crops are cut from,
-the screenshot each comes from, and the ring camera's zoom. The boxes are those of the real
-game's crops, found in the real 2018 screens (the replica draws them at the same places)."""
+the screenshot each comes from, and the ring camera's zoom. The boxes are where the real game
+draws these crops (the replica draws them at the same places)."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ class Cut:
 
 # The health bars are cut whole around the player's name: the name alone is too thin to
 # survive a change of scale. The boxes of the title, the comic, the flash sale, the cards and
-# the shop are those of the real 2022 and 2018 screens brought to this size.
+# the shop are the real game's, scaled to this size.
 MANIFEST = (
     Cut("click-to-start", "title", (488, 588, 200, 46)),
     Cut("comic-panel", "comic", (14, 40, 300, 90)),

@@ -2,7 +2,7 @@
 
 A template pack is a folder of PNG crops named like ../shared/reference/burrito-bison/
 templates (`bison-health-bar.png`, `next-button.png`, ...); extra files in it are ignored, so
-the original bot's 2018 folder is a pack as it is.
+any folder that holds these file names is a pack as it is.
 
 Three ways to look, cheapest first:
 - in a game frame at the pack's scale (`framed`), each crop around its place in the manifest;
@@ -55,19 +55,17 @@ FREE_RATIO = 1.05
 FREE_SCALES = tuple(round(0.5 * FREE_RATIO ** i, 3) for i in range(29))      # 0.5 .. 1.98
 FRAMED_SCALES = tuple(scale for scale in FREE_SCALES if 0.8 <= scale <= 1.25)
 FREE_FINE = (-2, -1, 0, 1, 2)  # quarter-steps of FREE_RATIO around a coarse scale
-# A crop shrunk below this many pixels (its smaller side, at full size) matches too much:
-# the health bar's name at 10 px high scored 0.85 on text in a sidebar and on a comic, where
-# every true match with at least 19 px scored 0.88 or more.
+# A crop whose smaller side would shrink below this many pixels is not searched at that
+# scale: so small, it scores about as high on unrelated text and art as on its true place.
 FREE_MIN_SIDE = 14
 FREE_CANDIDATES = 4  # coarse spots confirmed (small scales' blurred crops match widely)
-# Normalised correlation ignores contrast, so a button dimmed under a popup (the shop's arrow
-# under the 2022 piñata cards: 0.96) matches as well as a live one; a crop counts as seen only
-# at about its own contrast (dimmed: 0.2; JPEG, rescaling and replicas: 0.9-1.1).
+# Normalised correlation ignores contrast, so a button dimmed under a popup matches as well
+# as a live one; a crop counts as seen only at about its own contrast (a dimmed one has about
+# 0.2 of it; JPEG, rescaling and replicas keep 0.9-1.1).
 CONTRAST = (0.6, 1.6)
-# The free search looks in so many places and sizes that grey shapes alone find look-alikes
-# (0.84-0.86: the gear button on a bunny's face, the rocket bar on a comic's frame); the mean
-# colour tells them apart: true matches of real screens, rescaled or JPEG, are within 10 of
-# their crop's, the look-alikes 50 or more away.
+# The free search looks in so many places and sizes that grey shapes alone find look-alikes;
+# the mean colour tells them apart: a true match, rescaled or JPEG, keeps its crop's mean
+# colour within about 10, where a look-alike's lies 50 or more away.
 FREE_COLOUR = 30.0
 
 
@@ -104,8 +102,8 @@ def _half(gray: np.ndarray, scale: float = 1.0) -> np.ndarray:
 
 def _soft(gray: np.ndarray) -> np.ndarray:
     # Text and thin outlines drawn at another size (a game embedded at 1146x644 or 1120x540,
-    # then scaled to the pack's size) differ by a pixel here and there: the crops of outlined
-    # text scored 0.71-0.84 sharp, 0.82-0.90 once both sides are softened alike.
+    # then scaled to the pack's size) differ by a pixel here and there, so both sides are
+    # softened alike for outlined text to still match.
     return cv2.GaussianBlur(gray, (0, 0), FINE_BLUR)
 
 
@@ -120,7 +118,8 @@ def _template(name: str, gray: np.ndarray, colour: np.ndarray) -> Template:
 
 class TemplatePack:
     """The templates of one folder, loaded once as grayscale at every scale searched, and the
-    game's digits taught by `pack cut` (`digits/`, see digits.py; none in an older pack)."""
+    game's digits taught by `pack cut` (`digits/`, see digits.py; none if the pack has no
+    such folder)."""
 
     def __init__(self, folder: Path | str | None = None,
                  required: tuple[str, ...] = REQUIRED) -> None:

@@ -81,7 +81,7 @@ def number_in(ink: np.ndarray, glyphs: Glyphs | None = None) -> int | None:
     Tesseract's firm vote on that glyph alone. When a glyph is neither, Tesseract's reading
     of the whole number is taken only if it has a digit for every glyph and agrees with every
     glyph that was read (on the real font it reads "883" as 33 and "489" as 4484), else None:
-    better '?' than a wrong number. A pack without taught glyphs (an older one) is read by
+    better '?' than a wrong number. A pack without taught glyphs (no `digits/`) is read by
     Tesseract whole."""
     if not glyphs:
         return number_on(page_of(ink))

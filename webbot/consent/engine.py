@@ -15,9 +15,9 @@ when the bot saw it gone (webbot.consent).
 
 The bundle runs in the page's main world, so the config says `isMainWorld`: the engine then
 runs its rule snippets itself instead of asking the bot (no `eval` round trip, whose 1 s limit
-a busy bot could miss); an `eval` message is never answered. Measured with Playwright's sync
-API: a binding callback that calls `frame.evaluate` works (no deadlock); messages wait while
-the bot is not inside a Playwright call, so every wait in the bot is a Playwright wait.
+a busy bot could miss); an `eval` message is never answered. With Playwright's sync API, a
+binding callback may call `frame.evaluate` (no deadlock); messages wait while the bot is not
+inside a Playwright call, so every wait in the bot is a Playwright wait.
 """
 
 from __future__ import annotations

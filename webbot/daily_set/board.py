@@ -71,11 +71,10 @@ HALF_LOOK_PIXELS = 2_500_000  # a picture this large is first read at half size 
 MIN_HALF_SHAPE_H = 40  # px at half size: about the page's own (42 px high shapes)
 MAX_CARDS, DAILY_CARDS = 21, 12
 # A picture is lossier than the page's own card files (JPEG, scaling): a reading is refused
-# from this doubt up (an empty diamond of the 156 drawn boards of scripts/bench_daily_set.py
-# read as striped with a doubt of 0.555).
+# from this doubt up.
 PICTURE_DOUBT_LIMIT = 0.5
-# Through JPEG, the smallest shapes measured (scripts/bench_daily_set.py's random boards): a
-# card about 50 px wide draws them about 22 px high. Smaller ones are refused, untried.
+# Through JPEG, shapes lower than this do not read reliably (a card about 50 px wide draws
+# them about 22 px high), so they are refused, untried.
 MIN_LOSSY_SHAPE_H = 20
 # A card whose shapes lie off its column by about half their pitch has lost a shape at its
 # edge (where a card meets the table, a shape can be taken for the table).
@@ -625,12 +624,11 @@ def _read(upright: np.ndarray, group: list[Shape], fill: tuple[str, float] | Non
         counted = f"{len(group)} shapes found, {card.count} read"
     if card is None or card.count != len(group):
         # The card reader parts ink by colour, which JPEG smears: a small empty shape's
-        # outline breaks into strokes it counts as shapes, or fades where it loses one
-        # (measured). The board's shapes are each seen, alike and in the middle of the
-        # column, so the board reads the card alone; but where the board saw two shapes and
-        # the reader more, only if no ink by lightness lies a pitch beyond them (a shape the
-        # board did not see; beyond three is the card's edge, and a lone shape's sides were
-        # looked at already).
+        # outline breaks into strokes it counts as shapes, or fades where it loses one. The
+        # board's shapes are each seen, alike and in the middle of the column, so the board
+        # reads the card alone; but where the board saw two shapes and the reader more, only
+        # if no ink by lightness lies a pitch beyond them (a shape the board did not see;
+        # beyond three is the card's edge, and a lone shape's sides were looked at already).
         more = card is None or card.count > len(group)
         if not by_board or (more and len(group) == 2 and _ink_beyond(upright, group, pitch)):
             raise CardError(counted)
@@ -639,15 +637,15 @@ def _read(upright: np.ndarray, group: list[Shape], fill: tuple[str, float] | Non
     # the card reader's doubt about it (JPEG specks beside the shapes) is not the count's.
     doubts["count"] = 0.0
     # The fill and the shape are read a second way, from the board's cards taken together
-    # (second_look.py), and that way is measured the steadier through JPEG and scaling: the card
+    # (second_look.py), and that way is the steadier through JPEG and scaling: the card
     # reader reads colour, which JPEG smears (an empty shape's middle tinted by its outline),
     # where the fill's second way reads lightness, which JPEG keeps.
     if fill is not None:
         card = replace(card, fill=fill[0])
         doubts["fill"] = fill[1]
     # The shape likewise, from the outlines' bunches, which are cut from lightness: where the
-    # card reader disagrees, the outline stands only when surer still (measured: the card
-    # reader right against it only where the outline's doubt was 0.48 or more); where they
+    # card reader disagrees, the outline stands only when surer still (below OVERRULE: a
+    # less sure outline is where the card reader is the one to trust); where they
     # agree, two ways of reading it say the same, and the surer one's doubt is the shape's.
     if outline is not None:
         if outline[0] == card.shape:
@@ -680,7 +678,7 @@ def _ink_beyond(picture: np.ndarray, group: list[Shape], pitch: float) -> bool:
 
 def _ink_beside(picture: np.ndarray, shape: Shape, pitch: float) -> bool:
     """Whether a pitch either side of a card's lone shape lies ink by lightness: shapes too
-    faint for colour, beside the one seen (a card of three read as one, measured)."""
+    faint for colour, beside the one seen (else a card of three faint shapes can read as one)."""
     step = round(pitch if pitch > 0 else LONE_PITCH * shape.h)
     return _ink_at(picture, shape, -step) or _ink_at(picture, shape, step)
 

@@ -43,9 +43,9 @@ BORDER = 0.03  # of the cut's height: the card's own edge and the table beyond, 
 INK_SHARE = 0.45
 MIN_INK = 0.15  # below this the card holds no shape
 PAPER_DARKNESS = 0.08  # what the paper fit keeps as paper (noise, grain)
-# Inks' directions in Lab's a*b* plane (degrees), measured on photos of the physical cards
-# and on the page's art: an ink within its range is sure, one halfway between two ranges'
-# nearest ends wholly in doubt.
+# Inks' directions in Lab's a*b* plane (degrees), ranges holding both the physical cards'
+# inks in photos and the page's art: an ink within its range is sure, one halfway between two
+# ranges' nearest ends wholly in doubt.
 INK_RANGES = {"red": (14.0, 35.0), "green": (139.0, 167.0), "purple": (-46.0, -13.0)}
 MIN_INK_CHROMA = 4.0  # a*b* length below which the ink has no colour to judge
 # Ink share inside the shapes: photos of the cards give empty <= 0.05, striped 0.2-0.3 (thin
@@ -60,8 +60,8 @@ SOLID_UNEVEN, TYPICAL_EVEN = 0.08, 0.02
 # 0.19); a solid washed out by glare to a striping's share stays even (0.03).
 EVEN_STRIPES, TYPICAL_UNEVEN = 0.035, 0.1
 FAINT_STRIPES = 0.4  # a share below this is thin lines, or an empty shape's blurred inside
-# A shape's depth (its middle's distance from its edge) in the picture's px: drawn photos of
-# empty shapes read as striped at 4.8-5.9 px, none deeper (972 pictures); real cards are 10+.
+# A shape's depth (its middle's distance from its edge) in the picture's px: below about
+# 6 px an empty shape's blurred inside can read as striped; real cards' shapes are 10+.
 SMALL_DEPTH = (5.0, 10.0)
 # Silhouettes fitted to OUTLINE_SIZE and laid on a diamond's and an oval's: a diamond's
 # likeness to the diamond is 0.83-0.96 (blurred art to real cards), an oval's or a
@@ -119,7 +119,7 @@ def read_single(image: np.ndarray) -> Reading:
         least = min(readings, key=lambda reading: reading.doubt)
         raise Unclear(f"not clearly one card: read as {least.card}, but its {least.doubtful} "
                       f"is in doubt ({least.doubt:.2f})")
-    raise errors[0]  # (the page's reader's reason, as before for a picture of no card)
+    raise errors[0]  # (the page's reader's reason, also for a picture of no card)
 
 
 def read_cut(picture: np.ndarray, height: float = CUT_HEIGHT) -> tuple[Card, dict[str, float]]:

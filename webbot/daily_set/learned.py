@@ -23,9 +23,8 @@ from webbot.daily_set.model import COLORS, COUNTS, FILLS, SHAPES, Card
 INPUT_WIDTH, INPUT_HEIGHT = 96, 64  # the network's input: the cut card, long side across
 MODEL_FILE = "card_reader.onnx"
 VALUES = {"count": COUNTS, "shape": SHAPES, "color": COLORS, "fill": FILLS}
-# Sureness (of the least sure attribute) at which the reader stands on its own against the
-# rules' doubt: chosen where held-out drawn cards read none wrong
-# (scripts/check_table_reading.py; scripts/train_card_reader.py per sureness).
+# Sureness (of the least sure attribute) at or above which the learned reader's answer
+# stands on its own against the rules' doubt.
 CERTAIN = 0.995
 
 

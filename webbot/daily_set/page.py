@@ -1,6 +1,6 @@
 """The Daily SET page: its 12 cards and their click targets (bs4), and the card images
 (requests), in the old layout (a table of `<a href="javascript:board.cardClicked(n)"><img>`)
-and the new one (`div.set-card-td` holding `img.An[name=cardN]`)."""
+and the current one (`div.set-card-td` holding `img.An[name=cardN]`)."""
 
 from __future__ import annotations
 

@@ -25,7 +25,7 @@ RING = 0.06  # of the height: the edge band blanked (a frame around a card); the
 MAX_BACKGROUND_CHROMA = 80  # a tinted card is white-balanced; a coloured one is refused
 MIN_INK_CHROMA = 60  # below this the card holds no coloured shape
 HUES = {"red": 0.0, "green": 61.0, "purple": 141.0}  # OpenCV hue (0-180) of the real inks
-# Interior ink share: solid ~1, striped ~0.5, empty ~0 (measured on real and rendered cards).
+# Interior ink share: solid ~1, striped ~0.5, empty ~0.
 SOLID_ABOVE, EMPTY_BELOW = 0.7, 0.24
 # Silhouette extent (area / bounding box): diamond ~0.53, squiggle ~0.8, oval ~0.9. Squiggle
 # and oval differ also in solidity (area / convex hull): ~0.9 dented against ~0.99 convex, so

@@ -39,7 +39,7 @@ from webbot.daily_set.unseen import (
     standing_otherwise,
 )
 
-CUT_WIDTH, CUT_HEIGHT = 190, 124  # the new page's card (scripts/render_set_cards.py)
+CUT_WIDTH, CUT_HEIGHT = 190, 124  # the current layout's card, px
 MIN_SINGLE_SHARE = 0.3  # of a card file's picture: a card with edges found smaller is not it
 LOOK_SIDE = 1000  # px: the longer side cards are looked for at (a phone's 4032 is shrunk)
 LIGHT_TABLE_LEVELS = 6  # thresholds tried between the median and the brightest

@@ -11,21 +11,18 @@ import numpy as np
 from webbot.daily_set.perceive import boundary_doubt
 from webbot.vision.percentile import percentile
 
-MIN_FILL_GAP = 0.08  # between the bunches of fill levels (measured apart by 0.15 or more)
-# Where the bunches lie whatever the scale and JPEG: a solid middle is all ink, an empty one
-# paper (measured along the spine on small JPEG'd cards, drawn and real: solid 0.85-1, empty
-# 0-0.3, striped between).
+MIN_FILL_GAP = 0.08  # least gap between the bunches of fill levels (true ones: 0.15+)
+# Where the bunches lie whatever the scale and JPEG: a solid middle is all ink (0.85-1), an
+# empty one paper (0-0.3), a striped one between.
 MIN_SOLID_MEAN, MAX_EMPTY_MEAN = 0.85, 0.62
-# The shapes' outlines, cut from lightness, measured on small JPEG'd cards of drawn boards
-# (3 pages' card art, cards 52 to 130 px wide, JPEG 50 to 90): a diamond fills 0.52-0.63 of
+# The shapes' outlines, cut from lightness, on small JPEG'd cards: a diamond fills 0.52-0.63 of
 # its box, a squiggle 0.75-0.85, an oval 0.85-0.94; mirror-likeness plus convexity 1.64-1.76
 # for squiggles, 1.84-1.99 for ovals (the real cards' fall in the same places).
 MAX_DIAMOND_EXTENT, MIN_ROUND_EXTENT = 0.68, 0.74  # where the bunches' means lie
 MIN_ROUND_APART, MIN_OUTLINE_GAP = 0.06, 0.01
 # A card's outline against the board's sure outlines of each shape: how much nearer its nearest
-# shape is than the next, as a share of the next's distance. Measured over 600 random boards
-# (7,000 cards, each against the others of its board): 0.17 or more where the nearest was
-# right (0.29 at the 0.1st percentile), 0.03 the once it was wrong.
+# shape is than the next, as a share of the next's distance. A large share means the nearest
+# shape is clearly the card's; a small one leaves the likeness in doubt.
 SURE_LIKENESS = 0.5  # that share, from which the likeness has no doubt
 EXEMPLAR_DOUBT = 0.3  # an outline this sure is an example of its shape
 

@@ -33,8 +33,8 @@ WINDOW_LEVELS = 6  # thresholds tried in that window, from Otsu's to its brighte
 MIN_LYING = 1.15  # long side / short side as seen: a card that lies one way or the other
 PAIR_AREA = 1.6  # of a card's area: two cards edge to edge, not a card nearer the camera
 GAP_CARDS = 0.9  # a gap this many cards wide between two cards of a row: room for one
-# OpenCV's median filter on 8-bit pictures fails on windows wider than 255 px (seen at 259 on a
-# 720x960 picture); so wide a window round large cards is as good at 255.
+# OpenCV's median filter on 8-bit pictures fails on windows wider than 255 px; so wide a
+# window round large cards is as good at 255.
 MAX_MEDIAN = 255
 GAP_COLOURED = 8  # a*b* length above the table's that is a shape's ink in such a gap
 

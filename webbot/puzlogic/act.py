@@ -15,8 +15,8 @@ CAMERAS = ("pulled", *FORMATS)
 
 @dataclass(frozen=True)
 class Tempo:
-    """How the bot paces its hands and eyes. BASELINE is the pace before the speed work, kept
-    for scripts/bench_puzlogic.py to measure against in the same run."""
+    """How the bot paces its hands and eyes. BASELINE is a deliberately slow pace (many mouse
+    moves, one drag per look, whole readings) for benchmarks to compare the default against."""
 
     # Mouse moves to reach a piece or a button, and to drag a piece (each costs a page frame,
     # ~16 ms; the game needs a press, a move and a release). None: BASELINE's, a move per 80
@@ -35,9 +35,9 @@ class Tempo:
     # Chromium's quicker PNG encoding for grabs (the same pixels).
     fast_grabs: bool = True
     # Where pictures come from: "pulled" one at a time, or the page's screencast ("png"; JPEG
-    # blurs the small blue sums into digits refused). Pulled: on 2 cores a PNG screencast of
-    # the whole window, 60 frames a second under the drifting leaves, slows the drags and
-    # checks (the 15 levels 1.01x to 1.58x as long, by the hour: scripts/bench_puzlogic.py).
+    # blurs the small blue sums into digits refused). Pulled by default: on a small machine a
+    # PNG screencast of the whole window, 60 frames a second under the drifting leaves, slows
+    # the drags and checks.
     camera: str = "pulled"
 
     def __post_init__(self) -> None:

@@ -220,7 +220,8 @@ def command(ctx: click.Context, options: RunOptions, level_spec: str, solver: st
               help="Print the puzzle as JSON in the schema of levels.json.")
 @click.option("--annotate", "annotate_to", type=OUTPUT_FILE, metavar="OUT.png",
               help="Also save the picture with what was recognised drawn on it.")
-@click.option("--annotated", "annotated", type=OUTPUT_FILE, hidden=True)  # its name before
+# --annotated: a hidden alias of --annotate, so that existing scripts still work
+@click.option("--annotated", "annotated", type=OUTPUT_FILE, hidden=True)
 def read(image: str, as_json: bool, annotate_to: Path | None, annotated: Path | None) -> None:
     """Read the puzzle in a screenshot (a canvas grab, or a page with the game inside black).
 

@@ -1,7 +1,7 @@
 """Perceive: what a Puzlogic screen shows, from its pixels alone.
 
 The game is an 800x600 canvas and everything the bot reads sits on the game's 48 px grid
-(columns at x = 18 + 48i, rows at y = 38 + 48j, 44 px boxes; measured on the real game). A
+(columns at x = 18 + 48i, rows at y = 38 + 48j, 44 px boxes, as the real game draws them). A
 picture (a canvas screenshot at any scale, or a page grab with the game inside black) is cut to
 the game and scaled to 800x600, then each grid box is classified: a board cell (a full 2 px
 outline: empty, a given digit or a placed piece), a tray slot (corner brackets: a piece or
@@ -178,8 +178,8 @@ def _piece_colour(canvas: np.ndarray, x: int, y: int, background: np.ndarray) ->
 # Where a sum's triangle sits in the 48x48 square around its box (from x-2, y-2), and where
 # its digits are, by the side of the board the sum is on.
 # How much bluer than green and red a pixel is, from no ink to full ink, in a blue sum's core
-# (#678CFF: 115). Steeper ramps read sooner but, measured on the real level 10 under colour
-# casts and blur, once read "09" as "03".
+# (#678CFF: 115). Steeper ramps read sooner but, under colour casts and blur, misread blue
+# digits (a 9 as a 3).
 CORE_RAMP = (20, 60)
 SUM_STYLES = {"all": "bold", "blue": "blue core", "white": "bold"}  # digit template sets
 TRIANGLES = {"left": (slice(17, 32), slice(41, 48)), "right": (slice(17, 32), slice(0, 7)),
@@ -194,7 +194,7 @@ def sum_kind(triangle: np.ndarray, digits: np.ndarray, background: np.ndarray
     digits, or None and why. The triangle, a filled shape, is the surer witness; the digits must
     agree. Neither may hold another colour family: a sum whose ink is not clearly one family
     is a doubt, never a guess (the real blue sums' digits are thin blue strokes with dark
-    edges, about half their ink each, and were once read as dark)."""
+    edges, about half their ink each, so they can pass for dark)."""
     seen = {"triangle": shares(triangle, background), "digits": shares(digits, background)}
     if max(part["red"] for part in seen.values()) >= RED_SHARE:
         return None, "red, an error hides its kind"
@@ -398,8 +398,8 @@ class Reader:
     def _digit_ink(square: np.ndarray, amount: np.ndarray, kind: str,
                    background: np.ndarray) -> np.ndarray:
         """The ink a sum's digits are read from. Blue digits are drawn thin with dark edges: the
-        ink of their whole shape is a hollow outline, in which a 3 reads as an 8 and the real
-        "09"'s 0 took no vote. So they are read from their blue core alone."""
+        ink of their whole shape is a hollow outline, in which a 3 reads as an 8 and a 0 may
+        not read at all. So they are read from their blue core alone."""
         if kind == "blue":
             pixels = square.astype(np.int16)
             blueness = pixels[..., 0] - np.maximum(pixels[..., 1], pixels[..., 2])

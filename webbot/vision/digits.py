@@ -38,13 +38,11 @@ CONFLICT = 0.88  # a template this close must agree with what Tesseract teaches 
 # digits of the game correlate up to 0.85: 8 and 6 in bold, 8 and 3 in regular)
 MAX_TEMPLATES = 8  # per digit and style; more would only slow matching
 # Tesseract modes, glyph heights and soft or sharp (thresholded) edges, asked in turn: at any
-# one of them it now and then reads nothing or another digit (measured on the game's digits:
-# --psm 10 misses bold 0s, --psm 8 the 4s, one size in seven took a 5 for a 3, soft edges of
-# bold 6s, 8s and 9s shrunk from device scale 2 read as nothing), so the answer is a vote.
+# one of them it now and then reads nothing or another digit, so the answer is a vote.
 TESSERACT_TRIES = ((6, 28, False), (6, 36, False), (10, 32, False), (6, 28, True),
                    (10, 32, True), (7, 32, True), (7, 28, False))
-# A second look when those leave no answer: other modes and sizes (a thin blue-core 9 drawn at
-# device scale 2 and zoom 1.25 read as 9 only twice above, and as 9 at 24 and 44 px).
+# A second look when those leave no answer: other modes and sizes, for glyphs the first
+# leaves undecided (thin ones at unusual scales).
 SECOND_TRIES = ((6, 24, False), (7, 24, False), (10, 24, False), (6, 44, False),
                 (8, 44, False), (13, 44, False), (8, 24, True))
 WHITELIST = "-c tessedit_char_whitelist=0123456789"

@@ -64,7 +64,7 @@ def read_text(image: np.ndarray, config: str) -> str:
 def read_texts(images: Sequence[np.ndarray], config: str) -> list[str]:
     """What Tesseract reads in each picture (grey, or BGR), stripped: one Tesseract for them
     all, given the list of their files, so its model is loaded once rather than once a
-    picture (most of a small picture's 0.1-0.2 s). Each picture is a page of its own, read as
+    picture (most of the cost of reading a small one). Each picture is a page of its own, read as
     it would be alone."""
     if len(images) < 2:
         return [read_text(image, config) for image in images]

@@ -1,10 +1,10 @@
 """Puzlogic solvers behind one interface.
 
-Backends: `bruteforce` (the seed's depth-first search, made correct), `z3` (the seed's Z3
-approach, made correct) and `fast` (the fastest exact search here); `auto` picks for the
-puzzle. Each yields every solution in turn, so one interface answers "a solution", "is it
-unique" and "all of them". Every search is bounded: by a count of solutions and by a time
-limit that each backend checks as it goes (SolverTimeout past it).
+Backends: `bruteforce` (a bounded depth-first search), `z3` (a pseudo-boolean Z3 model) and
+`fast` (the fastest exact search here); `auto` picks for the puzzle. Each yields every
+solution in turn, so one interface answers "a solution", "is it unique" and "all of them".
+Every search is bounded: by a count of solutions and by a time limit that each backend checks
+as it goes (SolverTimeout past it).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from webbot.puzlogic.solvers import bruteforce, fast
 from webbot.puzlogic.solvers import z3 as z3_solver
 from webbot.puzlogic.solvers.deadline import SolverDeadline, SolverTimeout
 
-DEFAULT_TIMEOUT = 30.0  # seconds; the 15 levels take 13 ms, a 25x25 board under half a second
+DEFAULT_TIMEOUT = 30.0  # seconds; far above a real level's solve, so reaching it means a runaway
 
 BACKENDS: dict[str, Callable[[Puzzle, SolverDeadline], Iterator[Solution]]] = {
     "fast": fast.solutions,
@@ -29,7 +29,8 @@ NAMES = ("auto", *BACKENDS)
 
 
 def pick_backend(puzzle: Puzzle) -> str:
-    """`fast` wins on every puzzle measured (scripts/bench_solvers.py)."""
+    """The backend `auto` uses for `puzzle`: always `fast`, the quickest on every kind of
+    puzzle."""
     return "fast"
 
 

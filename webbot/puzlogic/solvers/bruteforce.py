@@ -1,9 +1,9 @@
-"""The seed's depth-first search, made correct and pruned by bounds.
+"""Depth-first search over the free cells, pruned by bounds.
 
 Free cells are filled in reading order with each kind of piece left; after every placement the
 cell's row and column are checked: no repeated number, and every sum on them still reachable
 (not above its target, not unreachable with the cells left open, exact once the line is full).
-The seed accepted a full line below its target; here a full line must hit it.
+A full line must hit its target exactly.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from webbot.errors import WebbotError
 from webbot.puzlogic.model import Cell, Placement, Puzzle, Solution
 from webbot.puzlogic.solvers.deadline import UNLIMITED, SolverDeadline
 
-# Measured on generated boards: 22 free cells took 0.01-2 s, 29 up to 10 s, 49 never finished
-# in 10 s; the search grows steeply past 30, so a larger board is refused rather than tried.
+# The search grows steeply with the free cells, past about 30 beyond any sensible wait, so a
+# board with more is refused rather than tried.
 MAX_FREE = 30
 
 

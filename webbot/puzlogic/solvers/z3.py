@@ -1,11 +1,9 @@
 """Z3 models of the puzzle.
 
-`solutions` is the seed's Z3 approach made correct: the seed only asked the placed numbers to add
-up to the pieces' total, which lets a piece be used twice. Here every free cell takes exactly
-one kind of piece (value and colour), every kind is used exactly as often as it is given, no
-number repeats in a line, and each sum adds up what its kind counts. It is stated with
-pseudo-boolean constraints over one Boolean per (cell, kind of piece), which Z3 handles far
-better than integer arithmetic.
+`solutions`: every free cell takes exactly one kind of piece (value and colour), every kind is
+used exactly as often as it is given, no number repeats in a line, and each sum adds up what
+its kind counts. It is stated with pseudo-boolean constraints over one Boolean per (cell, kind
+of piece), which Z3 handles far better than integer arithmetic.
 
 `naive_solutions` is the textbook model (an Int per cell, Distinct per line, counts by If), kept
 as the benchmark's baseline.
