@@ -83,6 +83,8 @@ def test_failure_leaves_last_frame_and_reason(pages_url, short_tmp):
     assert str(folder) in line
     assert (folder / "last-frame.png").stat().st_size > 0
     assert "heading" in (folder / "reason.txt").read_text()
+    details = (folder / "details.txt").read_text()  # where in the bot it ended
+    assert details.startswith("Traceback") and "webbot/" in details
 
 
 def test_failure_with_debug_dir_is_kept_there(pages_url, tmp_path):

@@ -262,7 +262,8 @@ def game_session(options: RunOptions, fixture_path: str) -> Iterator[Session]:
         # Without a picture or a debug folder there is nothing worth a folder: the line says
         # it all.
         if recorder.last_grab is not None or recorder.page_shot or options.debug_dir:
-            where = recorder.save_failure(str(exc))
+            # (the traceback in details.txt: where in the bot the run ended, for a report)
+            where = recorder.save_failure(str(exc), traceback.format_exc())
             kept = ("last frame, page and reason" if recorder.last_grab is not None
                     else "page and reason" if recorder.page_shot else "reason")
             exc.args = (f"{exc} ({kept} saved in {where})",)
