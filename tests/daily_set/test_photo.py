@@ -14,7 +14,7 @@ import pytest
 from scripts.photo_boards import draw_board
 from scripts.photo_cards import photo_card
 from scripts.render_set_board import LAYOUTS, Look, board, card_picture, daily_board, daily_puzzle
-from tests.conftest import run_webbot
+from tests.conftest import run_webbot, sweep
 from tests.daily_set.conftest import IMAGES, REAL, site_card
 from webbot.daily_set import parting, photo
 from webbot.daily_set.board import BoardError, read_board
@@ -200,12 +200,19 @@ def test_the_page_s_card_files_read_as_the_page_s_reader_reads_them():
         assert read_single(picture) == classify(picture), path
 
 
-def test_drawn_photos_of_tables_are_read_exactly_or_refused_never_wrong():
+# The drawn boards 0-11 in three parts, every third seed each: CI reads the first part.
+BOARD_PARTS = [list(range(start, 12, 3)) for start in range(3)]
+
+
+@pytest.mark.parametrize("seeds", sweep(BOARD_PARTS, lambda seeds: seeds[0] == 0),
+                         ids=lambda seeds: f"from-{seeds[0]}")
+def test_drawn_photos_of_tables_are_read_exactly_or_refused_never_wrong(seeds):
     """Boards as scripts/photo_boards.py draws them (the printed cards' art or the page's, on
     dark, wood, cloth and white tables, in perspective, with a camera's faults): a reading is
-    exactly the board's cards and sets; the sweep is scripts/bench_daily_set.py --photos."""
+    exactly the board's cards and sets, and at most one board of a part is refused; the sweep
+    is scripts/bench_daily_set.py --photos."""
     exact = 0
-    for seed in range(12):
+    for seed in seeds:
         picture, placed, _ = draw_board(seed, size=(960, 720))
         truth = [Card(**card.card) for card in placed]
         try:
@@ -215,7 +222,7 @@ def test_drawn_photos_of_tables_are_read_exactly_or_refused_never_wrong():
         assert [c.reading.card for c in found.cards] == truth, seed
         assert found.sets == sets_of(truth)
         exact += 1
-    assert exact >= 10  # (all 12 today)
+    assert exact >= len(seeds) - 1  # (all of them today)
 
 
 def test_a_printed_board_in_perspective_reads_through_the_command(tmp_path):
