@@ -7,6 +7,7 @@ import os
 import re
 import shutil
 import sys
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext, suppress
 from dataclasses import dataclass
@@ -19,7 +20,7 @@ from webbot import consent
 from webbot.answer import NoAnswer, answered, evaluate
 from webbot.consent import Consent
 from webbot.deadline import Deadline
-from webbot.errors import WebbotError, first_line
+from webbot.errors import WebbotError, ctrl_c_heard, first_line
 from webbot.profile import ProfileInUse, profile_lock
 from webbot.stream import DEVTOOLS_TIMEOUT_MS
 
@@ -42,6 +43,8 @@ REOPEN_PATIENCE_S = 15.0
 # How long the page may take to say it is there. A page whose script never yields answers
 # nothing (no script, picture or mouse event): it is as lost as a crashed one.
 ALIVE_S = 5.0
+# After a Ctrl-C, how long Playwright may take to stop before its driver is ended.
+STOP_AFTER_CTRL_C_S = 10.0
 
 
 @dataclass(frozen=True)
@@ -459,13 +462,36 @@ def open_tab(options: BrowserOptions, report: Callable[[str], None] = _say) -> I
     in a throwaway context; everything is closed on exit. `report` hears what the user should
     know of the browser (that it runs without its sandbox, once)."""
     on_profile = options.profile is not None and not options.connect
-    with profile_lock(options.profile) if on_profile else nullcontext(), \
-            sync_playwright() as playwright:
-        tab = Tab(playwright, options, report)
-        try:
-            yield tab
-        finally:
-            tab.close()
+    ending: threading.Timer | None = None
+    try:
+        with profile_lock(options.profile) if on_profile else nullcontext(), \
+                sync_playwright() as playwright:
+            tab = Tab(playwright, options, report)
+            try:
+                yield tab
+            finally:
+                tab.close()
+                if ctrl_c_heard():
+                    ending = _end_children_after(STOP_AFTER_CTRL_C_S)
+    finally:
+        if ending is not None:
+            ending.cancel()
+
+
+def _end_children_after(seconds: float) -> threading.Timer:
+    """This process's children (Playwright's driver, the browsers it started) ended after
+    `seconds`, unless the timer is cancelled first. Playwright's stop waits for its driver,
+    which the terminal's Ctrl-C reached too and which may then never end: the run would hang
+    after its user asked it to stop."""
+    def end() -> None:
+        for child in psutil.Process().children(recursive=True):
+            with suppress(psutil.Error):
+                child.kill()
+
+    timer = threading.Timer(seconds, end)
+    timer.daemon = True
+    timer.start()
+    return timer
 
 
 class Unanswered(WebbotError):
