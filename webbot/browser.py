@@ -277,10 +277,15 @@ def end_browser(pid: int) -> bool:
         tree = [browser, *browser.children(recursive=True)]
     except psutil.Error:
         return False
-    for process in tree:
+    _kill(tree)
+    return True
+
+
+def _kill(processes: list[psutil.Process]) -> None:
+    """SIGKILL each process, those gone already passed over."""
+    for process in processes:
         with suppress(psutil.Error):
             process.kill()
-    return True
 
 
 @contextmanager
@@ -483,12 +488,7 @@ def _end_children_after(seconds: float) -> threading.Timer:
     `seconds`, unless the timer is cancelled first. Playwright's stop waits for its driver,
     which the terminal's Ctrl-C reached too and which may then never end: the run would hang
     after its user asked it to stop."""
-    def end() -> None:
-        for child in psutil.Process().children(recursive=True):
-            with suppress(psutil.Error):
-                child.kill()
-
-    timer = threading.Timer(seconds, end)
+    timer = threading.Timer(seconds, lambda: _kill(psutil.Process().children(recursive=True)))
     timer.daemon = True
     timer.start()
     return timer

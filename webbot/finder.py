@@ -163,10 +163,7 @@ def find_game(page: Page, spec: GameSpec, clearance: Clearance, *, selector: str
             if verdict is None:
                 way = Way(page, candidate.element, lambda c=candidate: _current(c), clearance,
                           cleared)
-                settled = clearance.consent.settle(page)
-                for line in settled:
-                    clearance.report(line)
-                cleared += settled
+                cleared += clearance.tell(clearance.consent.settle(page))
                 if spec.needs_focus:
                     _focus(way)
                 return Found(candidate, way, cleared, passed_over)
@@ -208,9 +205,7 @@ def _look_at(candidate: Candidate, spec: GameSpec, clearance: Clearance, cleared
             return "outside the window, even scrolled into view"
         if cover is not None:
             if cover.button is not None:
-                pressed = way.press(cover)
-                cleared.append(pressed)
-                clearance.report(pressed)
+                cleared += clearance.tell([way.press(cover)])
             return f"covered by {cover.what}"
         return None if spec.recognises(candidate) else f"not {spec.name}"
     except (Error, WebbotError) as exc:

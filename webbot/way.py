@@ -64,17 +64,20 @@ class Clearance:
     report: Callable[[str], None] = field(default=lambda line: None)
     show_press: ShowPress | None = None
 
+    def tell(self, lines: list[str]) -> list[str]:
+        """Each line of what was done said through `report`; the lines."""
+        for line in lines:
+            self.report(line)
+        return lines
+
 
 def answer_consent(page: Page, clearance: Clearance) -> list[str]:
     """One pass of the consent chain over every frame; what was done, a line each (said
     through clearance.report too). A dialog that something else covers (a game page's own
     dialog under the portal's preroll) is left for a later pass, once the cover is gone."""
-    cleared = clearance.consent.answer(
+    return clearance.tell(clearance.consent.answer(
         page, covered=lambda button: _covered(page, button.element, clearance),
-        show_press=clearance.show_press)
-    for line in cleared:
-        clearance.report(line)
-    return cleared
+        show_press=clearance.show_press))
 
 
 def _covered(page: Page, button: ElementHandle, clearance: Clearance) -> bool:
@@ -114,9 +117,7 @@ class Way:
 
     def _record(self, lines: list[str]) -> None:
         """Lines of what was cleared, kept in `cleared` and said."""
-        self.cleared += lines
-        for line in lines:
-            self.clearance.report(line)
+        self.cleared += self.clearance.tell(lines)
 
     @staticmethod
     def _holders(element: ElementHandle) -> list[ElementHandle]:
