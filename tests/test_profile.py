@@ -17,6 +17,7 @@ import pytest
 from tests import processes
 from tests.conftest import in_own_thread, run_webbot
 from webbot.browser import BrowserOptions, open_tab
+from webbot.folders import MARK
 from webbot.profile import LOCK, default_profile, profile_lock
 from webbot.server import FixtureServer
 
@@ -90,7 +91,9 @@ def test_profile_says_where_it_is_and_clear_empties_it(fixtures_url, tmp_path):
     assert busy.returncode == 1 and "is in use by another run" in busy.stderr
     cleared = run_webbot("profile", "--profile", str(profile), "clear")
     assert cleared.returncode == 0 and "MB gone" in cleared.stdout
-    assert [path.name for path in profile.iterdir()] == [LOCK]
+    assert sorted(path.name for path in profile.iterdir()) == [MARK, LOCK]
+    again = run_webbot("profile", "--profile", str(profile), "clear")
+    assert again.stdout == f"profile: {profile} (nothing to clear)\n"
 
 
 def test_fresh_and_profile_do_not_go_together(tmp_path):

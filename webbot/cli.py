@@ -21,7 +21,8 @@ from webbot import __version__
 from webbot.commands import check_options, console
 from webbot.contract import STEPS, plays
 from webbot.errors import WebbotError, ctrl_c_heard, first_line, hear_ctrl_c
-from webbot.params import OUTPUT_DIR, PAGE_URL
+from webbot.params import PAGE_URL, OwnFolder
+from webbot.profile import PROFILE
 from webbot.registry import check as registry_check
 from webbot.registry import games
 from webbot.session import RunOptions
@@ -132,18 +133,21 @@ def check(options: RunOptions) -> None:
 
 
 @cli.group(invoke_without_command=True)
-@click.option("--profile", "folder", type=OUTPUT_DIR, metavar="DIR",
-              help="Another profile than the bot's own (as the games' --profile DIR).")
+@click.option("--profile", "folder", type=OwnFolder(PROFILE), metavar="DIR",
+              help="Another profile than the bot's own (as the games' --profile DIR); a folder "
+                   "that is not a webbot profile is refused.")
 @click.pass_context
 def profile(ctx: click.Context, folder: Path | None) -> None:
     """The browser profile the games play in, kept between runs as a person's browser keeps a
     game's progress: where it is and its size.
 
     Example: webbot profile"""
+    from webbot.folders import check
     from webbot.profile import default_profile, size_of
     from webbot.words import in_bytes
 
     ctx.obj = folder or default_profile()
+    check(ctx.obj, PROFILE)  # (the bot's own too: a link there is refused)
     if ctx.invoked_subcommand is None:
         made = in_bytes(size_of(ctx.obj)) if ctx.obj.is_dir() else "not made yet"
         click.echo(f"profile: {ctx.obj} ({made})")
@@ -163,7 +167,9 @@ def clear_profile(folder: Path) -> None:
         return
     before = size_of(folder)
     clear(folder)
-    click.echo(f"cleared the profile {folder} ({in_bytes(before)} gone)")
+    gone = before - size_of(folder)
+    click.echo(f"cleared the profile {folder} ({in_bytes(gone)} gone)" if gone > 0 else
+               f"profile: {folder} (nothing to clear)")
 
 
 @profile.command("open")

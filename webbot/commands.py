@@ -11,20 +11,21 @@ from pathlib import Path
 
 import click
 
+from webbot import folders
 from webbot.browser import BrowserOptions
 from webbot.errors import WebbotError, ctrl_c_heard, first_line
 from webbot.finder import FIND_TIMEOUT_S
 from webbot.params import (
     BROWSER_ENDPOINT,
     GAME_SELECTOR,
-    OUTPUT_DIR,
     OUTPUT_FILE,
     PAGE_URL,
     VIEWPORT,
     Finite,
+    OwnFolder,
     WordsDefault,
 )
-from webbot.profile import default_profile
+from webbot.profile import PROFILE, default_profile
 from webbot.report import RunReport
 from webbot.session import MAX_RECOVERIES, RunOptions
 from webbot.shown import Table, TextConsole
@@ -50,9 +51,10 @@ def kept_profile(command: Callable,
     """--profile DIR and --fresh, folded into `options.browser.profile` (without either, the
     bot's own profile, webbot.profile.default_profile)."""
 
-    @click.option("--profile", type=OUTPUT_DIR, metavar="DIR",
-                  help="Play in the browser profile kept in DIR (made when missing) instead of "
-                       "the bot's own, kept between runs (`webbot profile` says where).")
+    @click.option("--profile", type=OwnFolder(PROFILE), metavar="DIR",
+                  help="Play in the browser profile kept in DIR (made when missing; a folder "
+                       "that holds anything else is refused) instead of the bot's own, kept "
+                       "between runs (`webbot profile` says where).")
     @click.option("--fresh", is_flag=True,
                   help="Play in a throwaway profile: nothing from earlier runs, nothing kept.")
     @functools.wraps(command)
@@ -61,6 +63,8 @@ def kept_profile(command: Callable,
             raise click.UsageError("--fresh plays in a throwaway profile, --profile DIR in a "
                                    "kept one: give one of them")
         kept = None if fresh else profile or by_default()
+        if kept is not None:
+            folders.check(kept, PROFILE)  # (the bot's own too: a link there is refused)
         return command(replace(options, browser=replace(options.browser, profile=kept)),
                        **kwargs)
 
@@ -79,8 +83,9 @@ def browser_options(command: Callable) -> Callable:
     @click.option("--connect", type=BROWSER_ENDPOINT, metavar="WS_URL",
                   help="Use a remote browser: a `playwright run-server` endpoint (ws://...) or "
                        "a Chromium DevTools endpoint (http://host:port).")
-    @click.option("--debug-dir", type=OUTPUT_DIR,
-                  help="Save the frames seen, annotated copies and a Playwright trace here.")
+    @click.option("--debug-dir", type=OwnFolder(folders.DEBUG),
+                  help="Save the frames seen, annotated copies and a Playwright trace here (a "
+                       "new or empty folder, or one webbot wrote before).")
     @click.option("--game-selector", type=GAME_SELECTOR, metavar="SELECTOR",
                   help="The game's element, when finding it is not enough: CSS selectors, one "
                        "per frame, joined by '>>>' (iframe#gameiframe >>> iframe >>> canvas), "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import sys
@@ -16,6 +17,7 @@ import cv2
 import numpy as np
 from playwright.sync_api import BrowserContext, Error
 
+from webbot import folders
 from webbot.errors import WebbotError
 from webbot.phases import Phases
 from webbot.report import RunReport
@@ -85,7 +87,12 @@ def _on_stderr(line: str) -> None:
 
 
 class Recorder:
-    """Keeps the last frame seen; with a debug folder also saves frames and a trace there."""
+    """Keeps the last frame seen; with a debug folder also saves frames and a trace there.
+
+    The debug folder is webbot's own (webbot.folders: new, empty or written by webbot before;
+    private to the user, as what it keeps shows pages and their cookies), and so is the
+    failure folder; nothing in them is written through a link, and `keep` removes only the
+    frames this run wrote."""
 
     def __init__(self, directory: Path | None = None, report: RunReport | None = None,
                  keep: int | None = None, warn: Callable[[str], None] = _on_stderr) -> None:
@@ -95,11 +102,7 @@ class Recorder:
         self._written: deque[Path] = deque()  # the frames in the folder, oldest first
         self._keep = keep  # at most this many frames in the folder, the latest
         if self.directory:
-            try:
-                self.directory.mkdir(parents=True, exist_ok=True)
-            except OSError as exc:
-                raise WebbotError(f"cannot create the debug folder {directory}: "
-                                  f"{exc.strerror}") from None
+            folders.claim(self.directory, folders.DEBUG)
         self.last_grab: Grab | None = None
         self.page_shot: bytes | None = None  # the whole page as a PNG, taken on a failure
         self._count = 0
@@ -111,9 +114,13 @@ class Recorder:
     def _write(self, path: Path, image) -> None:
         """A frame into the folder; one that cannot be written (a full disk, a folder gone)
         is said once, and the run goes on."""
-        if not cv2.imwrite(str(path), image) and not self._unwritten:
-            self._unwritten = True
-            self._warn(f"cannot write the frame {path}; frames after it may be missing too")
+        try:
+            folders.write_private(path, cv2.imencode(".png", image)[1].tobytes())
+        except (OSError, cv2.error):
+            if not self._unwritten:
+                self._unwritten = True
+                self._warn(f"cannot write the frame {path}; frames after it may be missing "
+                           "too")
 
     def _path(self, label: str, suffix: str = "") -> Path:
         assert self.directory is not None
@@ -155,8 +162,8 @@ class Recorder:
         seen before it as NNNN-page-lost-N.png."""
         if not self.directory:
             return
-        with (self.directory / "recoveries.txt").open("a", encoding="utf-8") as out:
-            out.write(f"{number}: {cause}\n")
+        with suppress(OSError):
+            folders.append_private(self.directory / "recoveries.txt", f"{number}: {cause}\n")
         if self.last_grab is not None:
             self._write(self._path(f"page-lost-{number}"), self.last_grab.image)
 
@@ -167,17 +174,24 @@ class Recorder:
             self._tracing = context
 
     def stop_trace(self, name: str = "trace.zip") -> None:
+        """The trace into the debug folder, private to the user (it holds the pages, their
+        cookies and storage); written beside its name and moved there, so a link in its
+        place is replaced, not written through."""
         if self._tracing and self.directory:
-            with suppress(Error):  # a context lost with its browser keeps no trace
-                self._tracing.tracing.stop(path=self.directory / name)
+            with tempfile.TemporaryDirectory(dir=self.directory, prefix=".trace-") as beside:
+                written = Path(beside) / name
+                with suppress(Error):  # a context lost with its browser keeps no trace
+                    self._tracing.tracing.stop(path=written)
+                if written.is_file():
+                    os.chmod(written, folders.PRIVATE_FILE)
+                    os.replace(written, self.directory / name)
             self._tracing = None
 
     def failure_folder(self) -> Path:
         """DIR/failure with a debug folder, else one temporary folder for the whole run."""
         if self._failure_folder is None:
             if self.directory:
-                self._failure_folder = self.directory / "failure"
-                self._failure_folder.mkdir(exist_ok=True)
+                self._failure_folder = folders.private_folder(self.directory / "failure")
             else:
                 self._failure_folder = Path(tempfile.mkdtemp(prefix="webbot-failure-"))
         return self._failure_folder
@@ -204,13 +218,13 @@ class Recorder:
     def save_failure(self, reason: str, details: str | None = None) -> Path:
         """Write the last frame and the reason; return the folder holding them."""
         folder = self.failure_folder()
-        (folder / "reason.txt").write_text(shown(reason, limit=None) + "\n", encoding="utf-8")
+        folders.write_private(folder / "reason.txt", (shown(reason, limit=None) + "\n").encode())
         if details:
-            (folder / "details.txt").write_text(shown(details, limit=None), encoding="utf-8")
+            folders.write_private(folder / "details.txt", shown(details, limit=None).encode())
         if self.last_grab is not None:
             self._write(folder / "last-frame.png", self.last_grab.image)
         if self.page_shot:
-            (folder / "page.png").write_bytes(self.page_shot)
+            folders.write_private(folder / "page.png", self.page_shot)
         return folder
 
 

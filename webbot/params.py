@@ -176,3 +176,23 @@ class Output(click.ParamType):
 
 OUTPUT_FILE = Output()
 OUTPUT_DIR = Output(folder=True)
+
+
+class OwnFolder(Output):
+    """A folder webbot will write in as its own `kind` (webbot.folders): beside Output's
+    checks, one that is a link or holds what webbot did not make is refused before anything
+    starts."""
+
+    def __init__(self, kind) -> None:
+        super().__init__(folder=True)
+        self.kind = kind
+
+    def convert(self, value, param, ctx):
+        from webbot.folders import NotOurs, check
+
+        path = super().convert(value, param, ctx)
+        try:
+            check(path, self.kind)
+        except NotOurs as exc:
+            self.fail(str(exc), param, ctx)
+        return path

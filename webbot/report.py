@@ -15,6 +15,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from webbot import folders
 from webbot.phases import Phases
 from webbot.shown import shown
 from webbot.words import counted
@@ -80,7 +81,8 @@ class RunReport:
         if self.frames:
             parts.append("<p>Click a frame to see it at full size.</p>")
         parts += [_figure(png, label) for label, png in self.frames]
-        self.path.write_text(page(f"webbot: {command}", "\n".join(parts)), encoding="utf-8")
+        # (private to the user: it shows the pages the run saw)
+        folders.write_private(self.path, page(f"webbot: {command}", "\n".join(parts)).encode())
 
     def so_far(self) -> str:
         """What the run had done, in words: the game's own line, the pictures and frames."""

@@ -12,6 +12,7 @@ import pytest
 
 from tests.burrito_bison.conftest import REAL, REAL_TEMPLATES, needs_reference, sized_frames
 from tests.conftest import run_webbot
+from webbot import folders
 from webbot.burrito_bison.bot import pack_sized
 from webbot.burrito_bison.layout import MANIFEST, SHOTS
 from webbot.burrito_bison.matching import TemplatePack
@@ -111,3 +112,45 @@ def test_two_screens_the_pack_cannot_tell_apart_are_a_failure(tmp_path):
     line = done.stderr.strip()
     assert "\n" not in line and "not told apart by the pack" in line
     assert "missions.png reads as pinata" in line
+
+
+def test_a_cut_replaces_only_what_webbot_wrote_in_the_pack(browser, fixtures_url, tmp_path):
+    """A pack cut again into the same folder: the crops and glyphs of the first cut are
+    replaced, a file the player put there is kept; a folder of the player's is refused, and so
+    is a cut that would overwrite a file webbot did not write."""
+    shots, box = [], None
+    for shot, page, grab in sized_frames(browser, fixtures_url, (1120, 540), 1, ("shop",)):
+        shots.append(tmp_path / f"{shot}.png")
+        page.screenshot(path=shots[-1])
+        box = tuple(round(v) for v in (grab.box.x, grab.box.y, grab.box.width,
+                                       grab.box.height))
+    pack = tmp_path / "pack"
+    first = cut_pack(shots, pack, box)
+    assert first.written and first.glyphs
+    (pack / "digits" / "mine.png").write_bytes(b"the player's own")
+    (pack / "notes.txt").write_text("the player's notes")
+    stale = pack / "digits" / "0-stale-glyph.png"  # as if an earlier cut had taught it
+    stale.write_bytes(first.glyphs[0].read_bytes())
+    made = set(folders.made_here(pack)) | {"digits/0-stale-glyph.png"}
+    folders.record(pack, folders.PACK, made)
+    second = cut_pack(shots, pack, box)
+    assert {path.name for path in second.written} == {path.name for path in first.written}
+    assert (pack / "digits" / "mine.png").read_bytes() == b"the player's own"
+    assert (pack / "notes.txt").read_text() == "the player's notes"
+    assert not stale.exists()
+
+    crop = second.written[0]
+    crop.unlink()
+    crop.write_bytes(b"the player's own crop")
+    folders.record(pack, folders.PACK, set(folders.made_here(pack)) - {crop.name})
+    with pytest.raises(folders.NotOurs, match="was not written by webbot"):
+        cut_pack(shots, pack, box)
+    assert crop.read_bytes() == b"the player's own crop"
+
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "ring.png").write_bytes(b"a template the player made by hand")
+    done = run_webbot("burrito-bison", "pack", "cut", str(shots[0]), "--out", str(mine),
+                      "--box", ",".join(map(str, box)))
+    assert done.returncode == 2 and "is not a webbot template pack" in done.stderr
+    assert (mine / "ring.png").read_bytes() == b"a template the player made by hand"

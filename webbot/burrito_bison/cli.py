@@ -13,6 +13,7 @@ import click
 from rich.console import Console
 from rich.text import Text
 
+from webbot import folders
 from webbot.burrito_bison import REGISTRATION
 from webbot.burrito_bison.layout import MANIFEST, SHOTS, Box
 from webbot.burrito_bison.matching import TemplatePack
@@ -27,7 +28,7 @@ from webbot.burrito_bison.perceive import (
 )
 from webbot.commands import console, run_options, summed_up
 from webbot.errors import WebbotError
-from webbot.params import INPUT_FILE, OUTPUT_DIR, Finite, Rect, WordsDefault
+from webbot.params import INPUT_FILE, Finite, OwnFolder, Rect, WordsDefault
 from webbot.recovery import recovered
 from webbot.session import RunOptions, game_session
 from webbot.shown import Table
@@ -265,8 +266,9 @@ def pack() -> None:
 @pack.command("cut")
 @click.argument("screens", metavar="SCREEN.png...", nargs=-1, required=True,
                 type=INPUT_FILE)
-@click.option("--out", type=OUTPUT_DIR, required=True,
-              metavar="DIR", help="Write the pack's PNG crops into this folder.")
+@click.option("--out", type=OwnFolder(folders.PACK), required=True, metavar="DIR",
+              help="Write the pack's PNG crops into this folder (a new or empty one, or a pack "
+                   "webbot cut before: only what webbot wrote there is replaced).")
 @click.option("--box", cls=WordsDefault, type=Rect(), metavar="X,Y,W,H",
               show_default="the part of the pictures that changes from screen to screen",
               help="Where the game is in every screenshot.")

@@ -26,7 +26,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from webbot import inputs
+from webbot import folders, inputs
 from webbot.vision.digits import DigitReader, GlyphTemplates, normalise
 
 FOLDER = "digits"
@@ -229,14 +229,13 @@ def tesseract_labels(reader: DigitReader, glyphs: list[np.ndarray]) -> list[str 
 
 
 def save(glyphs: list[Glyph], pack: Path) -> list[Path]:
-    """Write the glyphs under `pack/digits/` (what was there before goes)."""
-    folder = pack / FOLDER
-    folder.mkdir(parents=True, exist_ok=True)
-    for old in folder.glob("*.png"):
-        old.unlink()
+    """Write the glyphs under `pack/digits/`, a folder of webbot's (webbot.folders); the glyphs
+    an earlier cut wrote there are removed by the cut (webbot.burrito_bison.pack), not here."""
+    folder = folders.private_folder(pack / FOLDER)
     written = []
     for glyph in glyphs:
         path = folder / f"{glyph.label}-{glyph.source}.png"
-        cv2.imwrite(str(path), np.where(glyph.ink > 0.5, 255, 0).astype(np.uint8))
+        image = np.where(glyph.ink > 0.5, 255, 0).astype(np.uint8)
+        folders.write_private(path, cv2.imencode(".png", image)[1].tobytes())
         written.append(path)
     return written

@@ -18,6 +18,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from webbot import folders
 from webbot.burrito_bison import digits, shop
 from webbot.burrito_bison.layout import (
     MANIFEST,
@@ -188,6 +189,21 @@ def _check(pack: TemplatePack, shot: str, image: np.ndarray) -> ShotCheck:
     return ShotCheck(shot, screen, classify(pack, image).screen, own, *rival)
 
 
+def _made_before(out: Path, crops: dict[str, object]) -> set[str]:
+    """Make `out` a pack of webbot's (webbot.folders) for a cut that writes `crops`: a file
+    there that webbot did not write is never overwritten (refused), and the glyphs an earlier
+    cut taught are removed; what an earlier cut wrote that stays (the crops of screens not
+    given now), by name."""
+    folders.claim(out, folders.PACK)
+    made = set(folders.made_here(out))
+    if foreign := [name for name in crops if (out / name).exists() and name not in made]:
+        raise folders.NotOurs(f"{out / foreign[0]} was not written by webbot: move it away, "
+                              "or cut the pack into a new folder")
+    old_glyphs = {name for name in made if name.startswith(f"{digits.FOLDER}/")}
+    folders.remove_made(out, old_glyphs)
+    return made - old_glyphs
+
+
 def cut_pack(paths: list[Path], out: Path, box: Box | None = None) -> CutReport:
     """Cut the manifest's crops from screenshots named after their screens into `out`, then
     read every screenshot back with the new pack."""
@@ -207,16 +223,18 @@ def cut_pack(paths: list[Path], out: Path, box: Box | None = None) -> CutReport:
     found = find_game([pictures[name] for name in rest]) if rest else None
     boxes.update(dict.fromkeys(rest, found))
     scenes = {name: scene(picture, boxes[name]) for name, picture in pictures.items()}
-    out.mkdir(parents=True, exist_ok=True)
+    crops = {f"{cut.name}.png": cut for cut in MANIFEST if cut.shot in scenes}
+    kept = _made_before(out, crops)
     written = []
-    for cut in MANIFEST:
-        if cut.shot in scenes:
-            x, y, width, height = cut.box
-            path = out / f"{cut.name}.png"
-            cv2.imwrite(str(path), scenes[cut.shot][y:y + height, x:x + width])
-            written.append(path)
+    for name, cut in crops.items():
+        x, y, width, height = cut.box
+        crop = scenes[cut.shot][y:y + height, x:x + width]
+        folders.write_private(out / name, cv2.imencode(".png", crop)[1].tobytes())
+        written.append(out / name)
     cut_names = {path.stem for path in written}
     glyph_files, labels, unlabelled = teach_digits(scenes, out)
+    folders.record(out, folders.PACK, kept | {p.relative_to(out).as_posix()
+                                              for p in (*written, *glyph_files)})
     pack = TemplatePack(out, required=())
     checks = tuple(_check(pack, name, image) for name, image in scenes.items())
     numbers = tuple((name, number_in(ink, pack.digits))

@@ -5,13 +5,20 @@ beside it (FILE-games/)."""
 from __future__ import annotations
 
 import html
+import re
 import time
 from dataclasses import replace
 from pathlib import Path
 
+from webbot import folders
 from webbot.report import page, printed
 from webbot.shown import shown
 from webbot.soak.runner import GameRecord
+
+# The folder of each game's pages: webbot's, as every folder it writes in (webbot.folders).
+GAME_PAGES = folders.Kind("folder of a soak's game pages",
+                          lambda names: all(re.fullmatch(r"\d{5}-try-\d+\.html", n)
+                                            for n in names))
 
 
 class SoakPages:
@@ -27,13 +34,13 @@ class SoakPages:
     def add(self, record: GameRecord) -> None:
         """The game's row, and its tries' pages written out and dropped from the record (a
         long soak keeps none of them in memory)."""
-        self.folder.mkdir(parents=True, exist_ok=True)
+        folders.claim(self.folder, GAME_PAGES)
         links = []
         for number, attempt in enumerate(record.tries, 1):
             outcome = "passed" if attempt.played.passed else "failed"
             if attempt.played.report:
                 name = f"{record.case.number:05d}-try-{number}.html"
-                (self.folder / name).write_text(attempt.played.report, encoding="utf-8")
+                folders.write_private(self.folder / name, attempt.played.report.encode())
                 links.append(f'<a href="{html.escape(self.folder.name)}/{name}">try {number}'
                              f"</a> ({outcome}, worker {html.escape(attempt.worker)})")
             else:
@@ -55,4 +62,4 @@ class SoakPages:
                 f"<h2>Games ({len(self.rows)})</h2><table class=\"games\"><tr><th>number</th>"
                 "<th>case</th><th>outcome</th><th>time</th><th>tries</th><th>reason</th></tr>"
                 + "".join(row for _, row in sorted(self.rows)) + "</table>")
-        self.path.write_text(page(self.title, body), encoding="utf-8")
+        folders.write_private(self.path, page(self.title, body).encode())
