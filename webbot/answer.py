@@ -11,13 +11,14 @@ sends nothing. Here each such call is raced against a timer on Playwright's own 
 from __future__ import annotations
 
 import asyncio
+import inspect
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from playwright.sync_api import ElementHandle, Frame, JSHandle, Locator
+from playwright.sync_api import CDPSession, Dialog, ElementHandle, Frame, JSHandle, Locator, Page
 
 from webbot.errors import WebbotError
-from webbot.playwright_inside import own, run, to_own
+from webbot.playwright_inside import in_background, own, run, to_own
 
 # How long a call without a timeout of its own may wait for the page. The bot's scripts answer
 # in milliseconds; a page that keeps its main thread this long is not going to answer.
@@ -37,6 +38,15 @@ def answered(target: Any, call: Callable[[Any], Awaitable[Any]], what: str,
     except TimeoutError:
         raise NoAnswer(f"the page stopped answering: {what} got no answer within "
                        f"{seconds:g} s") from None
+
+
+def with_defaults(method: Callable[..., Awaitable[Any]], **given: Any) -> Awaitable[Any]:
+    """An async object's `method` called with `given`, every other parameter None (its
+    default: the async API's methods take every parameter the sync API hands them)."""
+    unset = {name: None for name, parameter in inspect.signature(method).parameters.items()
+             if name not in given and parameter.default is inspect.Parameter.empty
+             and parameter.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD}
+    return method(**unset, **given)
 
 
 def evaluate(target: Frame | JSHandle | Locator | Any, script: str, arg: Any = None,
@@ -96,3 +106,78 @@ def visible(element: ElementHandle) -> bool:
 def handles(locator: Locator) -> list[ElementHandle]:
     """`locator.element_handles()`."""
     return answered(locator, lambda own: own.element_handles(), "a search")
+
+
+def focus(element: ElementHandle) -> None:
+    """`element.focus()`: the page's own focus handlers run before it answers."""
+    answered(element, lambda own: own.focus(), "a focus")
+
+
+def inner_text(element: ElementHandle) -> str:
+    return answered(element, lambda own: own.inner_text(), "an element's text")
+
+
+def title(frame: Frame | Any) -> str:
+    """`frame.title()` (a frame or a page)."""
+    return answered(frame, lambda own: own.title(), "a title")
+
+
+def click(element: ElementHandle | Locator, seconds: float) -> None:
+    """`element.click()` within `seconds`: Playwright's own timeout for the element to be
+    clickable, and a deadline for the page's click handlers."""
+    answered(element, lambda own: with_defaults(own.click, timeout=seconds * 1000), "a click",
+             seconds + ANSWER_S)
+
+
+def scroll_into_view(element: ElementHandle, seconds: float) -> None:
+    """`element.scroll_into_view_if_needed()` within `seconds`."""
+    answered(element, lambda own: with_defaults(own.scroll_into_view_if_needed,
+                                          timeout=seconds * 1000), "a scroll", seconds + ANSWER_S)
+
+
+def pause(page: Page, milliseconds: float) -> None:
+    """`page.wait_for_timeout(ms)`: a wait on Playwright's loop, during which the page's
+    events (messages, dialogs) are handed over; no page is asked anything."""
+    answered(page, lambda own: own.wait_for_timeout(timeout=milliseconds), "a pause",
+             milliseconds / 1000 + ANSWER_S)
+
+
+def accept(dialog: Dialog) -> None:
+    """`dialog.accept()`: an alert, confirm or prompt answered."""
+    answered(dialog, lambda own: with_defaults(own.accept), "a dialog")
+
+
+def dispose(handle: JSHandle) -> None:
+    answered(handle, lambda own: own.dispose(), "a handle")
+
+
+# Playwright's mouse and keyboard have no timeout: a page whose script never yields would
+# hold them.
+def mouse_move(page: Page, x: float, y: float) -> None:
+    answered(page.mouse, lambda own: own.move(x, y, None), "the mouse")
+
+
+def mouse_button(page: Page, button: str, *, down: bool) -> None:
+    """The mouse's `button` pressed (`down`) or released where the mouse is."""
+    answered(page.mouse, lambda own: (own.down if down else own.up)(button, None), "the mouse")
+
+
+def key(page: Page, name: str) -> None:
+    """A key pressed and released on the page (Escape, say)."""
+    answered(page.keyboard, lambda own: own.press(name, None), "the keyboard")
+
+
+def cdp_session(page: Page) -> CDPSession:
+    """A DevTools session on `page` (`page.context.new_cdp_session(page)`)."""
+    return answered(page.context, lambda own: own.new_cdp_session(to_own(page)),
+                    "a DevTools session")
+
+
+def detach(session: CDPSession) -> None:
+    answered(session, lambda own: own.detach(), "a DevTools session")
+
+
+def asked_in_background(frame: Frame, script: str, arg: Any = None) -> asyncio.Task:
+    """`frame.evaluate(script, arg)` sent and not waited for: its task, which ends when the
+    page answers (a script that waits in the page for something to happen, say)."""
+    return in_background(frame, own(frame).evaluate(script, to_own(arg)))

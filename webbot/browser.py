@@ -17,10 +17,11 @@ import psutil
 from playwright.sync_api import Browser, BrowserContext, Error, Page, Playwright, sync_playwright
 
 from webbot import consent
-from webbot.answer import NoAnswer, answered, evaluate
+from webbot.answer import NoAnswer, answered, cdp_session, detach, evaluate, with_defaults
 from webbot.consent import Consent
 from webbot.deadline import Deadline
-from webbot.errors import WebbotError, ctrl_c_heard, first_line
+from webbot.errors import WebbotError, first_line
+from webbot.playwright_inside import driver_pid
 from webbot.profile import ProfileInUse, profile_lock
 from webbot.stream import DEVTOOLS_TIMEOUT_MS
 
@@ -40,11 +41,13 @@ REMOTE_EXECUTABLE = os.environ.get("WEBBOT_REMOTE_CHROMIUM", "/usr/bin/chromium"
 # How long a new page (or a close) may wait on the browser: Playwright's new_page and close
 # have no timeout of their own, and a Chromium whose renderers were killed may never answer.
 REOPEN_PATIENCE_S = 15.0
+TRACE_WRITE_S = 60.0  # a trace of a long run is tens of megabytes
+LAUNCH_TIMEOUT_MS = 60_000  # a browser not started by then will not start
 # How long the page may take to say it is there. A page whose script never yields answers
 # nothing (no script, picture or mouse event): it is as lost as a crashed one.
 ALIVE_S = 5.0
-# After a Ctrl-C, how long Playwright may take to stop before its driver is ended.
-STOP_AFTER_CTRL_C_S = 10.0
+# How long Playwright may take to stop before its driver is ended.
+STOP_S = 10.0
 
 
 @dataclass(frozen=True)
@@ -168,11 +171,12 @@ def _launch(playwright: Playwright, options: BrowserOptions, *, sandbox: bool
               "slow_mo": options.slow_mo, "args": CHROMIUM_ARGS, "chromium_sandbox": sandbox}
     try:
         if options.profile is None:
-            return playwright.chromium.launch(**common)
+            return playwright.chromium.launch(**common, timeout=LAUNCH_TIMEOUT_MS)
         width, height = options.viewport
         return playwright.chromium.launch_persistent_context(
             options.profile, viewport={"width": width, "height": height},
-            device_scale_factor=options.device_scale_factor, **common)
+            device_scale_factor=options.device_scale_factor, **common,
+            timeout=LAUNCH_TIMEOUT_MS)
     except Error as exc:
         reason = first_line(exc)
         if "DISPLAY" in str(exc) or "X server" in str(exc):
@@ -219,8 +223,9 @@ def new_page(browser: Browser, options: BrowserOptions) -> tuple[Page, Consent]:
     """A page in a fresh context of `browser`, as the bot plays in: the options' viewport and
     DPR, and the context's consent chain (the library runs in its every frame)."""
     width, height = options.viewport
-    context = browser.new_context(viewport={"width": width, "height": height},
-                                  device_scale_factor=options.device_scale_factor)
+    context = answered(browser, lambda own: with_defaults(
+        own.new_context, viewport={"width": width, "height": height},
+        device_scale_factor=options.device_scale_factor), "a new context", REOPEN_PATIENCE_S)
     chain = consent.install(context)  # before the first page: it runs in every frame
     return _page_in(context), chain
 
@@ -244,11 +249,12 @@ def _browser_pid(browser: Browser) -> int | None:
     """The process id of a browser this process launched, from Chromium itself (else the
     newest Chromium started under this process)."""
     try:
-        session = browser.new_browser_cdp_session()
+        session = answered(browser, lambda own: own.new_browser_cdp_session(),
+                           "a DevTools session")
         processes = session.send("SystemInfo.getProcessInfo",
                                  timeout=DEVTOOLS_TIMEOUT_MS)["processInfo"]
-        session.detach()
-    except (Error, KeyError):
+        detach(session)
+    except (Error, KeyError, NoAnswer):
         return newest_browser()
     return next((each["id"] for each in processes if each.get("type") == "browser"),
                 None) or newest_browser()
@@ -269,9 +275,10 @@ def newest_browser() -> int | None:
 
 
 def end_browser(pid: int) -> bool:
-    """SIGKILL a browser and every process under it (renderers, zygotes, the GPU and utility
-    processes), so that nothing of it is left holding its DevTools pipe open: a Playwright
-    call waiting on it then fails. False when it was gone already."""
+    """SIGKILL a browser (or Playwright's driver) and every process under it (renderers,
+    zygotes, the GPU and utility processes), so that nothing of it is left holding its
+    DevTools pipe open: a Playwright call waiting on it then fails. False when it was gone
+    already."""
     try:
         browser = psutil.Process(pid)
         tree = [browser, *browser.children(recursive=True)]
@@ -345,12 +352,14 @@ class Tab:
         self.consent = consent.install(page)
         width, height = self.options.viewport
         with suppress(Error):
-            page.set_viewport_size({"width": width, "height": height})
-            page.bring_to_front()
-            session = context.new_cdp_session(page)
+            answered(page, lambda own: own.set_viewport_size({"width": width,
+                                                              "height": height}),
+                     "the window's size")
+            answered(page, lambda own: own.bring_to_front(), "a tab to the front")
+            session = cdp_session(page)
             session.send("Emulation.setFocusEmulationEnabled", {"enabled": True},
                          timeout=DEVTOOLS_TIMEOUT_MS)
-            session.detach()
+            detach(session)
         return page
 
     @property
@@ -375,8 +384,7 @@ class Tab:
         self.crashed = True
         # A DevTools call under way on a crashed page never returns (a screenshot, say);
         # closing the page ends it with an error. Chromium may go down with it: reopen copes.
-        with suppress(Error):
-            page.close()
+        _close(page)
 
     def lost(self) -> str | None:
         """What happened to the page, if it is gone: None while it is there."""
@@ -389,8 +397,7 @@ class Tab:
         try:  # a crash not heard of yet shows on the next call
             evaluate(self.page, "1", seconds=ALIVE_S)
         except NoAnswer:
-            with suppress(Error):  # Chromium closes a page whose script is stuck
-                self.page.close()
+            _close(self.page)  # (Chromium closes a page whose script is stuck)
             return f"the page stopped answering (nothing within {ALIVE_S:g} s)"
         except Error as exc:
             text = str(exc).lower()
@@ -467,31 +474,34 @@ def open_tab(options: BrowserOptions, report: Callable[[str], None] = _say) -> I
     in a throwaway context; everything is closed on exit. `report` hears what the user should
     know of the browser (that it runs without its sandbox, once)."""
     on_profile = options.profile is not None and not options.connect
-    ending: threading.Timer | None = None
+    with profile_lock(options.profile) if on_profile else nullcontext(), \
+            playwright_driver() as playwright:
+        tab = Tab(playwright, options, report)
+        try:
+            yield tab
+        finally:
+            tab.close()
+
+
+@contextmanager
+def playwright_driver() -> Iterator[Playwright]:
+    """Playwright's driver for the block, its stop bounded: a driver still there STOP_S after
+    it was asked to stop (one that a terminal's Ctrl-C reached too may never end; one waiting
+    on a browser whose page keeps its renderer busy) is ended by its pid, with the browsers it
+    started, and the stop returns."""
+    manager = sync_playwright()
+    playwright = manager.start()
     try:
-        with profile_lock(options.profile) if on_profile else nullcontext(), \
-                sync_playwright() as playwright:
-            tab = Tab(playwright, options, report)
-            try:
-                yield tab
-            finally:
-                tab.close()
-                if ctrl_c_heard():
-                    ending = _end_children_after(STOP_AFTER_CTRL_C_S)
+        yield playwright
     finally:
-        if ending is not None:
+        pid = driver_pid(manager)
+        ending = threading.Timer(STOP_S, lambda: pid and end_browser(pid))
+        ending.daemon = True
+        ending.start()
+        try:
+            manager.__exit__()
+        finally:
             ending.cancel()
-
-
-def _end_children_after(seconds: float) -> threading.Timer:
-    """This process's children (Playwright's driver, the browsers it started) ended after
-    `seconds`, unless the timer is cancelled first. Playwright's stop waits for its driver,
-    which the terminal's Ctrl-C reached too and which may then never end: the run would hang
-    after its user asked it to stop."""
-    timer = threading.Timer(seconds, lambda: _kill(psutil.Process().children(recursive=True)))
-    timer.daemon = True
-    timer.start()
-    return timer
 
 
 class Unanswered(WebbotError):
@@ -564,6 +574,17 @@ def open_url_again(page: Page, url: str, patience_s: float,
             page.wait_for_timeout(1000)
 
 
+def start_trace(context: BrowserContext) -> None:
+    """A Playwright trace of `context` (its screenshots and DOM snapshots) from now on."""
+    answered(context.tracing, lambda own: with_defaults(own.start, screenshots=True,
+                                                        snapshots=True), "a trace's start")
+
+
+def stop_trace(context: BrowserContext, path: Path) -> None:
+    """The trace written to `path`, within TRACE_WRITE_S."""
+    answered(context.tracing, lambda own: own.stop(path), "a trace's writing", TRACE_WRITE_S)
+
+
 def full_page(page: Page) -> bytes | None:
     """A PNG of the whole page (for a failure record), or None when it cannot be taken."""
     try:
@@ -581,7 +602,7 @@ def window_on_profile(folder: Path, url: str | None, say: Callable[[str], None])
     """A browser window on the profile in `folder` for the user (to sign in to a portal, say),
     until they close it: no game is looked for, nothing is played or recovered."""
     options = BrowserOptions(headed=True, profile=folder)
-    with profile_lock(folder), sync_playwright() as playwright:
+    with profile_lock(folder), playwright_driver() as playwright:
         context, _ = start_browser(playwright, options)
         assert isinstance(context, BrowserContext)
         page = context.pages[0] if context.pages else _page_in(context)

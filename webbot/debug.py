@@ -18,6 +18,8 @@ import numpy as np
 from playwright.sync_api import BrowserContext, Error
 
 from webbot import folders
+from webbot.answer import NoAnswer
+from webbot.browser import start_trace, stop_trace
 from webbot.errors import WebbotError
 from webbot.phases import Phases
 from webbot.report import RunReport
@@ -170,7 +172,7 @@ class Recorder:
     def start_trace(self, context: BrowserContext | None) -> None:
         """Trace `context` into the debug folder; None (the user's own browser): no trace."""
         if self.directory and context is not None:
-            context.tracing.start(screenshots=True, snapshots=True)
+            start_trace(context)
             self._tracing = context
 
     def stop_trace(self, name: str = "trace.zip") -> None:
@@ -180,8 +182,8 @@ class Recorder:
         if self._tracing and self.directory:
             with tempfile.TemporaryDirectory(dir=self.directory, prefix=".trace-") as beside:
                 written = Path(beside) / name
-                with suppress(Error):  # a context lost with its browser keeps no trace
-                    self._tracing.tracing.stop(path=written)
+                with suppress(Error, NoAnswer):  # a context lost with its browser keeps none
+                    stop_trace(self._tracing, written)
                 if written.is_file():
                     os.chmod(written, folders.PRIVATE_FILE)
                     os.replace(written, self.directory / name)

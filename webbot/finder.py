@@ -173,7 +173,7 @@ def find_game(page: Page, spec: GameSpec, clearance: Clearance, *, selector: str
         if deadline.passed() or (not looked and waited > spec.appears_within_s):
             raise NoGameFound(_not_found(page, spec, clearance, selector, looked,
                                          min(waited, timeout_s)))
-        page.wait_for_timeout(250)
+        answer.pause(page, 250)
 
 
 def _current(candidate: Candidate) -> Box:
@@ -198,7 +198,7 @@ def _look_at(candidate: Candidate, spec: GameSpec, clearance: Clearance, cleared
                   clearance, cleared)
         cover = way.cover()
         if cover is not None and cover.what == "outside":
-            candidate.element.scroll_into_view_if_needed(timeout=5000)
+            answer.scroll_into_view(candidate.element, 5)
             candidate.box = _current(candidate)
             cover = way.cover()
         if cover is not None and cover.what == "outside":
@@ -216,7 +216,7 @@ def _focus(way: Way) -> None:
     """Keyboard focus into the game's frame, as a click into it would give."""
     for holder in way.holders:
         with contextlib.suppress(Error):
-            holder.focus()
+            answer.focus(holder)
 
 
 def _not_found(page: Page, spec: GameSpec, clearance: Clearance, selector: str | None,

@@ -43,7 +43,7 @@ class Candidate:
     def grab(self) -> Grab:
         """A picture of the element (scrolled into view first), taken once."""
         if self._grab is None:
-            self.element.scroll_into_view_if_needed(timeout=5000)
+            answer.scroll_into_view(self.element, 5)
             box = answer.box(self.element) or {}
             if not box.get("width") or not box.get("height"):
                 raise Error("not displayed")

@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from playwright.sync_api import Page
 
-from webbot.answer import answered
+from webbot import answer
 
 Point = tuple[float, float]
 
@@ -57,7 +57,7 @@ class Mouse:
             for px, py in path(self.position, (x, y), step_px or self.step_px, steps=steps):
                 self._move(px, py)
                 if self.pause_ms:
-                    self.page.wait_for_timeout(self.pause_ms)
+                    answer.pause(self.page, self.pause_ms)
         self.position = (x, y)
         self.acted_at = time.monotonic()
 
@@ -94,15 +94,14 @@ class Mouse:
 
     def press_key(self, key: str) -> None:
         """A key pressed and released on the page (Escape, say)."""
-        answered(self.page.keyboard, lambda own: own.press(key, None), "the keyboard")
+        answer.key(self.page, key)
         self.acted_at = time.monotonic()
 
-    # Playwright's mouse has no timeout: a page whose script never yields would hold it.
     def _move(self, x: float, y: float) -> None:
-        answered(self.page.mouse, lambda own: own.move(x, y, None), "the mouse")
+        answer.mouse_move(self.page, x, y)
 
     def _down(self, button: str = "left") -> None:
-        answered(self.page.mouse, lambda own: own.down(button, None), "the mouse")
+        answer.mouse_button(self.page, button, down=True)
 
     def _up(self, button: str = "left") -> None:
-        answered(self.page.mouse, lambda own: own.up(button, None), "the mouse")
+        answer.mouse_button(self.page, button, down=False)

@@ -11,6 +11,8 @@ Why the public API does not serve:
   never yields never answers them, so without a deadline the bot hangs. Raced against a timer on
   Playwright's own loop, a call is given up (this Playwright aborts a call whose task is
   cancelled: `Connection.send_message_to_server`).
+- The driver's process (webbot.browser): a driver that does not stop when asked is ended by its
+  pid, which the public API does not tell.
 - Sent and not waited for (webbot.stream's frame acknowledgements, the Daily SET's watching
   script): the sync call would wait for an answer nobody needs, a large part of a Burrito
   Bison decision's time.
@@ -62,6 +64,15 @@ def in_background(target: Any, call: Coroutine) -> asyncio.Task:
     task = _checked(target)._loop.create_task(call)
     task.add_done_callback(lambda done: done.cancelled() or done.exception())
     return task
+
+
+def driver_pid(manager: Any) -> int | None:
+    """The process id of the driver a `sync_playwright()` started (None when it has none):
+    to end it when it does not stop."""
+    try:
+        return manager._client._transport._proc.pid
+    except AttributeError:
+        return None
 
 
 def to_own(value: Any) -> Any:

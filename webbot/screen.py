@@ -125,7 +125,7 @@ class Camera:
         """A PNG of `box` (CSS pixels, in the viewport)."""
         if self._cdp is None and not self._portable:
             try:
-                self._cdp = self.page.context.new_cdp_session(self.page)
+                self._cdp = answer.cdp_session(self.page)
             except Error:
                 self._portable = True
         scale = self._scale()
@@ -138,7 +138,8 @@ class Camera:
                                   self.page.url)
         if self._cdp is None or outside:
             return self.page.screenshot(clip=box, animations="allow", caret="hide",
-                                        scale="device" if scale != 1 else "css")
+                                        scale="device" if scale != 1 else "css",
+                                        timeout=DEVTOOLS_TIMEOUT_MS)
         try:
             view = self._cdp.send("Page.getLayoutMetrics",
                                   timeout=DEVTOOLS_TIMEOUT_MS)["cssVisualViewport"]
@@ -167,20 +168,20 @@ def device_scale(page: Page, cdp: CDPSession | None = None) -> float:
     """The browser's device pixels per CSS pixel on `page`, whatever the page's own scripts
     say (1 where it cannot be asked: not Chromium)."""
     try:
-        session = cdp or page.context.new_cdp_session(page)
+        session = cdp or answer.cdp_session(page)
         frame_id = session.send("Page.getFrameTree",
                                 timeout=DEVTOOLS_TIMEOUT_MS)["frameTree"]["frame"]["id"]
         world = session.send("Page.createIsolatedWorld",
                              {"frameId": frame_id, "worldName": SCALE_WORLD},
                              timeout=DEVTOOLS_TIMEOUT_MS)["executionContextId"]
-        answer = session.send("Runtime.evaluate",
-                              {"expression": "devicePixelRatio", "contextId": world,
-                               "returnByValue": True}, timeout=DEVTOOLS_TIMEOUT_MS)
+        said = session.send("Runtime.evaluate",
+                            {"expression": "devicePixelRatio", "contextId": world,
+                             "returnByValue": True}, timeout=DEVTOOLS_TIMEOUT_MS)
         if session is not cdp:
-            session.detach()
+            answer.detach(session)
     except Error:
         return 1.0
-    ratio = answer.get("result", {}).get("value")
+    ratio = said.get("result", {}).get("value")
     if not isinstance(ratio, (int, float)) or not 0 < ratio < math.inf:
         return 1.0
     return float(ratio)

@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 from playwright.sync_api import ElementHandle, Error, Page
 
-from webbot.answer import NoAnswer, box, evaluate
+from webbot.answer import NoAnswer, box, evaluate, pause
 from webbot.browser import (
     BrowserOptions,
     Tab,
@@ -128,7 +128,7 @@ class Session:
 
     def wait(self, seconds: float) -> None:
         """Let the page run for a while (its events still handled, unlike time.sleep)."""
-        self.page.wait_for_timeout(seconds * 1000)
+        pause(self.page, seconds * 1000)
 
     def find_game(self, spec: GameSpec, report: Callable[[str], None] = lambda line: None
                   ) -> Found:

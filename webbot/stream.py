@@ -23,7 +23,7 @@ import cv2
 import numpy as np
 from playwright.sync_api import CDPSession, ElementHandle, Error, Locator, Page
 
-from webbot.answer import evaluate
+from webbot.answer import NoAnswer, cdp_session, detach, evaluate
 from webbot.events import in_background, wait_for_wake, wake_future
 from webbot.page_scripts import page_script
 from webbot.playwright_inside import own
@@ -89,7 +89,7 @@ class FrameStream:
         """Starts the screencast; False where there is none (not Chromium, or no DevTools
         session to be had: the caller takes pulled pictures)."""
         try:
-            cdp = self.page.context.new_cdp_session(self.page)
+            cdp = cdp_session(self.page)
             before = time.monotonic()
             wall = cdp.send("Runtime.evaluate", {"expression": "Date.now()",
                                                  "returnByValue": True},
@@ -117,8 +117,8 @@ class FrameStream:
             return
         try:
             cdp.send("Page.stopScreencast", timeout=DEVTOOLS_TIMEOUT_MS)
-            cdp.detach()
-        except Error:
+            detach(cdp)
+        except (Error, NoAnswer):
             pass  # the page is gone, and its screencast with it
 
     def frame_after(self, moment: float, wait_s: float, *, first: bool = False

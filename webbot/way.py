@@ -91,7 +91,7 @@ def _covered(page: Page, button: ElementHandle, clearance: Clearance) -> bool:
         way = Way(page, button, box, clearance)
         cover = way.cover(((0.5, 0.5),))
         if cover is not None and cover.what == "outside":
-            button.scroll_into_view_if_needed(timeout=3000)
+            answer.scroll_into_view(button, 3)
             cover = way.cover(((0.5, 0.5),))
     except (Error, WebbotError):
         return False  # let the click say what is wrong
@@ -181,7 +181,7 @@ class Way:
                 self._checked = time.monotonic()
                 return
             if cover.what == "outside":
-                self.element.scroll_into_view_if_needed(timeout=5000)
+                answer.scroll_into_view(self.element, 5)
                 if self.cover() is None:
                     continue
             elif cover.button is not None:
@@ -194,7 +194,7 @@ class Way:
                 tried = self.clearance.consent.tried()
                 raise WebbotError(f"the game is covered by {cover.what} and nothing closed it "
                                   f"within {patience_s:g} s; tried {tried}")
-            self.page.wait_for_timeout(250)
+            answer.pause(self.page, 250)
 
     def press(self, cover: Cover) -> str:
         """Press the cover's close button, shown on a frame first (--debug-dir, --report);
@@ -204,7 +204,7 @@ class Way:
         if (show := self.clearance.show_press) is not None and what not in self._shown:
             self._shown.add(what)  # (a button not clickable yet is tried again and again)
             show(cover.button, what)
-        cover.button.click(timeout=3000)
+        answer.click(cover.button, 3)
         return f"pressed '{label}' on {cover.what}"
 
     def guard(self, x: float, y: float, element: ElementHandle | None = None,
@@ -230,6 +230,6 @@ def _name(element: ElementHandle) -> str:
 
 def _label(element: ElementHandle) -> str:
     try:
-        return shown(element.inner_text()) or _name(element)
+        return shown(answer.inner_text(element)) or _name(element)
     except Error:
         return _name(element)

@@ -93,9 +93,9 @@ class Consent:
         when the game shows uncovered); what it finished, in words."""
         if not self.engine:
             return []
-        page.wait_for_timeout(20)  # a Playwright call: messages sent meanwhile arrive
+        answer.pause(page, 20)  # a Playwright call: messages sent meanwhile arrive
         while self.engine.busy():
-            page.wait_for_timeout(50)
+            answer.pause(page, 50)
         return self._library_closed()
 
     def news(self) -> list[str]:
@@ -127,7 +127,7 @@ class Consent:
             show_press(button.element, f"pressing '{button.label}' ({button.vendor}, "
                                        f"{button.answer})")
         try:
-            button.element.click(timeout=CLOSE_S * 1000)
+            answer.click(button.element, CLOSE_S)
         except Error as exc:
             # A press may land and close the dialog while Playwright still waits on it (a
             # cross-site frame that goes with its dialog, a busy machine): the dialog tells.
@@ -136,7 +136,7 @@ class Consent:
                 return None
         pressed = time.monotonic()
         while True:
-            page.wait_for_timeout(100)  # a Playwright wait: the library's messages go on
+            answer.pause(page, 100)  # a Playwright wait: the library's messages go on
             left = consent_buttons(frame)
             if not left or frame.is_detached():
                 self.steps.pop(frame, None)

@@ -106,7 +106,7 @@ def consent_buttons(frame: Frame) -> list[Button]:
             if element is not None:
                 vendor, kind, label = (shown(answer.value(row[k])) for k in ("1", "2", "3"))
                 buttons.append(Button(element, vendor, kind, label))
-        found.dispose()
+        answer.dispose(found)
         return buttons
     except Error:
         return []

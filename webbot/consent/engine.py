@@ -122,8 +122,8 @@ def rules_for(root: Path, url: str, top: bool) -> list[dict]:
     library would drop the others itself, after parsing them in every frame."""
     kept = []
     for rule, pattern in _rules(root):
-        context = rule.get("runContext") or {}
-        runs_here = context.get("main", True) if top else context.get("frame", False)
+        where = rule.get("runContext") or {}
+        runs_here = where.get("main", True) if top else where.get("frame", False)
         if runs_here and (pattern is None or pattern.search(url)):
             kept.append(rule)
     return kept
@@ -188,6 +188,7 @@ class Engine:
 
     def install(self, target: BrowserContext | Page) -> None:
         """On a context (every page it opens), or on one page (a tab of the user's browser)."""
+        # (before the page opens anything: no page script yet that could keep it waiting)
         target.expose_binding("autoconsentSendMessage", self._on_message)
         target.add_init_script(script=self.library.bundle)
 

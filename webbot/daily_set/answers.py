@@ -12,12 +12,12 @@ from enum import Enum
 
 from playwright.sync_api import Dialog, Error, Frame, Request
 
-from webbot.answer import evaluate
+from webbot.answer import accept, asked_in_background, evaluate, pause
+from webbot.answer import title as frame_title
 from webbot.daily_set.page import CardSlot
 from webbot.deadline import Deadline
-from webbot.events import in_background, wait_for_wake, wake_future
+from webbot.events import wait_for_wake, wake_future
 from webbot.page_scripts import page_script
-from webbot.playwright_inside import own
 from webbot.shown import shown
 
 MESSAGES = "div.set-messages"
@@ -126,7 +126,7 @@ class PageAnswers:
         deadline = Deadline(timeout_s)
         while not deadline.passed():
             try:
-                title, url = self.frame.title(), self.frame.url
+                title, url = frame_title(self.frame), self.frame.url
             except Error:
                 title, url = "", ""
             if url and url.split("#")[0] != self.start_url.split("#")[0]:
@@ -135,13 +135,13 @@ class PageAnswers:
                 return f"the page went on to {self._navigated}"
             if COMPLETED_TITLE.search(title):
                 return f"the page's title became '{shown(title)}'"
-            self.page.wait_for_timeout(20)
+            pause(self.page, 20)
         return None
 
     def _on_dialog(self, dialog: Dialog) -> None:
         self._dialogs.append(shown(dialog.message))
         self._woken(Woken.DIALOG)
-        dialog.accept()
+        accept(dialog)
 
     def _on_request(self, request: Request) -> None:
         # The request, not where the frame lands: a completion page on an unreachable site
@@ -179,7 +179,7 @@ class PageAnswers:
         arg = [f"A{watched.position}" if watched else None, watched.target if watched else None,
                round(seconds * 1000), self._watching]
         script = page_script("said_or_covered")
-        asked = in_background(self.page, own(self.frame).evaluate(script, arg))
+        asked = asked_in_background(self.frame, script, arg)
 
         def answered(task: asyncio.Task) -> None:
             if not wake.done():  # (a page that could not be asked: looked at again)
@@ -192,7 +192,7 @@ class PageAnswers:
         finally:
             self._wake = None
         if why is Woken.FAILED:  # looked at again after a moment, not at once
-            self.page.wait_for_timeout(RETRY_MS)
+            pause(self.page, RETRY_MS)
         return why
 
     def _woken(self, why: Woken) -> None:

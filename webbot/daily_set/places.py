@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from playwright.sync_api import ElementHandle, Error, Frame
 
-from webbot.answer import box, evaluate, query
+from webbot.answer import box, evaluate, query, scroll_into_view
 from webbot.daily_set.page import CardSlot
 from webbot.errors import WebbotError
 from webbot.page_scripts import page_script
@@ -45,7 +45,7 @@ class CardPlaces:
             element = self._elements[slot.target] = query(self.frame, slot.target)
             place = _box(element)
         if element is not None and place is not None and not self._in_view(place):
-            element.scroll_into_view_if_needed(timeout=SCROLL_TIMEOUT_S * 1000)
+            scroll_into_view(element, SCROLL_TIMEOUT_S)
             place = _box(element)
         if element is None or place is None:
             raise WebbotError(f"card {slot.position} ({slot.target}) is not on the page to click")

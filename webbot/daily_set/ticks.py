@@ -6,7 +6,7 @@ from enum import Enum
 
 from playwright.sync_api import Error, Frame
 
-from webbot.answer import evaluate
+from webbot.answer import evaluate, pause
 from webbot.daily_set.page import CardSlot
 from webbot.deadline import Deadline
 from webbot.page_scripts import page_script
@@ -57,7 +57,7 @@ class Ticks:
             state = self.now(slot)
             if state is not Tick.UNTICKED or deadline.passed():
                 return state
-            self.frame.page.wait_for_timeout(15)
+            pause(self.frame.page, 15)
 
     def saw_cover(self) -> None:
         """A card was seen covered by another look (a wait for the page's answer)."""
