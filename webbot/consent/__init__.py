@@ -113,7 +113,7 @@ class Consent:
             return []
         closed = []
         for frame, state in self.engine.step():
-            if still_there(frame, state.dialog):
+            if still_there(frame, state.dialog, self.engine.own_popup(state)):
                 self.engine.not_yet(state)
             else:
                 closed.append(self.engine.line(state))

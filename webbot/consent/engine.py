@@ -10,8 +10,12 @@ frame. It opts out, and opts in only where opting out failed.
 The binding takes messages from any script in the page's world, so what it says is checked
 (`messages.py`) and bounded per frame, and what it claims is not simply believed: the library
 waits for the bot's word before it answers a dialog it found (`autoAction` null), and the bot
-gives it only for a dialog it sees itself (`look.py`); that a dialog was answered is said only
-when the bot saw it gone (webbot.consent).
+gives it only for a dialog it sees itself (`look.py`: the vendor's own popup, by the selectors
+of the library's rule for it, else its consent buttons); that a dialog was answered is said
+only when the bot saw that dialog gone (webbot.consent), and the vendor is named only when the
+bot saw the vendor's own popup go. A message may come nested as deep as the page's own script
+can send (Playwright's client reads a binding's argument recursively: see READING_DEPTH); its
+depth is checked before anything else reads it.
 
 The bundle runs in the page's main world, so the config says `isMainWorld`: the engine then
 runs its rule snippets itself instead of asking the bot (no `eval` round trip, whose 1 s limit
@@ -25,6 +29,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import sys
 import time
 from collections import deque
 from contextlib import suppress
@@ -67,6 +72,12 @@ PATIENCE_S = 8.0
 MAX_MESSAGES = 500
 MAX_INITS = 20
 MAX_ERRORS = 20  # the last ones kept
+# Python's recursion limit while a page can send messages: Playwright's client reads (and
+# checks) a binding's argument recursively, about 5 Python calls a level of nesting, before the
+# binding's callback sees it; a message deeper than the limit allows ends its connection. A
+# page's own script cannot send one nested much over a thousand deep (Chromium's stack ends its
+# serialising first); Python's calls between Python functions take no C stack.
+READING_DEPTH = 50_000
 
 
 @dataclass(frozen=True)
@@ -129,6 +140,52 @@ def rules_for(root: Path, url: str, top: bool) -> list[dict]:
     return kept
 
 
+# The consent managers the library knows by code of its own rather than by a rule of
+# rules.json, with the popup that code detects each by (its detectPopup), as CSS selectors.
+CODED_POPUPS = {
+    "Onetrust": ("#onetrust-banner-sdk", "#onetrust-pc-sdk"),
+    "Cybotcookiebot": ("#CybotCookiebotDialog",),
+    "Klaro": (".klaro > .cookie-notice", ".klaro > .cookie-modal"),
+    "TrustArc-top": ("#truste-consent-content", "#trustarc-banner-overlay",
+                     "#truste-consent-track"),
+    "Sourcepoint-frame": ("#notice", ".message-container", ".message"),
+    "Conversant": (".cmp-root .cmp-receptacle",),
+    "Evidon": ("#_evidon_banner",),
+    "Uniconsent": (".unic .unic-box", ".unic .unic-bar", ".unic .unic-modal"),
+    "consentmanager.net": ("#cmpbox",),
+    "tumblr-com": ("#cmp-app-container",),
+    "tiktok.com": (".tiktok-cookie-banner",),
+}
+# What a rule's detectPopup steps look for, by CSS selector (arrays: a way into frames and shadow
+# roots, which the bot's look does not take).
+_LOOKS = ("visible", "exists", "waitForVisible", "waitFor")
+
+
+@cache
+def _popups(root: Path) -> dict[str, tuple[str, ...]]:
+    """Each consent manager's popup, as the CSS selectors its rule detects it by."""
+    found: dict[str, tuple[str, ...]] = {}
+    for rule, _ in _rules(root):
+        selectors: list[str] = []
+        steps = list(rule.get("detectPopup") or [])
+        while steps:
+            step = steps.pop()
+            if isinstance(step, list):
+                steps += step
+            elif isinstance(step, dict):
+                selectors += [v for k, v in step.items() if k in _LOOKS and isinstance(v, str)]
+                steps += [v for v in step.values() if isinstance(v, dict | list)]
+        if selectors and isinstance(rule.get("name"), str):
+            found[rule["name"]] = tuple(dict.fromkeys(selectors))
+    return found
+
+
+def popup_selectors(root: Path, cmp: str | None) -> tuple[str, ...]:
+    """The CSS selectors the library detects `cmp`'s popup by (none for a name it has no rule
+    for)."""
+    return CODED_POPUPS.get(str(cmp)) or _popups(root).get(str(cmp), ())
+
+
 def knows_the_page(rules: list[dict], top: bool) -> bool:
     """Whether the library has rules written for a page: the top page (where nearly all its
     rules run), or a frame one of `rules` names by its address (a consent manager's own
@@ -159,6 +216,8 @@ class FrameState:
     knows: bool = True  # the library has rules written for this page (knows_the_page)
     document: JSHandle | None = None  # the document whose init was answered
     looking: bool = False  # the bot is looking for the dialog it said it found
+    popup: str | None = None  # the consent manager whose popup it last said it found
+    seen_own: str | None = None  # ... whose own popup the bot saw as it asked
     note: str | None = None  # a reply reported while the dialog stayed
     names: set[str] = field(default_factory=set)  # the popups and replies it named
 
@@ -189,6 +248,7 @@ class Engine:
     def install(self, target: BrowserContext | Page) -> None:
         """On a context (every page it opens), or on one page (a tab of the user's browser)."""
         # (before the page opens anything: no page script yet that could keep it waiting)
+        sys.setrecursionlimit(max(sys.getrecursionlimit(), READING_DEPTH))
         target.expose_binding("autoconsentSendMessage", self._on_message)
         target.add_init_script(script=self.library.bundle)
 
@@ -212,6 +272,7 @@ class Engine:
             if message.type == "popupFound":
                 state.found = time.monotonic()
                 state.names.add(message.cmp)
+                state.popup = message.cmp
                 self._ask(frame, state)
         elif isinstance(message, Result) and message.type == state.asked:
             self._replied(state, message)
@@ -272,11 +333,12 @@ class Engine:
             return
         state.looking = True
         try:
-            seen = dialog_in(frame)
+            seen, own = dialog_in(frame, popup_selectors(self.library.root, state.popup))
         finally:
             state.looking = False
         if seen and state.may_ask():
             state.asked, state.dialog, state.popup_at = "optOutResult", seen, time.monotonic()
+            state.seen_own = state.popup if own else None
             self._send(state, {"type": "optOut"})
 
     @staticmethod
@@ -345,9 +407,18 @@ class Engine:
     def line(self, state: FrameState) -> str:
         """What the engine did in a frame, in words."""
         how = " (no way to decline)" if state.result == "accepted" else ""
-        # Two names for one dialog: another script spoke too, and either may be the page's.
-        name = vendor_name(state.answered) if len(state.names) == 1 else "a consent dialog"
+        # The vendor named only when the bot saw its own popup, by the rule's selectors, and
+        # no other name was said (another script spoke too: either may be the page's).
+        # ("an unbranded dialog", the library's word-list detector, carries no page word.)
+        own = state.seen_own and state.answered == state.seen_own and len(state.names) == 1
+        unbranded = str(state.answered).startswith("HEURISTIC")
+        name = vendor_name(state.answered) if own or unbranded else "a consent dialog"
         return f"consent: {name}, {state.result}{how} ({self.library.name})"
+
+    def own_popup(self, state: FrameState) -> tuple[str, ...]:
+        """The selectors of the vendor's own popup the bot saw as it asked (none when what
+        it saw was the dialog's consent buttons)."""
+        return popup_selectors(self.library.root, state.seen_own) if state.seen_own else ()
 
     def knows(self, frame: Frame) -> bool:
         """Whether the library has rules written for this frame's page (see FrameState)."""
@@ -373,7 +444,9 @@ class Engine:
         """What the engine found, for a failure line."""
         found = sorted({f"{vendor_name(s.cmp)} ({s.result or s.note or s.lifecycle})"
                         for s in self.frames.values() if s.cmp})
-        return f"{self.library.name}: " + (", ".join(found) if found else "nothing it knows")
+        # (what the page's world said, which any of its scripts may have said)
+        return f"{self.library.name}: " + (f"said {', '.join(found)}" if found
+                                            else "nothing it knows")
 
 
 # The frame's document, unless an init sent from the blank document a frame starts with comes

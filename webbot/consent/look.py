@@ -1,37 +1,49 @@
 """The bot's own look at a frame for a consent dialog: the library's word that it found a
-dialog and answered it is believed only when the bot saw a dialog there as the library said
-so, and saw it gone after the answer. A script in the page's own world can send the library's
-messages as well as the library can."""
+dialog and answered it is believed only when the bot saw that dialog's own element there as
+the library said so (the element the library's rule knows the vendor's popup by, else the
+dialog's consent buttons), and saw it gone after the answer. Whatever else lies over a page (a
+banner, a page's own overlay) is not a consent dialog: a script in the page's own world can
+send the library's messages as well as the library can."""
 
 from __future__ import annotations
 
 from playwright.sync_api import ElementHandle, Error, Frame
 
-from webbot.answer import NoAnswer, evaluate, evaluate_handle
+from webbot.answer import NoAnswer, evaluate, evaluate_handle, properties
 from webbot.consent.buttons import consent_buttons
 from webbot.page_scripts import page_script
 
 
-def dialog_in(frame: Frame) -> list[ElementHandle]:
-    """What the bot sees of a dialog over the frame: its consent buttons, else whatever is
-    laid over the page (fixed or sticky); empty when nothing is."""
-    buttons = [button.element for button in consent_buttons(frame)]
-    if buttons:
-        return buttons
+def dialog_in(frame: Frame, popup: tuple[str, ...] = ()) -> tuple[list[ElementHandle], bool]:
+    """What the bot sees of the dialog the library said it found in the frame, and whether it
+    is the vendor's own: the elements showing that match `popup` (the CSS selectors of the
+    vendor's popup, from the library's rule), else the frame's consent buttons; nothing when
+    it sees neither."""
+    if popup and (elements := popup_in(frame, popup)):
+        return elements, True
+    return [button.element for button in consent_buttons(frame)], False
+
+
+def popup_in(frame: Frame, popup: tuple[str, ...]) -> list[ElementHandle]:
+    """The elements showing in the frame that match the `popup` selectors."""
     try:
-        over = evaluate_handle(frame, page_script("overlay")).as_element()
+        found = evaluate_handle(frame, page_script("popup_elements"), list(popup))
+        elements = [handle.as_element() for handle in properties(found).values()]
     except (Error, NoAnswer):
         return []
-    return [over] if over is not None else []
+    return [element for element in elements if element is not None]
 
 
-def still_there(frame: Frame, seen: list[ElementHandle]) -> bool:
-    """Whether the frame still shows a consent button, or any of what was `seen` of a dialog;
-    a frame or document gone took its dialog with it."""
+def still_there(frame: Frame, seen: list[ElementHandle], popup: tuple[str, ...] = ()) -> bool:
+    """Whether the frame still shows a consent button, or the vendor's own popup (anything
+    matching `popup`, which a class on the page's body may say), else any of what was `seen`
+    of a dialog; a frame or document gone took its dialog with it."""
     if frame.is_detached():
         return False
     if consent_buttons(frame):
         return True
+    if popup:
+        return bool(popup_in(frame, popup))
     if not seen:
         return False
     try:

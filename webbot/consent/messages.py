@@ -19,6 +19,7 @@ from pydantic import (
 )
 
 MAX_CHARS = 8_000  # a message's JSON; the library's own stay under 1 kB on the replica portal
+MAX_DEPTH = 16  # the library's own messages nest 4 deep
 Name = Annotated[StrictStr, Field(max_length=100)]  # a consent manager's name
 Url = Annotated[StrictStr, Field(max_length=4_000)]
 
@@ -76,11 +77,28 @@ _MESSAGE: TypeAdapter[Message] = TypeAdapter(
 
 
 def checked(message: object) -> Message | None:
-    """The message, if it is one of the protocol's and no longer than MAX_CHARS as JSON;
-    else None."""
+    """The message, if it is one of the protocol's, nested no deeper than MAX_DEPTH (told
+    before anything reads it recursively) and no longer than MAX_CHARS as JSON; else None."""
+    if _deeper(message, MAX_DEPTH):
+        return None
     try:
         if len(json.dumps(message)) > MAX_CHARS:
             return None
         return _MESSAGE.validate_python(message)
     except (ValidationError, TypeError, ValueError, RecursionError):
         return None
+
+
+def _deeper(data: object, most: int) -> bool:
+    """Whether lists and dicts nest in `data` more than `most` deep (looked at level by level,
+    never recursively)."""
+    level, todo = 0, [data]
+    while todo:
+        level += 1
+        if level > most:
+            return True
+        todo = [item for each in todo
+                for item in (each.values() if isinstance(each, dict)
+                             else each if isinstance(each, list) else ())
+                if isinstance(item, dict | list)]
+    return False

@@ -8,8 +8,7 @@
   var test = window.__consentTest = { initResps: 0, evalResps: 0, received: 0, sent: 0,
                                       done: false };
   if (typeof send !== "function") return;
-  // ("deep" is not among all: see test_consent_forged.py, it ends Playwright's connection.)
-  var all = ["optout", "errors", "init", "eval", "types", "huge"];
+  var all = ["optout", "errors", "init", "eval", "types", "huge", "impostor", "deep"];
   var asked = window.__consentAttacks ||
       (new URLSearchParams(location.search).get("attack") || "all").split(",");
   var attacks = asked.indexOf("all") >= 0 ? all : asked;
@@ -79,6 +78,36 @@
     huge: function (round) {
       if (round === 0) {
         post({ type: "optOutResult", cmp: FORGED, result: true, pad: "x".repeat(5e6) });
+      }
+    },
+    // A page's own overlay (a newsletter box, say), claimed as a vendor's dialog: the bot's
+    // ask to decline is answered by the page itself, which says it declined and takes its
+    // overlay away; nothing is clicked.
+    impostor: function (round) {
+      if (round === 0) {
+        var overlay = document.createElement("div");
+        overlay.id = "page-overlay";
+        overlay.style.cssText = "position:fixed;left:0;right:0;bottom:0;height:90px;" +
+                                "background:#234;color:#fff;z-index:5";
+        overlay.textContent = "Sign up for our newsletter";
+        document.body.appendChild(overlay);
+        var counted = window.autoconsentReceiveMessage;
+        window.autoconsentReceiveMessage = function (message) {
+          if (message && (message.type === "optOut" || message.type === "optIn")) {
+            overlay.remove();
+            post({ type: message.type + "Result", cmp: "Onetrust", result: true,
+                   scheduleSelfTest: false, url: location.href });
+            post({ type: "autoconsentDone", cmp: "Onetrust", isCosmetic: false,
+                   url: location.href, duration: 1, totalClicks: 1 });
+            test.received++;
+            return undefined;
+          }
+          return counted(message);
+        };
+      }
+      if (document.getElementById("page-overlay")) {
+        post({ type: "cmpDetected", cmp: "Onetrust", url: location.href });
+        post({ type: "popupFound", cmp: "Onetrust", url: location.href });
       }
     },
     // A message nested a thousand deep.
