@@ -15,7 +15,7 @@ import pytest
 
 from tests.conftest import run_webbot
 from tests.daily_set.conftest import FIXTURES, REAL, REAL_CARDS, REAL_PAGE, needs_reference
-from tests.test_bad_input import png_header
+from tests.test_bad_input import png_header, radiance
 from tests.test_cli import closed_port
 from webbot.daily_set.page import (
     MAX_IMAGE_BYTES,
@@ -145,6 +145,20 @@ def test_images_are_fetched_once_then_read_from_the_cache(tmp_path):
     assert len(kept.name) == 64 and kept.read_bytes() == GIF  # a hash, never a page's name
 
 
+def test_a_cached_image_passes_the_gate_too(tmp_path):
+    """A file in the cache that is no card picture (damaged, or another kind of picture put
+    there) is downloaded again, and replaced."""
+    behaviour = Behaviour()
+    behaviour.answers["/c/5.gif"] = [(200, GIF)]
+    with scripted_server(behaviour) as url:
+        fetcher = ImageFetcher(url + "puzzle", cache_dir=tmp_path, use_cache=True)
+        kept = fetcher._cache_path(url + "c/5.gif")
+        kept.write_bytes(radiance(3000, 3000))
+        assert fetcher.fetch(url + "c/5.gif") == GIF
+        assert fetcher.fetch(url + "c/5.gif") == GIF
+    assert behaviour.requests == ["/c/5.gif"] and kept.read_bytes() == GIF
+
+
 def test_a_local_server_is_not_cached_by_default(tmp_path):
     behaviour = Behaviour()
     behaviour.answers["/c/5.gif"] = [(200, GIF)]
@@ -190,10 +204,13 @@ def test_an_oversized_or_foreign_file_is_refused(tmp_path):
     behaviour.answers["/big.gif"] = [(200, GIF + bytes(MAX_IMAGE_BYTES))]
     behaviour.answers["/page.gif"] = [(200, b"<html>sorry</html>")]
     behaviour.answers["/bomb.png"] = [(200, png_header(30_000, 30_000))]  # 2.7 GB if decoded
+    behaviour.answers["/hdr.png"] = [(200, radiance(3000, 3000))]  # 600 kB, 27 MB decoded
     with scripted_server(behaviour) as url:
         fetcher = ImageFetcher(url, cache_dir=tmp_path, use_cache=True)
         with pytest.raises(PageError, match="more than 2000000"):
             fetcher.fetch(url + "big.gif")
+        with pytest.raises(PageError, match=r"hdr.png is not an image that can be decoded"):
+            fetcher.fetch(url + "hdr.png")
         with pytest.raises(PageError, match="page.gif is not an image that can be decoded"):
             fetcher.fetch(url + "page.gif")
         with pytest.raises(PageError, match=r"bomb.png is too large a picture \(30000x30000\)"):

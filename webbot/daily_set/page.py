@@ -22,7 +22,7 @@ from urllib3.util.retry import Retry
 
 from webbot.cache import default_cache_dir
 from webbot.errors import WebbotError
-from webbot.inputs import InputError, decode_image
+from webbot.inputs import InputError, decode_image, read_bytes
 from webbot.shown import shown
 
 CARDS = 12
@@ -124,7 +124,12 @@ class ImageFetcher:
     def fetch(self, url: str) -> bytes:
         cached = self._cache_path(url)
         if self.use_cache and _origin(url) == self.origin and cached.is_file():
-            return cached.read_bytes()
+            try:  # the gate, as a download's: a file damaged or put there is fetched again
+                data = read_bytes(cached, MAX_IMAGE_BYTES)
+                decode_image(data, str(cached), cv2.IMREAD_UNCHANGED)
+                return data
+            except InputError:
+                pass
         data = _get(self.session, url, MAX_IMAGE_BYTES, "card image", self.timeout,
                     self.origin).body
         try:  # the one picture gate: a picture declaring absurd dimensions is never decoded
