@@ -25,7 +25,7 @@ from webbot.params import OUTPUT_DIR, PAGE_URL
 from webbot.registry import check as registry_check
 from webbot.registry import games
 from webbot.session import RunOptions
-from webbot.shown import Table, shown
+from webbot.shown import Table, shown, shown_name
 from webbot.soak.cli import soak
 
 
@@ -146,7 +146,7 @@ def profile(ctx: click.Context, folder: Path | None) -> None:
     ctx.obj = folder or default_profile()
     if ctx.invoked_subcommand is None:
         made = in_bytes(size_of(ctx.obj)) if ctx.obj.is_dir() else "not made yet"
-        click.echo(f"profile: {ctx.obj} ({made})")
+        click.echo(f"profile: {shown_name(ctx.obj)} ({made})")
 
 
 @profile.command("clear")
@@ -159,11 +159,11 @@ def clear_profile(folder: Path) -> None:
     from webbot.words import in_bytes
 
     if not folder.is_dir():
-        click.echo(f"profile: {folder} (not made yet: nothing to clear)")
+        click.echo(f"profile: {shown_name(folder)} (not made yet: nothing to clear)")
         return
     before = size_of(folder)
     clear(folder)
-    click.echo(f"cleared the profile {folder} ({in_bytes(before)} gone)")
+    click.echo(f"cleared the profile {shown_name(folder)} ({in_bytes(before)} gone)")
 
 
 @profile.command("open")

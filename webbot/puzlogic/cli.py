@@ -31,7 +31,7 @@ from webbot.puzlogic.solvers import NAMES as SOLVERS
 from webbot.recovery import recovered
 from webbot.screen import Box, Grab
 from webbot.session import RunOptions, game_session
-from webbot.shown import Table
+from webbot.shown import Table, shown_name
 from webbot.words import counted
 
 LEVEL_COUNT = 15
@@ -120,8 +120,9 @@ def read_command(path: str, as_json: bool, annotate_to: Path | None) -> None:
         click.echo(json.dumps(puzzle.to_json()))
         return
     level = f"level {view.level:02d}" if view.level else "a level"
-    click.echo(f"{path}: {level}, {len(puzzle.cells)} cells, {len(puzzle.pieces)} pieces "
-               f"({len(view.placed)} on the board), {len(puzzle.sums)} sums"
+    click.echo(f"{shown_name(path)}: {level}, {len(puzzle.cells)} cells, "
+               f"{len(puzzle.pieces)} pieces ({len(view.placed)} on the board), "
+               f"{len(puzzle.sums)} sums"
                + (", numbers in red (an error)" if view.red else "") + f"; read in {ms:.0f} ms")
     on_board = tuple(Placement(r, c, p.value, p.color) for (r, c), p in view.placed.items())
     click.echo(render(puzzle, on_board))
