@@ -436,3 +436,11 @@ def test_a_picture_from_the_browser_that_is_refused_is_a_failed_run():
     assert huge.image() is None  # not used: a picture is pulled instead
     assert StreamFrame("not base64!", 0, 0, 0, 0, 1).image() is None
 
+
+def test_levels_of_thousands_of_digits_are_one_line():
+    from webbot.puzlogic.cli import levels_from_spec
+
+    with pytest.raises(ValueError, match=r"^'9{20}.*: levels go from 1 to 15$"):
+        levels_from_spec("9" * 5000)
+    with pytest.raises(ValueError, match="is not a list of levels"):
+        levels_from_spec("\u0663")  # an Arabic-Indic 3: int() would take it

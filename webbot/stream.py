@@ -204,9 +204,13 @@ def frames_begun(target: ElementHandle | Locator, count: int = FRAMES_AFTER_INPU
     one draws on its own) starts its `count`-th animation frame from now: any frame shown
     after it shows what an input acknowledged before this call did. Now, if the frame is gone."""
     try:
-        return evaluate(target, page_script("frames_begun"), count) / 1000
+        began = evaluate(target, page_script("frames_begun"), count)
     except Error:
         return time.time()
+    # (the page's own Date.now(), which its scripts may have made answer anything)
+    if isinstance(began, bool) or not isinstance(began, (int, float)) or not math.isfinite(began):
+        return time.time()
+    return began / 1000
 
 
 def crop(frame: StreamFrame, box: dict, window_width: float | None) -> np.ndarray | None:
