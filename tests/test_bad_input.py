@@ -7,9 +7,11 @@ must print exactly one line on stderr and nothing on stdout.
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import struct
+import sys
 import zlib
 from pathlib import Path
 
@@ -17,6 +19,7 @@ import cv2
 import numpy as np
 import pytest
 
+from tests import processes
 from tests.conftest import in_own_thread, run_webbot
 from tests.test_cli import closed_port
 from webbot.cli import main
@@ -38,6 +41,19 @@ def png_header(width: int, height: int) -> bytes:
     header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
     return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
             + chunk(b"IDAT", zlib.compress(bytes(4096))) + chunk(b"IEND", b""))
+
+
+def radiance(width: int, height: int) -> bytes:
+    """A Radiance HDR picture (a kind OpenCV decodes, webbot does not) of one colour, its
+    scanlines run-length coded: a few hundred bytes a line, whatever its size once decoded."""
+    runs, left = b"", width
+    while left:
+        count = min(127, left)
+        runs += bytes([128 + count, 100])
+        left -= count
+    line = bytes([2, 2, width >> 8, width & 255]) + runs * 4  # R, G, B and the exponent
+    return (b"#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n" + f"-Y {height} +X {width}\n".encode()
+            + line * height)
 
 
 # What each file name in a row stands for; "{name}" in a row's arguments is its path.
@@ -72,6 +88,10 @@ FILES = {
     "huge.png": png_header(100_000, 100_000),
     "tiny.png": "tiny",  # replaced by a real 8x8 picture below
     "blank.png": "blank",  # replaced by a real 800x600 white picture below
+    "hdr.png": "hdr",  # replaced by a real HDR picture below, named .png
+    "tiff.png": "tiff",  # replaced by a real TIFF picture below, named .png
+    "huge-hdr.png": b"#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 100000 +X 100000\n" + bytes(64),
+    "bad-header.png": b"\x89PNG\r\n\x1a\n" + b"not a header" * 4,
 }
 
 
@@ -89,6 +109,11 @@ def inputs(tmp_path_factory) -> Path:
         cv2.imwrite(str(folder / shot), np.full((600, 800, 3), 255, np.uint8))
     (folder / "pack").mkdir()
     (folder / "pack" / "bison-health-bar.png").write_text("broken")
+    for kind, name in ((".hdr", "hdr.png"), (".tiff", "tiff.png")):  # kinds OpenCV decodes
+        cv2.imwrite(str(folder / f"made{kind}"), np.full((60, 80, 3), 200, np.uint8))
+        (folder / f"made{kind}").rename(folder / name)
+    (folder / "hdr-pack" / "digits").mkdir(parents=True)  # a pack's taught digit, an HDR
+    (folder / "hdr-pack" / "digits" / "3-a.png").write_bytes(radiance(300, 200))
     return folder
 
 
@@ -143,6 +168,18 @@ ROWS = [
     ("puzlogic read {d}/huge.png", 2,
      "{d}/huge.png is too large a picture (100000x100000)"),
     ("puzlogic read {d}/pipe", 2, "{d}/pipe is a named pipe, not a file"),
+    # kinds of picture OpenCV decodes but webbot does not read (their size is not checked)
+    ("puzlogic read {d}/hdr.png", 2,
+     "{d}/hdr.png is not an image that can be decoded (PNG, JPEG, GIF, BMP, WebP)"),
+    ("daily-set classify {d}/huge-hdr.png", 2,
+     "{d}/huge-hdr.png is not an image that can be decoded (PNG, JPEG, GIF, BMP, WebP)"),
+    ("daily-set read {d}/tiff.png", 2,
+     "{d}/tiff.png is not an image that can be decoded (PNG, JPEG, GIF, BMP, WebP)"),
+    ("burrito-bison classify {d}/bad-header.png", 2,
+     "{d}/bad-header.png is not an image that can be decoded (PNG, JPEG, GIF, BMP, WebP): its "
+     "PNG header cannot be read, so its size is unknown"),
+    ("burrito-bison read {d}/blank.png --templates {d}/hdr-pack", 2,
+     "{d}/hdr-pack/digits/3-a.png is not an image that can be decoded"),
     ("puzlogic read {d}/blank.png", 1, "{d}/blank.png shows no Puzlogic level"),
     ("puzlogic read {d}/blank.png --annotate {d}/out.txt", 1, "{d}/blank.png shows no"),
     ("daily-set classify {d}/missing.gif", 2, "{d}/missing.gif: no such file"),
@@ -273,6 +310,7 @@ def test_the_reader_refuses_what_is_not_a_file(inputs, kind):
 
 
 NOISY = ["puzlogic read {d}/text.png", "daily-set classify {d}/empty.png",
+         "puzlogic read {d}/hdr.png", "daily-set classify {d}/bad-header.png",
          "burrito-bison classify {d}/text.png", "puzlogic solve {d}/pipe",
          "puzlogic solve {d}/latin1.json", "puzlogic solve {d}/deep.json",
          "daily-set read {dead}"]
@@ -324,3 +362,85 @@ def test_pictures_decoded_in_threads_leave_stderr_where_it_was(tmp_path):
     decode_image(data, "main.jpg")
     after = os.fstat(2)
     assert (after.st_dev, after.st_ino) == (before.st_dev, before.st_ino)
+
+
+MEASURED = """
+import resource, sys
+from webbot.cli import main
+code = main(sys.argv[1:])
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)  # MB
+sys.exit(code)
+"""
+
+
+def peak_mb(*args: str) -> tuple[int, int, str]:
+    """A command run in a fresh process: its exit code, its peak memory (MB), its stderr."""
+    done = processes.run([sys.executable, "-c", MEASURED, *args], timeout=120)
+    return done.returncode, int(done.stdout.strip().splitlines()[-1]), done.stderr
+
+
+def test_a_picture_of_another_kind_is_refused_before_it_is_decoded(inputs, tmp_path):
+    """An HDR picture named .png, 4 MB on disk and 8000x8000 decoded (OpenCV took 980 MB for
+    it): refused from its first bytes, at the memory a small picture's read takes."""
+    photo = tmp_path / "photo.png"
+    photo.write_bytes(radiance(8000, 8000))
+    code, peak, err = peak_mb("puzlogic", "read", str(photo))
+    assert code == 2
+    assert one_line(err) == (f"webbot: error: {photo} is not an image that can be decoded "
+                             "(PNG, JPEG, GIF, BMP, WebP)")
+    code, small, _ = peak_mb("puzlogic", "read", str(inputs / "tiny.png"))
+    assert code == 1
+    assert peak < small + 100, (peak, small)
+
+
+OPENCV_ALONE = """
+import sys
+import webbot  # before OpenCV is loaded, as the command's own modules are imported
+import cv2, numpy
+data = open(sys.argv[1], "rb").read()
+try:
+    picture = cv2.imdecode(numpy.frombuffer(data, numpy.uint8), cv2.IMREAD_COLOR)
+    print("decoded", None if picture is None else picture.shape)
+except cv2.error as exc:
+    print("refused", "CV_IO_MAX_IMAGE_PIXELS" in str(exc))
+"""
+
+
+def test_opencv_s_own_cap_is_a_second_wall(tmp_path):
+    """Past the gate, OpenCV itself refuses a picture of more than MAX_IMAGE_PIXELS: webbot
+    sets OPENCV_IO_MAX_IMAGE_PIXELS before OpenCV is loaded, which reads it then (a PNG of
+    7000x7000, 49 million pixels, declared by its header, its pixels never sent)."""
+    from webbot.inputs import MAX_IMAGE_PIXELS
+
+    path = tmp_path / "big.png"
+    path.write_bytes(png_header(7000, 7000))
+    env = {k: v for k, v in os.environ.items() if k != "OPENCV_IO_MAX_IMAGE_PIXELS"}
+    done = processes.run([sys.executable, "-c", OPENCV_ALONE, str(path)], timeout=60, env=env)
+    assert done.stdout.split() == ["refused", "True"], done.stdout + done.stderr
+    done = processes.run([sys.executable, "-c", "import os, webbot; "
+                          "print(os.environ['OPENCV_IO_MAX_IMAGE_PIXELS'])"], timeout=60, env=env)
+    assert done.stdout.strip() == str(MAX_IMAGE_PIXELS)
+
+
+def test_a_picture_from_the_browser_that_is_refused_is_a_failed_run():
+    """Screenshots and screencast frames pass the same gate; refused, the run failed (exit 1),
+    the user gave nothing bad."""
+    from webbot.errors import WebbotError
+    from webbot.inputs import decode_page_picture
+    from webbot.stream import StreamFrame
+
+    with pytest.raises(WebbotError, match=r"too large a picture \(100000x100000\)") as refused:
+        decode_page_picture(png_header(100_000, 100_000), "a screenshot")
+    assert not isinstance(refused.value, InputError)
+    huge = StreamFrame(base64.b64encode(png_header(100_000, 100_000)).decode(), 0, 0, 0, 0, 1)
+    assert huge.image() is None  # not used: a picture is pulled instead
+    assert StreamFrame("not base64!", 0, 0, 0, 0, 1).image() is None
+
+
+def test_levels_of_thousands_of_digits_are_one_line():
+    from webbot.puzlogic.cli import levels_from_spec
+
+    with pytest.raises(ValueError, match=r"^'9{20}.*: levels go from 1 to 15$"):
+        levels_from_spec("9" * 5000)
+    with pytest.raises(ValueError, match="is not a list of levels"):
+        levels_from_spec("\u0663")  # an Arabic-Indic 3: int() would take it

@@ -52,3 +52,30 @@ def test_a_digit_one_reader_learned_is_read_by_another_sharing_its_cache(tmp_pat
     assert first.read(glyph, "regular").source == "tesseract" and first.tesseract_calls > 0
     read = second.read(glyph, "regular")
     assert (read.digit, read.source, second.tesseract_calls) == (7, "template", 0)
+
+
+def test_a_template_file_that_is_no_glyph_is_skipped_and_said_once(tmp_path):
+    """The learned templates are files like any other: one that is another kind of picture
+    (an HDR, which OpenCV would decode at any size), that declares a huge size, or that is not
+    a glyph's size is skipped, said once, and the others are read."""
+    from tests.test_bad_input import png_header, radiance
+
+    glyph = (255 - lettering("7", FONTS[1])).astype(np.float32) / 255
+    DigitReader(tmp_path).read(glyph, "regular")  # learned from Tesseract: a template file
+    folder = tmp_path / "regular"
+    assert [path.name[0] for path in folder.glob("*.png")] == ["7"]
+    (folder / "3-hdr.png").write_bytes(radiance(200, 200))
+    (folder / "4-huge.png").write_bytes(png_header(100_000, 100_000))
+    cv2.imwrite(str(folder / "5-small.png"), np.zeros((22, 20), np.uint8))
+    said: list[str] = []
+    reader = DigitReader(tmp_path, learn=False, warn=said.append)
+    read = reader.read(glyph, "regular")
+    assert (read.digit, read.source) == (7, "template")
+    assert sorted(said) == [
+        f"a learned digit skipped: {folder}/3-hdr.png is not an image that can be decoded "
+        "(PNG, JPEG, GIF, BMP, WebP)",
+        f"a learned digit skipped: {folder}/4-huge.png is too large a picture "
+        "(100000x100000); the most read is 480 pixels",
+        f"a learned digit skipped: {folder}/5-small.png is 20x22, not a glyph"]
+    reader._load("regular")  # read again (another process learned something): not said again
+    assert len(said) == 3

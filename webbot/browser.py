@@ -23,6 +23,7 @@ from webbot.deadline import Deadline
 from webbot.errors import WebbotError, first_line
 from webbot.playwright_inside import driver_pid
 from webbot.profile import ProfileInUse, profile_lock
+from webbot.shown import shown_name
 from webbot.stream import DEVTOOLS_TIMEOUT_MS
 
 CHROMIUM_ARGS = [
@@ -608,5 +609,5 @@ def window_on_profile(folder: Path, url: str | None, say: Callable[[str], None])
         page = context.pages[0] if context.pages else _page_in(context)
         if url:
             open_url(page, url)
-        say(f"a window on the profile {folder} is open: close it when you are done")
+        say(f"a window on the profile {shown_name(folder)} is open: close it when you are done")
         context.wait_for_event("close", timeout=0)

@@ -26,7 +26,7 @@ from webbot.profile import PROFILE
 from webbot.registry import check as registry_check
 from webbot.registry import games
 from webbot.session import RunOptions
-from webbot.shown import Table, shown
+from webbot.shown import Table, shown, shown_name
 from webbot.soak.cli import soak
 
 
@@ -150,7 +150,7 @@ def profile(ctx: click.Context, folder: Path | None) -> None:
     check(ctx.obj, PROFILE)  # (the bot's own too: a link there is refused)
     if ctx.invoked_subcommand is None:
         made = in_bytes(size_of(ctx.obj)) if ctx.obj.is_dir() else "not made yet"
-        click.echo(f"profile: {ctx.obj} ({made})")
+        click.echo(f"profile: {shown_name(ctx.obj)} ({made})")
 
 
 @profile.command("clear")
@@ -163,13 +163,13 @@ def clear_profile(folder: Path) -> None:
     from webbot.words import in_bytes
 
     if not folder.is_dir():
-        click.echo(f"profile: {folder} (not made yet: nothing to clear)")
+        click.echo(f"profile: {shown_name(folder)} (not made yet: nothing to clear)")
         return
     before = size_of(folder)
     clear(folder)
     gone = before - size_of(folder)
-    click.echo(f"cleared the profile {folder} ({in_bytes(gone)} gone)" if gone > 0 else
-               f"profile: {folder} (nothing to clear)")
+    click.echo(f"cleared the profile {shown_name(folder)} ({in_bytes(gone)} gone)" if gone > 0
+               else f"profile: {shown_name(folder)} (nothing to clear)")
 
 
 @profile.command("open")

@@ -28,7 +28,7 @@ from webbot.params import (
 from webbot.profile import PROFILE, default_profile
 from webbot.report import RunReport
 from webbot.session import MAX_RECOVERIES, RunOptions
-from webbot.shown import Table, TextConsole
+from webbot.shown import Table, TextConsole, shown_name
 
 console = TextConsole()  # page text in its lines is shown as text
 
@@ -159,4 +159,4 @@ def reported(report: RunReport, run: Callable[[], object]) -> object:
     finally:
         report.write(" ".join(["webbot", *sys.argv[1:]]), console.export_text(), failure,
                      interrupted)
-        console.print(f"report: {report.path}")
+        console.print(f"report: {shown_name(report.path)}")

@@ -11,11 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-import cv2
-import numpy as np
 from playwright.sync_api import ElementHandle, Error, Frame
 
 from webbot import answer
+from webbot.inputs import decode_page_picture
 from webbot.page_scripts import page_script
 from webbot.screen import Box, Camera, Grab
 from webbot.shown import shown
@@ -48,7 +47,7 @@ class Candidate:
             if not box.get("width") or not box.get("height"):
                 raise Error("not displayed")
             png = self.camera.shoot(box)
-            image = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR)
+            image = decode_page_picture(png, "a screenshot of the element")
             self._grab = Grab(image, Box.of(box))
         return self._grab
 

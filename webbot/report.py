@@ -17,7 +17,7 @@ import numpy as np
 
 from webbot import folders
 from webbot.phases import Phases
-from webbot.shown import shown
+from webbot.shown import shown, shown_name
 from webbot.words import counted
 
 # The page runs no script and loads nothing but its own pictures and styles, so a string that
@@ -58,6 +58,7 @@ class RunReport:
         """The page: `output` is what the run printed, as text (escaped here, as everything
         the page embeds: page text reaches it through the run's lines). `interrupted`: the
         run was stopped by the user (Ctrl-C), not by a failure."""
+        command = shown_name(command)  # the user's names and options, as text
         when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(self.started))
         seconds = time.time() - self.started
         if interrupted:

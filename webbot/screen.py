@@ -13,7 +13,6 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-import cv2
 import numpy as np
 from playwright.sync_api import CDPSession, ElementHandle, Error, Locator, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -21,6 +20,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from webbot import answer
 from webbot.deadline import Deadline
 from webbot.errors import WaitTimeout, WebbotError
+from webbot.inputs import decode_page_picture
 from webbot.shown import shown
 from webbot.stream import DEVTOOLS_TIMEOUT_MS, FrameStream, StreamFrame, crop, frames_begun
 from webbot.vision.still import alike, changed_fraction
@@ -269,7 +269,7 @@ class Screen:
                 raise WebbotError(f"no visible '{self.selector}' on "
                                   f"{shown(self.page.url)}") from None
             raise
-        image = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR)
+        image = decode_page_picture(png, f"a screenshot of {shown(self.page.url)}")
         grab = Grab(image, Box.of(box), arrived_at=asked,
                     anchor=self.current_box if self.element is not None else None)
         self.recorder.saw(grab)
@@ -344,7 +344,7 @@ class Screen:
         if frame is None:
             return None
         window = self.page.viewport_size
-        image = crop(frame, box, window["width"] if window else frame.image().shape[1])
+        image = crop(frame, box, window["width"] if window else None)
         if image is None:
             return None
         self._seen_at = max(self._seen_at, frame.shown_at)

@@ -20,8 +20,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urljoin
 
-import cv2
-import numpy as np
 from playwright.sync_api import ElementHandle, Error, Page
 
 from webbot.answer import NoAnswer, box, evaluate, pause
@@ -40,6 +38,7 @@ from webbot.debug import Mark, Recorder, lines
 from webbot.errors import WebbotError, ctrl_c_heard, first_line
 from webbot.finder import FIND_TIMEOUT_S, Found, find_game
 from webbot.game import GameSpec
+from webbot.inputs import decode_page_picture
 from webbot.mouse import Mouse
 from webbot.profile import profile_lock, remember_port, remembered_port, users_browser_data
 from webbot.recovery import Recovery
@@ -178,8 +177,11 @@ class Session:
             png = Camera(self.page).shoot(box)
         except Error:
             return None  # a page that went meanwhile: the run says so next
-        picture = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR)
-        return None if picture is None else Grab(picture, Box.of(box))
+        try:
+            picture = decode_page_picture(png, "a screenshot of the page")
+        except WebbotError:
+            return None
+        return Grab(picture, Box.of(box))
 
     def game_screen(self, spec: GameSpec, timeout_s: float = 10, *, fast: bool = False,
                     streamed: bool = False, stream_format: str | None = None,

@@ -29,6 +29,8 @@ WIDE = 1000  # the console's width when it does not print to a terminal
 # C0 but tab and newline, DEL, C1, and the bidirectional overrides and isolates, which can
 # make a line read in another order than it is written.
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+# In a name: newline and tab too, and lone surrogates (bytes of a file name not UTF-8).
+_NAME_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 
 def _picture(match: re.Match) -> str:
@@ -49,6 +51,14 @@ def shown(text: object, limit: int | None = MAX_SHOWN) -> str:
         if len(text) > limit:
             text = text[:limit - 1] + "…"
     return _CONTROL.sub(_picture, text)
+
+
+def shown_name(name: object) -> str:
+    """A name the user gave (a file's, an option's value) safe to show, and whole: its control
+    characters shown as pictures, as `shown` does, and its newlines and tabs too (it stays on
+    its line), and the bytes of a name that are not UTF-8 (which Python keeps as lone
+    surrogates, and would print as they are: 0x9b is a terminal's CSI) as �."""
+    return _NAME_CONTROL.sub(_picture, str(name))
 
 
 class TextConsole(Console):

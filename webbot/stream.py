@@ -19,12 +19,13 @@ import math
 import time
 from dataclasses import dataclass, field, replace
 
-import cv2
 import numpy as np
 from playwright.sync_api import CDPSession, ElementHandle, Error, Locator, Page
 
 from webbot.answer import NoAnswer, cdp_session, detach, evaluate
+from webbot.errors import WebbotError
 from webbot.events import in_background, wait_for_wake, wake_future
+from webbot.inputs import decode_page_picture
 from webbot.page_scripts import page_script
 from webbot.playwright_inside import own
 
@@ -53,11 +54,15 @@ class StreamFrame:
     page_scale: float  # pinch zoom: 1 unless the page is zoomed in
     _image: list = field(default_factory=list, repr=False, compare=False)
 
-    def image(self) -> np.ndarray:
-        """The frame decoded to BGR (once)."""
+    def image(self) -> np.ndarray | None:
+        """The frame decoded to BGR (once); None when it cannot be (through webbot.inputs'
+        gate, as every picture: a frame too large is not used, a picture is pulled instead)."""
         if not self._image:
-            raw = np.frombuffer(base64.b64decode(self.data), np.uint8)
-            self._image.append(cv2.imdecode(raw, cv2.IMREAD_COLOR))
+            try:
+                image = decode_page_picture(base64.b64decode(self.data), "a screencast frame")
+            except (WebbotError, ValueError):  # (ValueError: not base64)
+                image = None
+            self._image.append(image)
         return self._image[0]
 
 
@@ -199,20 +204,26 @@ def frames_begun(target: ElementHandle | Locator, count: int = FRAMES_AFTER_INPU
     one draws on its own) starts its `count`-th animation frame from now: any frame shown
     after it shows what an input acknowledged before this call did. Now, if the frame is gone."""
     try:
-        return evaluate(target, page_script("frames_begun"), count) / 1000
+        began = evaluate(target, page_script("frames_begun"), count)
     except Error:
         return time.time()
+    # (the page's own Date.now(), which its scripts may have made answer anything)
+    if isinstance(began, bool) or not isinstance(began, (int, float)) or not math.isfinite(began):
+        return time.time()
+    return began / 1000
 
 
-def crop(frame: StreamFrame, box: dict, window_width: float) -> np.ndarray | None:
+def crop(frame: StreamFrame, box: dict, window_width: float | None) -> np.ndarray | None:
     """The part of the frame under `box` (CSS pixels, in a window `window_width` CSS pixels
-    wide); None when the frame cannot show it as it is (a zoomed page, a box out of the
-    window, a frame of another size than the window's). (The frame's own deviceWidth is the
-    emulated screen's, not the window's.)"""
+    wide; None: as wide as the frame); None when the frame cannot show it as it is (a zoomed
+    page, a box out of the window, a frame of another size than the window's, a frame that
+    does not decode). (The frame's own deviceWidth is the emulated screen's, not the
+    window's.)"""
     image = frame.image()
     # Frames come in CSS pixels, one per pixel of the window; any other (a frame shrunk to
     # the emulated screen's size, as on a window larger than the screen) is not used.
-    if image is None or frame.page_scale != 1 or image.shape[1] != round(window_width):
+    if image is None or frame.page_scale != 1 or (
+            window_width is not None and image.shape[1] != round(window_width)):
         return None
     left, top = box["x"], box["y"] + frame.offset_top
     right, bottom = left + box["width"], top + box["height"]

@@ -24,6 +24,7 @@ from urllib.parse import urlsplit
 from webbot.deadline import Deadline
 from webbot.errors import WebbotError
 from webbot.inputs import InputError
+from webbot.shown import shown_name
 
 START_S = 30.0  # the viewer listens within a second or two; a busy machine gets more
 STOP_GRACE_S = 5.0
@@ -52,7 +53,7 @@ def show_trace(trace: Path, port: int, say: Callable[[str], None],
         if port and taken != port:  # Playwright moves to a free port without a word
             note(f"note: port {port} is taken (by a trace viewer still serving?): the viewer "
                  f"is on port {taken} instead")
-        say(f"Playwright's trace viewer for {trace} at {url} (Ctrl-C stops it)")
+        say(f"Playwright's trace viewer for {shown_name(trace)} at {url} (Ctrl-C stops it)")
         viewer.wait()
         raise WebbotError(f"the trace viewer stopped (exit {viewer.returncode})")
     except KeyboardInterrupt:  # the way to stop it: not an error

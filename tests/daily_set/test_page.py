@@ -15,7 +15,7 @@ import pytest
 
 from tests.conftest import run_webbot
 from tests.daily_set.conftest import FIXTURES, REAL, REAL_CARDS, REAL_PAGE, needs_reference
-from tests.test_bad_input import png_header
+from tests.test_bad_input import png_header, radiance
 from tests.test_cli import closed_port
 from webbot.daily_set.page import (
     MAX_IMAGE_BYTES,
@@ -76,10 +76,19 @@ def card_links(positions, src: str = "c.gif") -> str:
 @pytest.mark.parametrize(("html", "reason"), [
     ("<html><body><p>Nothing here</p></body></html>", "found 0 cards"),
     (card_links(range(1, 12)), "found 11 cards"),
-    (card_links(range(2, 14)), "numbered 1 to 12"),
+    (card_links(range(2, 14)), "the number in a card's link: expected a whole number from 1 to "
+                               "12, got 13"),
     (card_links(range(1, 12)) + '<a href="javascript:board.cardClicked(12)">x</a>',
      "found 11 cards"),
     ("<html><body><img name=card1></body></html>", "found 0 cards"),
+    # a card's number as the page writes it: parsed with bounds, never int() of any length
+    (card_links(range(1, 13)) + '<img name="card99" src="c.gif">',
+     "the number in a card's name: expected a whole number from 1 to 12, got 99$"),
+    (card_links(range(1, 13)) + f'<img name="card{"9" * 5000}" src="c.gif">',
+     "the number in a card's name: expected a whole number from 1 to 12, got 9{23}…$"),
+    (card_links(range(1, 12)) + f'<a href="javascript:board.cardClicked({"0" * 5000}12)">'
+     '<img src="c.gif"></a>', "the number in a card's link: expected a whole number from 1 to "
+                              "12, got 0{23}…$"),
 ])
 def test_a_page_without_its_twelve_cards_is_refused(html, reason):
     with pytest.raises(PageError, match=reason):
@@ -145,6 +154,20 @@ def test_images_are_fetched_once_then_read_from_the_cache(tmp_path):
     assert len(kept.name) == 64 and kept.read_bytes() == GIF  # a hash, never a page's name
 
 
+def test_a_cached_image_passes_the_gate_too(tmp_path):
+    """A file in the cache that is no card picture (damaged, or another kind of picture put
+    there) is downloaded again, and replaced."""
+    behaviour = Behaviour()
+    behaviour.answers["/c/5.gif"] = [(200, GIF)]
+    with scripted_server(behaviour) as url:
+        fetcher = ImageFetcher(url + "puzzle", cache_dir=tmp_path, use_cache=True)
+        kept = fetcher._cache_path(url + "c/5.gif")
+        kept.write_bytes(radiance(3000, 3000))
+        assert fetcher.fetch(url + "c/5.gif") == GIF
+        assert fetcher.fetch(url + "c/5.gif") == GIF
+    assert behaviour.requests == ["/c/5.gif"] and kept.read_bytes() == GIF
+
+
 def test_a_local_server_is_not_cached_by_default(tmp_path):
     behaviour = Behaviour()
     behaviour.answers["/c/5.gif"] = [(200, GIF)]
@@ -190,10 +213,16 @@ def test_an_oversized_or_foreign_file_is_refused(tmp_path):
     behaviour.answers["/big.gif"] = [(200, GIF + bytes(MAX_IMAGE_BYTES))]
     behaviour.answers["/page.gif"] = [(200, b"<html>sorry</html>")]
     behaviour.answers["/bomb.png"] = [(200, png_header(30_000, 30_000))]  # 2.7 GB if decoded
+    behaviour.answers["/hdr.png"] = [(200, radiance(3000, 3000))]  # 600 kB, 27 MB decoded
+    behaviour.answers["/claims.gif"] = [(200, GIF, {"Content-Length": "9" * 5000})]
     with scripted_server(behaviour) as url:
         fetcher = ImageFetcher(url, cache_dir=tmp_path, use_cache=True)
         with pytest.raises(PageError, match="more than 2000000"):
             fetcher.fetch(url + "big.gif")
+        with pytest.raises(PageError, match=r"claims.gif: 9{23}… bytes, more than 2000000$"):
+            fetcher.fetch(url + "claims.gif")
+        with pytest.raises(PageError, match=r"hdr.png is not an image that can be decoded"):
+            fetcher.fetch(url + "hdr.png")
         with pytest.raises(PageError, match="page.gif is not an image that can be decoded"):
             fetcher.fetch(url + "page.gif")
         with pytest.raises(PageError, match=r"bomb.png is too large a picture \(30000x30000\)"):

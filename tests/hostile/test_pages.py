@@ -5,8 +5,6 @@ report carries what the page injected."""
 from __future__ import annotations
 
 import resource
-import shutil
-from pathlib import Path
 from urllib.parse import quote
 
 import pytest
@@ -15,7 +13,6 @@ from tests.conftest import run_webbot
 from tests.hostile.conftest import OBEYED
 from webbot.server import FixtureServer
 
-FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 GIB = 1 << 30
 
 
@@ -51,14 +48,6 @@ def test_a_misbehaving_page_around_puzlogic(hostile_url, fixtures_url, page, pla
     _ran_clean(done, played=played)
     if done.returncode == 0:
         assert "1 of 1 level completed" in done.stdout
-
-
-@pytest.fixture
-def daily_set_copy(tmp_path):
-    """A copy of the bundled Daily SET (and the portal's consent script it loads) to change."""
-    for name in ("daily-set", "portal"):
-        shutil.copytree(FIXTURES / name, tmp_path / name)
-    return tmp_path
 
 
 def test_daily_set_messages_are_shown_as_text(daily_set_copy):

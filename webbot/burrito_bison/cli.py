@@ -31,7 +31,7 @@ from webbot.errors import WebbotError
 from webbot.params import INPUT_FILE, Finite, OwnFolder, Rect, WordsDefault
 from webbot.recovery import recovered
 from webbot.session import RunOptions, game_session
-from webbot.shown import Table
+from webbot.shown import Table, shown_name
 from webbot.words import counted
 
 
@@ -100,7 +100,8 @@ def classify_command(paths: Sequence[str], templates: Path | None, as_json: bool
         why = f" ({evidence.name} {evidence.score:.2f})" if evidence else ""
         targets = "; ".join(f"{role} at ({x:.0f}, {y:.0f})"
                             for role, (x, y) in sighting.targets.items())
-        click.echo(f"{path}: {sighting.screen}{why}" + (f"; {targets}" if targets else ""))
+        click.echo(f"{shown_name(path)}: {sighting.screen}{why}"
+                   + (f"; {targets}" if targets else ""))
 
 
 def numbers_of(pack: TemplatePack, path: str) -> dict[str, object]:
@@ -137,7 +138,7 @@ def read_command(paths: Sequence[str], templates: Path | None, as_json: bool) ->
             continue
         said = ", ".join(f"{key} {'?' if value is None else value}"
                          for key, value in numbers.items() if key not in ("file", "screen"))
-        click.echo(f"{path}: {numbers['screen']}" + (f": {said}" if said else
+        click.echo(f"{shown_name(path)}: {numbers['screen']}" + (f": {said}" if said else
                                                       " (no numbers on this screen)"))
 
 
@@ -151,7 +152,7 @@ def pack_cut_command(paths: list[Path], out: Path, box: Box | None, console: Con
         where = "the whole picture" if others == 1 else \
             f"the part that changes between the {others} screenshots"
         console.print(f"the game: {width}x{height} at {x},{y} ({where})")
-    console.print(f"cut {len(report.written)} templates into {out}")
+    console.print(f"cut {len(report.written)} templates into {shown_name(out)}")
     table = Table("screenshot", "reads as", "score", "next best",
                   title="The screenshots read back with the new pack")
     for check in report.checks:
@@ -162,7 +163,7 @@ def pack_cut_command(paths: list[Path], out: Path, box: Box | None, console: Con
     console.print(table)
     if report.digits:
         console.print(f"taught {len(report.glyphs)} glyphs of the game's digits into "
-                      f"{out / 'digits'} from the shop's level pips and the numbers: "
+                      f"{shown_name(out / 'digits')} from the shop's level pips and the numbers: "
                       f"{' '.join(report.digits)}"
                       + (f"; not labelled: {', '.join(report.unlabelled)}"
                          if report.unlabelled else ""))

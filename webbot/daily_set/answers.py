@@ -7,13 +7,16 @@ from __future__ import annotations
 
 import asyncio
 import re
+from contextlib import suppress
 from dataclasses import dataclass
 from enum import Enum
 
 from playwright.sync_api import Dialog, Error, Frame, Request
 
-from webbot.answer import accept, asked_in_background, evaluate, pause
+from webbot.answer import NoAnswer, accept, asked_in_background, evaluate, pause
 from webbot.answer import title as frame_title
+from webbot.bounded import whole_number
+from webbot.daily_set.decide import DAILY_SETS
 from webbot.daily_set.page import CardSlot
 from webbot.deadline import Deadline
 from webbot.events import wait_for_wake, wake_future
@@ -47,7 +50,8 @@ class Answer:
         """The three cards were found before, and so was every other set ("You already found
         that one! Still have 0 to find"): today's puzzle was done before this run."""
         left = LEFT.search(self.text)
-        return self.already and left is not None and int(left.group(1)) == 0
+        return self.already and left is not None and whole_number(
+            left.group(1), 0, DAILY_SETS, "the page says how many sets are left to find") == 0
 
     @property
     def rejected(self) -> bool:
@@ -141,7 +145,10 @@ class PageAnswers:
     def _on_dialog(self, dialog: Dialog) -> None:
         self._dialogs.append(shown(dialog.message))
         self._woken(Woken.DIALOG)
-        accept(dialog)
+        # (an error out of an event handler would end the bot's next call: a page that does
+        # not answer is found out by that call)
+        with suppress(Error, NoAnswer):
+            accept(dialog)
 
     def _on_request(self, request: Request) -> None:
         # The request, not where the frame lands: a completion page on an unreachable site
@@ -163,9 +170,11 @@ class PageAnswers:
         if not self._watching:
             return []
         try:
-            return evaluate(self.frame, page_script("take_messages")) or []
+            said = evaluate(self.frame, page_script("take_messages"))
         except Error:
             return []
+        # (the page's own scripts can make the script answer anything: a list of texts is used)
+        return [str(text) for text in said] if isinstance(said, list) else []
 
     def _until_said(self, seconds: float, watched: CardSlot | None) -> Woken | None:
         """Waits, in one call, until the page says something, until something comes over the
@@ -212,4 +221,5 @@ def heard(text: str) -> Answer:
     """A text the page said, read as an answer."""
     line = shown(text)
     found = FOUND.search(line)
-    return Answer(line, int(found.group(1)) if found else None)
+    return Answer(line, None if found is None else whole_number(
+        found.group(1), 0, DAILY_SETS, "the page says how many sets are found"))

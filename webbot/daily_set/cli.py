@@ -33,7 +33,7 @@ from webbot.inputs import MAX_IMAGE_BYTES, check_file, decode_image, is_lossy, r
 from webbot.params import INPUT_FILE, OUTPUT_FILE, Url
 from webbot.recovery import recovered
 from webbot.session import RunOptions, game_session
-from webbot.shown import Table
+from webbot.shown import Table, shown_name
 from webbot.words import counted
 
 BUNDLED_PAGE = "daily-set/puzzle/set.htm"
@@ -81,7 +81,7 @@ def classify_command(paths: Sequence[str], as_json: bool) -> None:
         if as_json:
             click.echo(json.dumps({"file": path, **reading.card.as_dict()}))
         else:
-            click.echo(f"{path}: {reading.card} ({_doubt(reading)})")
+            click.echo(f"{shown_name(path)}: {reading.card} ({_doubt(reading)})")
 
 
 def read_command(url: str, as_json: bool) -> None:
@@ -103,7 +103,7 @@ def read_command(url: str, as_json: bool) -> None:
                  for s, r in zip(board.slots, readings, strict=True)]
         click.echo(json.dumps({"layout": layout, "cards": cards, "sets": positions}))
         return
-    click.echo(f"{url}: {layout} layout, 12 cards read in {ms:.0f} ms")
+    click.echo(f"{shown_name(url)}: {layout} layout, 12 cards read in {ms:.0f} ms")
     for slot, reading in zip(board.slots, readings, strict=True):
         click.echo(f"  {slot.position:2d}: {reading.card} ({_doubt(reading)})")
     for number, triple in enumerate(positions, 1):
@@ -131,8 +131,8 @@ def read_picture_command(path: str, as_json: bool, annotate_to: Path | None,
         return
     turned = f", turned {board.tilt:+.1f} degrees" if board.tilt else ""
     what = "the Daily SET puzzle" if board.kind == "puzzle" else "a table of the card game"
-    click.echo(f"{path}: {counted(len(board.cards), 'card')} read in {ms:.0f} ms{turned}, as "
-               f"{what}")
+    click.echo(f"{shown_name(path)}: {counted(len(board.cards), 'card')} read in {ms:.0f} ms"
+               f"{turned}, as {what}")
     for card in board.cards:
         click.echo(f"  {card.position:2d}: {card.reading.card} ({_doubt(card.reading)})")
     for number, triple in enumerate(board.sets, 1):

@@ -20,9 +20,10 @@ from bs4 import BeautifulSoup
 from requests.adapters import HTTPAdapter
 from urllib3.util.retry import Retry
 
+from webbot.bounded import SHOWN_DIGITS, OutOfBounds, whole_number
 from webbot.cache import default_cache_dir
 from webbot.errors import WebbotError
-from webbot.inputs import InputError, decode_image
+from webbot.inputs import InputError, decode_image, read_bytes
 from webbot.shown import shown
 
 CARDS = 12
@@ -64,11 +65,11 @@ def parse_board(html: str | bytes, url: str) -> Board:
         image = link.find("img", src=True)
         if image is None:
             continue
-        position = int(CLICK_LINK.match(link["href"]).group(1))
+        position = _position(CLICK_LINK.match(link["href"]).group(1), url, "a card's link")
         target = f'a[href="{link["href"]}"]'
         found.setdefault(position, CardSlot(position, urljoin(url, image["src"]), target))
     for image in soup.find_all("img", attrs={"name": CARD_NAME}, src=True):
-        position = int(CARD_NAME.match(image["name"]).group(1))
+        position = _position(CARD_NAME.match(image["name"]).group(1), url, "a card's name")
         found.setdefault(position, CardSlot(position, urljoin(url, image["src"]),
                                             f'img[name="{image["name"]}"]'))
     if sorted(found) != list(range(1, CARDS + 1)):
@@ -76,6 +77,14 @@ def parse_board(html: str | bytes, url: str) -> Board:
         raise PageError(f"{shown(url)}: found {count} card{'s' * (count != 1)} "
                         f"(a Daily SET page has {CARDS}, numbered 1 to {CARDS})")
     return Board(url, layout, tuple(found[p] for p in range(1, CARDS + 1)))
+
+
+def _position(digits: str, url: str, where: str) -> int:
+    """A card's number as the page writes it (cardClicked(n), name="cardN"): 1 to CARDS."""
+    try:
+        return whole_number(digits, 1, CARDS, f"{shown(url)}: the number in {where}")
+    except OutOfBounds as exc:
+        raise PageError(str(exc)) from None
 
 
 @dataclass(frozen=True)
@@ -124,7 +133,12 @@ class ImageFetcher:
     def fetch(self, url: str) -> bytes:
         cached = self._cache_path(url)
         if self.use_cache and _origin(url) == self.origin and cached.is_file():
-            return cached.read_bytes()
+            try:  # the gate, as a download's: a file damaged or put there is fetched again
+                data = read_bytes(cached, MAX_IMAGE_BYTES)
+                decode_image(data, str(cached), cv2.IMREAD_UNCHANGED)
+                return data
+            except InputError:
+                pass
         data = _get(self.session, url, MAX_IMAGE_BYTES, "card image", self.timeout,
                     self.origin).body
         try:  # the one picture gate: a picture declaring absurd dimensions is never decoded
@@ -180,8 +194,13 @@ def _get(session: requests.Session, url: str, limit: int, what: str,
                 if response.status_code != 200:
                     raise PageError(f"{what} {shown(url)}: HTTP {response.status_code}")
                 declared = response.headers.get("Content-Length", "")
-                if declared.isdigit() and int(declared) > limit:
-                    raise PageError(f"{what} {shown(url)}: {declared} bytes, more than {limit}")
+                # (a header that is not digits is no length: what comes is counted)
+                if declared.isascii() and declared.isdigit():
+                    try:
+                        whole_number(declared, 0, limit, "Content-Length")
+                    except OutOfBounds:
+                        raise PageError(f"{what} {shown(url)}: {shown(declared, SHOWN_DIGITS)} "
+                                        f"bytes, more than {limit}") from None
                 body = bytearray()
                 for chunk in response.iter_content(64 * 1024):
                     body += chunk

@@ -3,6 +3,8 @@ view, the way to them cleared."""
 
 from __future__ import annotations
 
+import math
+
 from playwright.sync_api import ElementHandle, Error, Frame
 
 from webbot.answer import box, evaluate, query, scroll_into_view
@@ -35,7 +37,11 @@ class CardPlaces:
             found = evaluate(self.frame, page_script("middles"), [slot.target for slot in slots])
         except Error:
             return [None] * len(slots)
-        return [(middle[0], middle[1]) if middle else None for middle in found]
+        # (the page's own scripts can make the script answer anything: only a point in the
+        # window is taken; the rest goes `middle`'s longer way)
+        if not isinstance(found, list) or len(found) != len(slots):
+            return [None] * len(slots)
+        return [_in_window(middle, self.page.viewport_size) for middle in found]
 
     def middle(self, slot: CardSlot) -> tuple[float, float]:
         """The middle of the card on the page (scrolled into view), the way to it cleared."""
@@ -76,3 +82,16 @@ def _box(element: ElementHandle | None) -> Box | None:
     except Error:
         return None
     return Box.of(found) if found else None
+
+
+def _in_window(middle: object, window: dict | None) -> tuple[float, float] | None:
+    """A point middles.js gave, when it is two numbers in the window (when its size is known);
+    else None."""
+    if not isinstance(middle, list) or len(middle) != 2:
+        return None
+    x, y = middle
+    if not all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+               for v in (x, y)):
+        return None
+    width, height = (window["width"], window["height"]) if window else (math.inf, math.inf)
+    return (x, y) if 0 <= x <= width and 0 <= y <= height else None

@@ -11,6 +11,7 @@ from pathlib import Path
 import click
 from rich.console import Console
 
+from webbot.bounded import OutOfBounds, whole_number
 from webbot.commands import console, run_options, summed_up
 from webbot.debug import annotate, save_picture
 from webbot.errors import WebbotError
@@ -31,7 +32,7 @@ from webbot.puzlogic.solvers import NAMES as SOLVERS
 from webbot.recovery import recovered
 from webbot.screen import Box, Grab
 from webbot.session import RunOptions, game_session
-from webbot.shown import Table
+from webbot.shown import Table, shown_name
 from webbot.words import counted
 
 LEVEL_COUNT = 15
@@ -41,14 +42,21 @@ def levels_from_spec(spec: str) -> list[int]:
     """"1-15", "3", "2,5-7" -> sorted level numbers; ValueError when malformed."""
     levels: set[int] = set()
     for part in spec.split(","):
-        match = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?", part)
+        match = re.fullmatch(r"\s*([0-9]+)\s*(?:-\s*([0-9]+)\s*)?", part)
         if not match:
-            raise ValueError(f"{spec!r} is not a list of levels like 1-15 or 2,5-7")
-        low, high = int(match[1]), int(match[2] or match[1])
-        if not 1 <= low <= high <= LEVEL_COUNT:
-            raise ValueError(f"{part.strip()!r}: levels go from 1 to {LEVEL_COUNT}")
+            raise ValueError(f"{shown_name(repr(spec))} is not a list of levels like 1-15 or 2,5-7")
+        low, high = _level(match[1]), _level(match[2] or match[1])
+        if low is None or high is None or low > high:
+            raise ValueError(f"{shown_name(repr(part.strip()))}: levels go from 1 to {LEVEL_COUNT}")
         levels.update(range(low, high + 1))
     return sorted(levels)
+
+
+def _level(digits: str) -> int | None:
+    try:
+        return whole_number(digits, 1, LEVEL_COUNT, "a level")
+    except OutOfBounds:
+        return None
 
 
 def play_command(options: RunOptions, levels: list[int] | None, solver: str,
@@ -120,8 +128,9 @@ def read_command(path: str, as_json: bool, annotate_to: Path | None) -> None:
         click.echo(json.dumps(puzzle.to_json()))
         return
     level = f"level {view.level:02d}" if view.level else "a level"
-    click.echo(f"{path}: {level}, {len(puzzle.cells)} cells, {len(puzzle.pieces)} pieces "
-               f"({len(view.placed)} on the board), {len(puzzle.sums)} sums"
+    click.echo(f"{shown_name(path)}: {level}, {len(puzzle.cells)} cells, "
+               f"{len(puzzle.pieces)} pieces ({len(view.placed)} on the board), "
+               f"{len(puzzle.sums)} sums"
                + (", numbers in red (an error)" if view.red else "") + f"; read in {ms:.0f} ms")
     on_board = tuple(Placement(r, c, p.value, p.color) for (r, c), p in view.placed.items())
     click.echo(render(puzzle, on_board))

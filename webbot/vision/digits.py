@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sys
 import tempfile
 import time
 from collections import Counter
@@ -28,7 +29,9 @@ from typing import TypeVar
 import cv2
 import numpy as np
 
+from webbot import inputs
 from webbot.cache import default_cache_dir
+from webbot.shown import shown
 from webbot.vision.ocr import read_texts
 
 T = TypeVar("T")
@@ -37,6 +40,7 @@ ACCEPT = 0.92  # correlation with the best template needed to take its digit
 CONFLICT = 0.88  # a template this close must agree with what Tesseract teaches (other
 # digits of the game correlate up to 0.85: 8 and 6 in bold, 8 and 3 in regular)
 MAX_TEMPLATES = 8  # per digit and style; more would only slow matching
+MAX_TEMPLATE_BYTES = 64 << 10  # a glyph's file is under 1 kB
 # Tesseract modes, glyph heights and soft or sharp (thresholded) edges, asked in turn: at any
 # one of them it now and then reads nothing or another digit, so the answer is a vote.
 TESSERACT_TRIES = ((6, 28, False), (6, 36, False), (10, 32, False), (6, 28, True),
@@ -131,6 +135,10 @@ class GlyphTemplates:
 LEARNING_SAID_AFTER_S = 1.0  # teaching this long is said to the user, once
 
 
+def _on_stderr(line: str) -> None:
+    print(f"webbot: {line}", file=sys.stderr)
+
+
 class DigitReader:
     """Reads digit glyphs of named styles; learns templates under `cache_dir/<style>/`, beside
     the bundled ones under `seeds/<style>/` (when given). `on_learning` hears, once, when
@@ -139,11 +147,14 @@ class DigitReader:
 
     def __init__(self, cache_dir: Path | None = None, *, learn: bool = True,
                  seeds: Path | None = None,
-                 on_learning: Callable[[Path], None] | None = None) -> None:
+                 on_learning: Callable[[Path], None] | None = None,
+                 warn: Callable[[str], None] = _on_stderr) -> None:
         self.cache_dir = Path(cache_dir) if cache_dir else default_cache_dir() / "glyphs"
         self.learn = learn
         self.seeds = seeds
         self.on_learning = on_learning
+        self._warn = warn  # told once of each template file that is skipped
+        self._skipped: set[Path] = set()
         self._styles: dict[str, GlyphTemplates] = {}
         self._loaded: dict[str, int] = {}  # each style's folder's mtime when it was read
         self.tesseract_calls = 0
@@ -162,9 +173,27 @@ class DigitReader:
         templates = self._styles[style] = GlyphTemplates()
         folders = [folder] if self.seeds is None else [self.seeds / style, folder]
         for path in [path for place in folders for path in sorted(place.glob("[0-9]-*.png"))]:
-            image = cv2.imread(str(path), cv2.IMREAD_GRAYSCALE)
-            if image is not None and image.shape == (GLYPH_HEIGHT, GLYPH_WIDTH):
+            image = self._template(path)
+            if image is not None:
                 templates.add(int(path.name[0]), image.astype(np.float32) / 255)
+
+    def _template(self, path: Path) -> np.ndarray | None:
+        """A template file's glyph, through the input gate (a file in the cache is bytes like
+        any other: no bigger than a glyph, in pixels and in bytes); None, said once, when it
+        is not one."""
+        try:
+            image = inputs.read_image(path, cv2.IMREAD_GRAYSCALE, limit=MAX_TEMPLATE_BYTES,
+                                      max_pixels=GLYPH_HEIGHT * GLYPH_WIDTH)
+        except inputs.InputError as exc:
+            reason = str(exc)
+        else:
+            if image.shape == (GLYPH_HEIGHT, GLYPH_WIDTH):
+                return image
+            reason = f"{path} is {image.shape[1]}x{image.shape[0]}, not a glyph"
+        if path not in self._skipped:
+            self._skipped.add(path)
+            self._warn(f"a learned digit skipped: {shown(reason, limit=None)}")
+        return None
 
     def _learned_elsewhere(self, style: str) -> bool:
         """Whether another reader sharing the cache (another bot process) has learned a
