@@ -89,8 +89,8 @@ def test_a_profile_is_made_private_and_marked_and_its_lock_and_port_follow_no_li
         assert _mode(profile / LOCK) == 0o600
     (profile / LOCK).unlink()
     (profile / LOCK).symlink_to(victim)
-    with pytest.raises(Exception, match=r"^cannot use the profile .*: its lock .* is a symbolic link$"), \
-            profile_lock(profile):
+    linked = r"^cannot use the profile .*: its lock .* is a symbolic link$"
+    with pytest.raises(Exception, match=linked), profile_lock(profile):
         pass
     assert victim.read_text() == "mine"
     (profile / LOCK).unlink()
