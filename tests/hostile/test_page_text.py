@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import re
+import shutil
 from html.parser import HTMLParser
 from urllib.parse import quote
 
@@ -103,7 +104,7 @@ def test_a_frame_named_by_a_long_page_string_is_written_under_a_short_name(tmp_p
 def test_a_frame_that_cannot_be_written_is_said_once(tmp_path):
     said: list[str] = []
     recorder = Recorder(tmp_path / "debug", warn=said.append)
-    (tmp_path / "debug").rmdir()  # the folder gone under the run
+    shutil.rmtree(tmp_path / "debug")  # the folder gone under the run
     grab = Grab(np.zeros((20, 20, 3), np.uint8), Box(0, 0, 20, 20))
     for label in ("one", "two", "three"):
         recorder.keep(grab, label)

@@ -156,31 +156,39 @@ CODED_POPUPS = {
     "tumblr-com": ("#cmp-app-container",),
     "tiktok.com": (".tiktok-cookie-banner",),
 }
-# What a rule's detectPopup steps look for, by CSS selector (arrays: a way into frames and shadow
-# roots, which the bot's look does not take).
+# What a rule's detectPopup steps look for: a CSS selector, or a path of them into shadow roots
+# and frames (popup_elements.js reads both).
 _LOOKS = ("visible", "exists", "waitForVisible", "waitFor")
+Selector = str | tuple[str, ...]
+
+
+def _selector(value: object) -> bool:
+    return isinstance(value, str) or (isinstance(value, list) and bool(value)
+                                      and all(isinstance(part, str) for part in value))
 
 
 @cache
-def _popups(root: Path) -> dict[str, tuple[str, ...]]:
-    """Each consent manager's popup, as the CSS selectors its rule detects it by."""
-    found: dict[str, tuple[str, ...]] = {}
+def _popups(root: Path) -> dict[str, tuple[Selector, ...]]:
+    """Each consent manager's popup, as the selectors its rule detects it by."""
+    found: dict[str, tuple[Selector, ...]] = {}
     for rule, _ in _rules(root):
-        selectors: list[str] = []
+        selectors: list[Selector] = []
         steps = list(rule.get("detectPopup") or [])
         while steps:
             step = steps.pop()
             if isinstance(step, list):
                 steps += step
             elif isinstance(step, dict):
-                selectors += [v for k, v in step.items() if k in _LOOKS and isinstance(v, str)]
-                steps += [v for v in step.values() if isinstance(v, dict | list)]
+                selectors += [v if isinstance(v, str) else tuple(v)
+                              for k, v in step.items() if k in _LOOKS and _selector(v)]
+                steps += [v for k, v in step.items()
+                          if isinstance(v, dict | list) and not (k in _LOOKS and _selector(v))]
         if selectors and isinstance(rule.get("name"), str):
             found[rule["name"]] = tuple(dict.fromkeys(selectors))
     return found
 
 
-def popup_selectors(root: Path, cmp: str | None) -> tuple[str, ...]:
+def popup_selectors(root: Path, cmp: str | None) -> tuple[Selector, ...]:
     """The CSS selectors the library detects `cmp`'s popup by (none for a name it has no rule
     for)."""
     return CODED_POPUPS.get(str(cmp)) or _popups(root).get(str(cmp), ())
@@ -415,7 +423,7 @@ class Engine:
         name = vendor_name(state.answered) if own or unbranded else "a consent dialog"
         return f"consent: {name}, {state.result}{how} ({self.library.name})"
 
-    def own_popup(self, state: FrameState) -> tuple[str, ...]:
+    def own_popup(self, state: FrameState) -> tuple[Selector, ...]:
         """The selectors of the vendor's own popup the bot saw as it asked (none when what
         it saw was the dialog's consent buttons)."""
         return popup_selectors(self.library.root, state.seen_own) if state.seen_own else ()
