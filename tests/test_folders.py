@@ -57,12 +57,16 @@ def test_profile_clear_refuses_a_users_folder_and_leaves_it_as_it_was(tmp_path):
     assert _intact(thesis)
 
 
-def test_a_game_refuses_a_users_folder_as_its_profile_before_a_browser_starts(tmp_path):
+@pytest.mark.parametrize(("args", "option", "kind"), [
+    (("puzlogic", "--profile"), "--profile", "profile"),
+    (("check", "--debug-dir"), "--debug-dir", "debug folder"),
+])
+def test_a_users_folder_is_refused_before_a_browser_starts(tmp_path, args, option, kind):
     thesis = _thesis(tmp_path)
-    done = run_webbot("puzlogic", "--profile", str(thesis))
+    done = run_webbot(*args, str(thesis))
     assert done.returncode == 2
-    assert "Invalid value for '--profile'" in done.stderr
-    assert "is not a webbot profile" in done.stderr
+    assert f"Invalid value for '{option}'" in done.stderr
+    assert f"is not a webbot {kind} (it holds other files)" in done.stderr
     assert _intact(thesis) and sorted(os.listdir(thesis)) == ["chapters", "draft.tex"]
 
 
@@ -149,18 +153,15 @@ def test_a_folder_of_another_kind_or_with_a_forged_mark_is_refused(tmp_path):
         folders.check(linked, folders.DEBUG)
 
 
-def test_debug_dir_refuses_a_users_folder_and_takes_an_empty_one(tmp_path):
-    thesis = _thesis(tmp_path)
-    done = run_webbot("check", "--debug-dir", str(thesis))
-    assert done.returncode == 2
-    assert "Invalid value for '--debug-dir'" in done.stderr
-    assert "is not a webbot debug folder (it holds other files)" in done.stderr
-    assert _intact(thesis)
-    old = tmp_path / "old-debug"  # one written before folders were marked
+def test_a_debug_folder_written_before_folders_were_marked_is_taken(tmp_path):
+    old = tmp_path / "old-debug"
     old.mkdir()
     for name in ("0001-level-01.png", "trace.zip", "recoveries.txt", "failure"):
         (old / name).touch()
     folders.check(old, folders.DEBUG)
+    (old / "notes.txt").touch()  # but not with a file of the user's among them
+    with pytest.raises(NotOurs, match="is not a webbot debug folder"):
+        folders.check(old, folders.DEBUG)
 
 
 def test_what_a_debug_run_keeps_is_private_and_written_through_no_link(tmp_path):

@@ -136,14 +136,20 @@ def _bounded(call: ast.Call, parents: dict[ast.AST, ast.AST]) -> bool:
     return False
 
 
+def _round_trips_in(tree: ast.AST) -> Iterator[tuple[int, str, bool]]:
+    """(line, method, bounded) of every round trip in `tree`."""
+    shared = _shared_names()
+    parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and _is_playwright(node, shared):
+            yield node.lineno, node.func.attr, _bounded(node, parents)
+
+
 def _calls() -> Iterator[tuple[str, int, str, bool]]:
     """(module, line, method, bounded) of every round trip in webbot."""
-    shared = _shared_names()
     for module, tree in _modules():
-        parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Call) and _is_playwright(node, shared):
-                yield module, node.lineno, node.func.attr, _bounded(node, parents)
+        for line, method, bounded in _round_trips_in(tree):
+            yield module, line, method, bounded
 
 
 def test_no_playwright_call_is_made_outside_the_modules_that_own_the_browser():
@@ -171,12 +177,7 @@ def test_every_call_into_the_browser_has_a_deadline():
 ])
 def test_the_reading_catches_a_call_that_slips_in(source):
     """The test above would catch these, were they in a module of webbot."""
-    tree = ast.parse(source)
-    shared = _shared_names()
-    parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
-    calls = [node for node in ast.walk(tree)
-             if isinstance(node, ast.Call) and _is_playwright(node, shared)]
-    assert calls and not _bounded(calls[0], parents)
+    assert [bounded for _, _, bounded in _round_trips_in(ast.parse(source))] == [False]
 
 
 @pytest.mark.parametrize("source", [
@@ -186,7 +187,4 @@ def test_the_reading_catches_a_call_that_slips_in(source):
     "def f(page):\n    answer.focus(page)\n",
 ])
 def test_the_reading_lets_webbots_own_methods_be(source):
-    tree = ast.parse(source)
-    shared = _shared_names()
-    assert not [node for node in ast.walk(tree)
-                if isinstance(node, ast.Call) and _is_playwright(node, shared)]
+    assert not list(_round_trips_in(ast.parse(source)))
