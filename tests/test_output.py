@@ -16,8 +16,9 @@ WEBBOT = [sys.executable, "-m", "webbot.cli"]
 END_S = 60  # a bound on the unwinding (the browser's close), not a measure of it
 
 
-def test_a_game_whose_reader_closes_after_the_first_level_ends_quietly():
-    command = [*WEBBOT, "puzlogic", "--fresh", "--levels", "1-4"]
+def test_a_game_whose_reader_closes_after_the_first_level_ends_quietly(tmp_path):
+    report = tmp_path / "run.html"
+    command = [*WEBBOT, "puzlogic", "--fresh", "--levels", "1-4", "--report", str(report)]
     with processes.started(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                            text=True) as process:
         line = process.stdout.readline()
@@ -31,6 +32,7 @@ def test_a_game_whose_reader_closes_after_the_first_level_ends_quietly():
         assert process.stderr.read() == ""
         _, alive = psutil.wait_procs(tree, timeout=10)  # (inside: the group is killed after)
         assert alive == []
+    assert "the reader of its output went away" in report.read_text()  # why it stopped
 
 
 def test_a_command_whose_output_nobody_reads_ends_quietly():
