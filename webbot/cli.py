@@ -21,6 +21,7 @@ from webbot import __version__
 from webbot.commands import check_options, console
 from webbot.contract import STEPS, plays
 from webbot.errors import WebbotError, ctrl_c_heard, first_line, hear_ctrl_c
+from webbot.output import READER_GONE, Guarded, OutputClosed
 from webbot.params import PAGE_URL, OwnFolder
 from webbot.profile import PROFILE
 from webbot.registry import check as registry_check
@@ -253,11 +254,28 @@ def main(argv: list[str] | None = None) -> int:
     root = logging.getLogger()
     if not root.handlers:
         root.addHandler(logging.NullHandler())
-    if argv is None:  # the command itself, not a caller's: the filter lasts to its exit
-        hear_ctrl_c()
-        # A Ctrl-C may cut a Playwright call short between making its coroutine and running
-        # it: Python would say so on stderr at exit, after our one line.
-        warnings.filterwarnings("ignore", r"coroutine .* was never awaited", RuntimeWarning)
+    if argv is not None:  # a caller's, in its own process: its streams are its own
+        return _run(argv)
+    # The command itself, not a caller's: the filter lasts to its exit.
+    hear_ctrl_c()
+    # A Ctrl-C may cut a Playwright call short between making its coroutine and running
+    # it: Python would say so on stderr at exit, after our one line.
+    warnings.filterwarnings("ignore", r"coroutine .* was never awaited", RuntimeWarning)
+    streams = {name: Guarded(getattr(sys, name)) for name in ("stdout", "stderr")
+               if getattr(sys, name) is not None}
+    for name, stream in streams.items():
+        setattr(sys, name, stream)
+    try:
+        code = _run(None)
+        for stream in streams.values():  # what is still buffered meets a gone reader here,
+            stream.flush()  # not at exit
+    except OutputClosed:
+        return READER_GONE
+    return READER_GONE if any(stream.gone for stream in streams.values()) else code
+
+
+def _run(argv: list[str] | None) -> int:
+    """The command's exit status, its errors said in one line on stderr."""
     try:
         result = cli.main(args=argv, prog_name="webbot", standalone_mode=False)
     except click.UsageError as exc:

@@ -15,6 +15,7 @@ from webbot import folders
 from webbot.browser import BrowserOptions
 from webbot.errors import WebbotError, ctrl_c_heard, first_line
 from webbot.finder import FIND_TIMEOUT_S
+from webbot.output import OutputClosed
 from webbot.params import (
     BROWSER_ENDPOINT,
     GAME_SELECTOR,
@@ -151,6 +152,9 @@ def reported(report: RunReport, run: Callable[[], object]) -> object:
     except WebbotError as exc:
         interrupted = ctrl_c_heard()  # the browser went with the user's Ctrl-C
         failure = None if interrupted else first_line(exc)
+        raise
+    except OutputClosed:
+        failure = "the reader of its output went away (`| head`, say): the run stopped there"
         raise
     except BaseException as exc:
         failure = f"{type(exc).__name__}: {first_line(exc)}" if str(exc) else \

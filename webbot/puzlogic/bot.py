@@ -60,6 +60,7 @@ from webbot.vision.region import GameNotFound
 
 READ_TRIES = 5  # grabs to try when a reading has doubts (a drifting leaf, say)
 BOX_CHECKS = 3  # grabs in which a drop is looked for on its two boxes before a whole reading
+SELECT_CLEAR_S = 15  # to wait for a look at the level select with no leaf over a button
 SCREENS = ("title", "select", "level", "completed")
 LANDED, NOT_THERE = (0, 160, 0), (0, 0, 255)  # BGR, of the marks after a drop
 DROP_LEGEND = (Key("landed", LANDED, "the piece is seen on the cell it was dropped on"),
@@ -267,10 +268,10 @@ class PuzlogicBot:
                 return self._level_started(number, action.unlocking, observation)
             button = None
             if observation.screen not in ("completed", "title", "level"):  # the level select
-                buttons = self.reader.read_select(observation.picture)
-                wanted = [b for b in buttons if b.number == number and b.unlocked]
+                observation = self.read_select(observation)
+                wanted = [b for b in observation.buttons if b.number == number and b.unlocked]
                 if not wanted:
-                    return replace(observation, buttons=buttons)
+                    return observation
                 button = wanted[0]
             try:
                 observation = self._menu_step(observation, number, button)
@@ -279,6 +280,30 @@ class PuzlogicBot:
                 if missed > 1:
                     raise
                 observation = self.look()  # a click lost on a busy page: look again, click again
+
+    def read_select(self, observation: Observation) -> Observation:
+        """The level select with its buttons read without doubts: a leaf drifting over a
+        button's label or bracket is waited out (the leaves cross a button in seconds)."""
+        read: list[Observation] = []  # the last reading
+        doubts: list[str] = []
+
+        def clear(new: Observation) -> bool:
+            if new.screen != "select":
+                return False
+            view = self.reader.read_select(new.picture)
+            read[:], doubts[:] = [replace(new, buttons=view.buttons)], view.doubts
+            return not view.doubts
+
+        if not clear(observation):
+            try:
+                self.wait_for(clear, "a clear look at the level select", SELECT_CLEAR_S,
+                              "select", read=False)
+            except WaitTimeout:
+                if not doubts:
+                    raise
+                raise UnreadableScreen("cannot read the level select: "
+                                       + "; ".join(doubts)) from None
+        return read[-1]
 
     def _menu_step(self, observation: Observation, number: int, button: LevelButton | None
                    ) -> Observation:

@@ -225,6 +225,15 @@ class LevelButton:
 
 
 @dataclass
+class SelectView:
+    """The level select as read: its buttons in the game's order, and what could not be read
+    (a leaf drifting over a label, say): a reading with doubts is not to be acted on."""
+
+    buttons: list[LevelButton]
+    doubts: list[str] = field(default_factory=list)
+
+
+@dataclass
 class Picture:
     """A picture cut to the game and scaled to 800x600, and the way back to picture pixels."""
 

@@ -36,6 +36,7 @@ from webbot.puzlogic.model import (
     LevelView,
     Picture,
     SeenPiece,
+    SelectView,
     Solution,
     Spot,
     Sum,
@@ -46,6 +47,7 @@ from webbot.vision.labels import Key
 from webbot.vision.region import find_game
 
 COLUMNS, ROWS = 16, 11
+SELECT_PLACES = 20  # level buttons: four rows of five fit above the music note
 PIECE_FAMILIES = {"blue": "blue", "white": "white"}  # colour family -> piece colour
 SUM_FAMILIES = {"dark": "all", "blue": "blue", "white": "white"}  # colour family -> sum kind
 # A sum's family must fill half its triangle's ink and this share of its digits' ink (the real
@@ -411,23 +413,28 @@ class Reader:
             return ink(square, background, SHARP_CONTRAST, towards=lightness)
         return amount
 
-    def read_select(self, picture: Picture) -> list[LevelButton]:
-        """The level buttons: 5 a row from (250, 278) on a 64 px pitch, as many as are drawn."""
+    def read_select(self, picture: Picture) -> SelectView:
+        """The level buttons: 5 a row from (250, 278) on a 64 px pitch, as many as are drawn.
+        A button is where any of its four corner brackets shows (a drifting leaf pales one
+        corner, not all four); the game numbers its buttons in order, so a label not read as
+        its place's number, or a place without a button before one with, is a doubt."""
         return self.digits.batched(lambda: self._read_select(picture))
 
-    def _read_select(self, picture: Picture) -> list[LevelButton]:
+    def _read_select(self, picture: Picture) -> SelectView:
         canvas = picture.canvas
         self._readings = []
         background = picture.background
-        buttons = []
-        for n in range(20):
-            x, y = 250 + 64 * (n % 5), 278 + 64 * (n // 5)
-            if y + BOX > HEIGHT - 40:
-                break
-            dark = grey_ink(canvas[y:y + BOX, x:x + BOX], background)
-            corners = dark[0:2, 0:12].mean() + dark[0:12, 0:2].mean()
-            if corners < 1.2:
-                break
+        buttons: list[LevelButton] = []
+        doubts: list[str] = []
+        gap = None  # the first place seen without a button
+        for place in range(1, SELECT_PLACES + 1):
+            x, y = 250 + 64 * ((place - 1) % 5), 278 + 64 * ((place - 1) // 5)
+            if not bracket_corners(canvas[y:y + BOX, x:x + BOX], background):
+                gap = gap or place
+                continue
+            if gap:
+                doubts.append(f"no level button seen at place {gap}, yet one at {place}")
+                gap = None
             label = canvas[y + 26:y + 38, x + 6:x + 38]
             purple = masks(label)["blue"]
             unlocked = bool(purple.mean() > 0.5)
@@ -437,9 +444,19 @@ class Reader:
             patch = canvas[y + 14:y + 34, x + 6:x + 38]  # below a tick
             faint = 60 if unlocked else 25  # locked labels are grey on green
             number = self._number(ink(patch, fill, faint), "regular", 10,
-                                  f"level button {n + 1}", [], 2)
+                                  f"level button {place}", doubts, 2)
+            if number is not None and number != place:
+                doubts.append(f"level button {place}: read as {number}")
             buttons.append(LevelButton(number, (x + BOX / 2, y + BOX / 2), unlocked, finished))
-        return buttons
+        return SelectView(buttons, doubts)
+
+
+def bracket_corners(box: np.ndarray, background: np.ndarray) -> int:
+    """How many of a 44 px box's four corners show a level button's bracket (grey ink along
+    both of its arms)."""
+    dark = grey_ink(box, background)
+    return sum(corner[0:2, 0:12].mean() + corner[0:12, 0:2].mean() >= 1.2
+               for corner in (dark, dark[:, ::-1], dark[::-1], dark[::-1, ::-1]))
 
 
 def slot_empty(picture: Picture, spot: Spot) -> bool:
