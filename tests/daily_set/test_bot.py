@@ -258,8 +258,8 @@ def test_what_the_bot_saw_is_kept(tmp_path):
     done = run_webbot("daily-set", "--debug-dir", str(tmp_path))
     assert done.returncode == 0, done.stderr
     saved = sorted(p.name for p in tmp_path.iterdir())
-    assert saved == ["0001-found-the-game-annotated.png", "0002-cards.png",
-                     "0003-cards-annotated.png", "trace.zip"]
+    assert saved == [".webbot", "0001-found-the-game-annotated.png", "0002-cards.png",
+                     "0003-cards-annotated.png", "trace.zip"]  # (.webbot: the folder's mark)
 
 
 def test_a_misread_leaves_the_cards_it_saw(tmp_path, short_tmp):
