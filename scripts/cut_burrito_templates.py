@@ -56,7 +56,10 @@ def cut(out: Path) -> list[Path]:
             open_page(BrowserOptions()) as page:
         shots = []
         for name, query in SHOTS.items():
-            open_url(page, f"{server.url}{GAME}?seed=1&freeze=1&{query}")
+            url = f"{server.url}{GAME}?seed=1&freeze=1&{query}"
+            open_url(page, url)
+            page.evaluate("localStorage.clear()")  # the coins the results saved win over ?coins=
+            open_url(page, url)
             frame = Screen(page, "canvas").wait_until_still()
             shots.append(Path(folder) / f"{name}.png")
             cv2.imwrite(str(shots[-1]), frame.image)
@@ -66,7 +69,8 @@ def cut(out: Path) -> list[Path]:
         raise SystemExit(f"the replica's pack does not tell apart: {bad}; "
                          f"missing {report.missing_shots}; digits not labelled: "
                          f"{report.unlabelled}")
-    print("numbers read back:", ", ".join(f"{name} {value}" for name, value in report.numbers),
+    print("numbers read back:", ", ".join(f"{name} {number.value}"
+                                          for name, number in report.numbers),
           file=sys.stderr)
     return list(report.written + report.glyphs)
 

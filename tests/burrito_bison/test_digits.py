@@ -17,7 +17,7 @@ from webbot.burrito_bison.layout import SHOP_COINS, SHOP_PRICE
 from webbot.burrito_bison.matching import TemplatePack
 from webbot.burrito_bison.pack import cut_pack
 from webbot.burrito_bison.perceive import classify
-from webbot.burrito_bison.readout import number_in, results_numbers, white_ink
+from webbot.burrito_bison.readout import Number, number_in, read_in, results_numbers, white_ink
 from webbot.burrito_bison.shop import crop, price_ink
 
 REAL_RESULTS = {"distance": 774, "coins": 489, "total": 5119}
@@ -57,19 +57,21 @@ def test_the_real_numbers_read_right_with_a_pack_cut_from_the_real_screens(tmp_p
 
 
 @needs_reference
-def test_real_numbers_the_teacher_never_saw_read_right(tmp_path):
+def test_real_numbers_the_teacher_never_saw_read_right_or_not_at_all(tmp_path):
     """Taught from the shop alone, the results screen's numbers (Tesseract alone reads its
     489 as 4484 and its 774M as 14) read right: its 7s, 4, 8 and 9s match the pips' glyphs,
-    its M and its small 5 take Tesseract's vote on that one glyph."""
+    its small 5 is as near the pips' 3 as their 5, and Tesseract's vote on it picks the 5.
+    The shop shows no M, so the distance's "774M" is unreadable."""
     report = cut_pack(link(tmp_path, shop="shop.png"), tmp_path / "pack")
     assert set(report.digits) >= set("13456789")
     pack = TemplatePack(tmp_path / "pack", required=())
     game = digits_scene("round-finished-results.png")
     sighting = classify(TemplatePack(REAL / "templates"), game, framed=True)
     assert sighting.screen == "results"
-    read = {name: number_in(white_ink(picture), pack.digits)
+    read = {name: read_in(white_ink(picture), pack.digits)
             for name, picture in results_numbers(game, sighting).items()}
-    assert read == REAL_RESULTS
+    assert read == {"distance": Number(None, "no glyph for M"), "coins": Number(489),
+                    "total": Number(5119)}
 
 
 def digits_scene(name: str) -> np.ndarray:
@@ -82,10 +84,10 @@ def digits_scene(name: str) -> np.ndarray:
 
 @needs_reference
 def test_a_pack_without_a_digit_says_so_rather_than_guess(tmp_path):
-    """Taught from the results alone (no pips), nothing but the M and 0s can be labelled: the
+    """Taught from the results alone (no pips), nothing but the M can be labelled: the
     shop's 883 is then no number (Tesseract alone would read 33), never a wrong one."""
     report = cut_pack(link(tmp_path, results="round-finished-results.png"), tmp_path / "pack")
-    assert set(report.digits) <= {"0", "M"} and report.unlabelled
+    assert set(report.digits) <= {"M"} and report.unlabelled
     pack = TemplatePack(tmp_path / "pack", required=())
     game = digits_scene("shop.png")
     assert number_in(white_ink(crop(game, SHOP_COINS)), pack.digits) is None
@@ -102,7 +104,8 @@ def test_the_bundled_pack_knows_every_digit():
 def test_the_replica_numbers_read_from_glyphs_at_every_real_size(browser, fixtures_url, size,
                                                                  dpr):
     """Every number of the results and the shop reads as the game's hook holds it, and all
-    but at most one of the five from the taught glyphs alone (no Tesseract)."""
+    but at most two of the five from the taught glyphs alone (no Tesseract: at 1120x540 a
+    small 8 of 489 is faint, or near a 6 too, and Tesseract's vote settles it)."""
     pack = TemplatePack()
     inks, truth = {}, {}
     for shot, page, grab in sized_frames(browser, fixtures_url, size, dpr,
@@ -122,7 +125,7 @@ def test_the_replica_numbers_read_from_glyphs_at_every_real_size(browser, fixtur
             truth.update({"shop coins": state["coins"], "price": 100})
     assert {name: number_in(ink, pack.digits) for name, ink in inks.items()} == truth
     alone = {name: digits.number_of(pack.digits.read(ink)) for name, ink in inks.items()}
-    assert sum(alone[name] == truth[name] for name in truth) >= len(truth) - 1, alone
+    assert sum(alone[name] == truth[name] for name in truth) >= len(truth) - 2, alone
 
 
 def ring(height: int = 20, width: int = 10) -> np.ndarray:
@@ -149,5 +152,8 @@ def test_a_glyph_no_taught_one_matches_is_no_digit():
     ink = np.zeros((30, 30), np.float32)
     ink[5:25, 5:17] = ring(20, 12)
     assert pack.read(ink) is None
-    assert pack.read(ink, lambda glyph: "0") == "0"
+    # nor does a vote make it one: the pack has no glyph to check a 0 against
+    assert pack.read(ink, lambda glyphs: ["0"] * len(glyphs)) is None
+    assert pack.judged(ink, lambda glyphs: ["0"] * len(glyphs)) == \
+        [digits.Judged(None, "no glyph for 0")]
     assert digits.number_of("774M") == 774 and digits.number_of("7M4") is None

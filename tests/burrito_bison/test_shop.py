@@ -16,15 +16,17 @@ GAME = "burrito-bison/index.html"
 
 @needs_reference
 def test_the_real_shop_reads_its_locks_name_level_and_price(tmp_path):
+    # (the shop alone teaches no 1 but its pips', which the price's 1 is not clearly like)
     (tmp_path / "shop.png").symlink_to(REAL / "screens" / "shop.png")
-    cut_pack([tmp_path / "shop.png"], tmp_path / "pack")
+    (tmp_path / "results.png").symlink_to(REAL / "screens" / "round-finished-results.png")
+    cut_pack([tmp_path / "results.png", tmp_path / "shop.png"], tmp_path / "pack")
     pack = TemplatePack(tmp_path / "pack", required=())
     grab = read_image(REAL / "screens" / "shop.png")
     game = scene(grab, framed_game(grab))
     cards = grid_cards(game, pack)
     assert [c.slot for c in cards] == list(range(15))  # the last slot is empty
     assert [c.slot for c in cards if c.locked] == [7, 9, 10, 11, 12, 13, 14]
-    detail = read_detail(game)
+    detail = read_detail(game, pack.digits)
     assert (detail.name, detail.level, detail.price) == ("ELASTIC CABLES", 1, 6100)
     assert not detail.buyable and not detail.maxed  # 883 coins: the button is grey
 
@@ -42,10 +44,10 @@ def test_the_replica_shop_reads_as_the_game_holds_it(page, fixtures_url):
     assert [c.slot for c in cards] == list(range(15))
     # Every card but the first of its row is locked until that one reaches level 2.
     assert [c.slot for c in cards if not c.locked] == [0, 4, 8, 12]
-    detail = read_detail(image)
+    detail = read_detail(image, pack.digits)
     assert (detail.name, detail.level, detail.price, detail.buyable) == \
         ("ELASTIC CABLES", 0, 100, True)
-    assert coins(image) == page.evaluate("__burritoTest.state().coins") == 300
+    assert coins(image, pack.digits) == page.evaluate("__burritoTest.state().coins") == 300
 
-    poor = read_detail(shop_frame(page, fixtures_url, "coins=60"))
+    poor = read_detail(shop_frame(page, fixtures_url, "coins=60"), pack.digits)
     assert (poor.price, poor.buyable) == (100, False)

@@ -119,13 +119,24 @@ def numbers_of(pack: TemplatePack, path: str) -> dict[str, object]:
     sighting = classify(pack, game, framed=True)
     if sighting.screen == "results":
         reading = readout.read_results(game, sighting, pack.digits)
-        return {"file": path, "screen": "results", "distance": reading.distance,
-                "coins": reading.coins, "total": reading.total}
+        return _with_reasons({"file": path, "screen": "results", "distance": reading.distance,
+                              "coins": reading.coins, "total": reading.total},
+                             reading.unreadable)
     if sighting.screen == "shop":
         detail = shop.read_detail(game, pack.digits)
-        return {"file": path, "screen": "shop", "coins": shop.coins(game, pack.digits),
-                "name": detail.name, "level": detail.level, "price": detail.price}
+        coins = shop.coins_read(game, pack.digits)
+        return _with_reasons({"file": path, "screen": "shop", "coins": coins.value,
+                              "name": detail.name, "level": detail.level,
+                              "price": detail.price},
+                             {"coins": coins.why, "price": detail.price_unreadable})
     return {"file": path, "screen": sighting.screen}
+
+
+def _with_reasons(numbers: dict[str, object], why: dict[str, str]) -> dict[str, object]:
+    """The numbers and, under "unreadable", why each that is None could not be read with the
+    pack (none when every number was read)."""
+    said = {name: reason for name, reason in why.items() if reason and numbers[name] is None}
+    return {**numbers, "unreadable": said} if said else numbers
 
 
 def read_command(paths: Sequence[str], templates: Path | None, as_json: bool) -> None:
@@ -137,9 +148,12 @@ def read_command(paths: Sequence[str], templates: Path | None, as_json: bool) ->
             click.echo(json.dumps(numbers))
             continue
         said = ", ".join(f"{key} {'?' if value is None else value}"
-                         for key, value in numbers.items() if key not in ("file", "screen"))
+                         for key, value in numbers.items()
+                         if key not in ("file", "screen", "unreadable"))
         click.echo(f"{shown_name(path)}: {numbers['screen']}" + (f": {said}" if said else
                                                       " (no numbers on this screen)"))
+        for name, why in numbers.get("unreadable", {}).items():
+            click.echo(f"  {name}: unreadable with this pack: {why}")
 
 
 def pack_cut_command(paths: list[Path], out: Path, box: Box | None, console: Console) -> int:
@@ -168,10 +182,13 @@ def pack_cut_command(paths: list[Path], out: Path, box: Box | None, console: Con
                       + (f"; not labelled: {', '.join(report.unlabelled)}"
                          if report.unlabelled else ""))
         console.print("the numbers read back (check them against your screenshots): "
-                      + "; ".join(f"{name} {'?' if value is None else f'{value:,}'}"
-                                  for name, value in report.numbers))
+                      + "; ".join(f"{name} {'?' if number.value is None else f'{number.value:,}'}"
+                                  + (f" (unreadable with this pack: {number.why})"
+                                     if number.why else "")
+                                  for name, number in report.numbers))
     for shot in report.missing_shots:
-        names = ", ".join(cut.name for cut in MANIFEST if cut.shot == shot)
+        names = ", ".join(cut.name for cut in MANIFEST if cut.shot == shot) + \
+            (" and the digits 1-9, from its level pips" if shot == "shop" else "")
         console.print(f"missing: {shot}.png (the {SHOTS[shot]} screen; it gives {names})")
     if report.missing_required:
         console.print("not enough to play yet: the bot needs the templates "
@@ -248,11 +265,14 @@ def classify_screens(images: tuple[str, ...], templates: Path | None, as_json: b
     classify_command(images, templates, as_json)
 
 
-@screenshots_command("read", '{"file", "screen", ...numbers}',
+@screenshots_command("read", '{"file", "screen", ...numbers}, and "unreadable": why each '
+                             'null number could not be read, when one could not',
                      "Read the numbers a screenshot shows, in the game's own digits: the "
                      "results' distance, round coins and total; the shop's coins and the "
-                     "selected upgrade's name, level and price (null when unreadable). Other "
-                     "screens have none.")
+                     "selected upgrade's name, level and price. A number is read only when "
+                     "every digit matches the pack's glyphs clearly; else it is ? (null), and "
+                     "why is said (a pack cut from screenshots that never show a 6 has no glyph "
+                     "for 6). Other screens have none.")
 def read(images: tuple[str, ...], templates: Path | None, as_json: bool) -> None:
     read_command(images, templates, as_json)
 

@@ -11,9 +11,11 @@ that matches none clearly (a 0, which no pip shows, the M of a distance, a small
 Tesseract's vote over several modes and sizes, or stays unlabelled.
 
 Reading cuts a number's ink into glyphs (a connected blob each; commas and specks are much
-lower than the digits) and takes each glyph's nearest taught glyph when it scores ACCEPT and
-is clearly nearer than any glyph of another label; one glyph short of that, and the number is
-left to Tesseract whole.
+lower than the digits) and judges each against the taught glyphs (`judge`): a glyph is read as
+its nearest taught glyph's label when that scores ACCEPT and is MARGIN ahead of every other
+label; among labels closer than that, Tesseract's firm vote on the glyph picks one. A glyph
+like none of the taught ones, and one that may be a digit the pack has no glyph for, is not
+read: its number is unreadable, with the reason, rather than a guess.
 """
 
 from __future__ import annotations
@@ -30,8 +32,17 @@ from webbot import folders, inputs
 from webbot.vision.digits import DigitReader, GlyphTemplates, normalise
 
 FOLDER = "digits"
-ACCEPT = 0.75   # a glyph read from the pack scores at least this with its nearest
-MARGIN = 0.08   # ... and this much more than the nearest of another label
+# A glyph is read as the label of its nearest taught glyph when that scores ACCEPT and is
+# MARGIN ahead of every glyph of another label; one nearer than that to more labels, or scoring
+# between FLOOR and ACCEPT, when Tesseract's vote is one of them. When the pack lacks a digit,
+# that digit may be what the glyph shows, however clearly it is nearer one label the pack has
+# than another (a 6 can be nearer a 0 than any glyph it has), so the glyph must then score
+# ALONE. MARGIN, ALONE and FLOOR are chosen by scripts/thin_packs.py on its tune part and
+# measured on its test part.
+ACCEPT = 0.75
+MARGIN = 0.12
+ALONE = 0.84
+FLOOR = 0.65
 # Teaching from the pips: the real game's pips correlate with its numbers' glyphs at
 # 0.82-0.96 for the right digit, at most 0.77 for another (a small 5 and any 0 excepted).
 PIP_ACCEPT, PIP_MARGIN = 0.78, 0.05
@@ -39,10 +50,67 @@ TALL = 0.6      # a glyph is at least this share of the tallest blob's height (a
 WIDEST = 0.95   # width / height of the widest glyph (the M of a distance is 0.7)
 ZERO_LOOKALIKES = {"6", "8", "9"}
 NOT_ON_PIPS = {"0", "M"}
-LABELS = "0123456789M"
+DIGITS = "0123456789"
+LABELS = DIGITS + "M"
 TESSERACT_LABELS = "-c tessedit_char_whitelist=" + LABELS
 # Labels for the glyphs a pack does not know clearly, all asked at once (None: unknown).
 Fallback = Callable[[list[np.ndarray]], list[str | None]]
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How clearly a glyph must be like a taught one to be read (`judge`)."""
+
+    margin: float = MARGIN
+    alone: float = ALONE
+    floor: float = FLOOR
+
+
+@dataclass(frozen=True)
+class Judged:
+    """What a glyph reads as: its label, or None and why not (`judge`)."""
+
+    label: str | None
+    why: str = ""
+
+
+def _either(labels: list[str]) -> str:
+    """"a 3", "an 8 or a 6", "a 2, a 6 or a 9"."""
+    named = [f"{'an' if label in '8M' else 'a'} {label}" for label in labels]
+    return named[0] if len(named) == 1 else f"{', '.join(named[:-1])} or {named[-1]}"
+
+
+def judge(scores: dict[str, float], vote: str | None = None, place: int = 1,
+          limits: Limits = Limits()) -> Judged:
+    """A glyph's label from its scores against the pack's labels (`Glyphs.scores`) and
+    Tesseract's vote on it (None: not asked or not firm); `place` numbers it in its number.
+
+    Read: the nearest label when it scores ACCEPT and is `limits.margin` ahead of every other;
+    else, when it scores `limits.floor`, Tesseract's vote if that is one of the labels within
+    the margin of it. A pack that lacks a digit reads a glyph only when its nearest label
+    scores `limits.alone`.
+    Not read: a glyph like none of the pack's; one near more than one label, or too faintly
+    like one, that the vote does not settle; one that may be a digit without a glyph."""
+    glyph = f"glyph {place}"
+    if not scores:
+        return Judged(None, f"{glyph} has no ink to compare")
+    nearest = max(scores, key=scores.__getitem__)
+    score = scores[nearest]
+    lacking = [digit for digit in DIGITS if digit not in scores]
+    if vote is not None and vote not in scores and (vote in lacking or score < limits.floor):
+        return Judged(None, f"no glyph for {vote}")
+    if score < limits.floor:
+        return Judged(None, f"{glyph} is like none of its glyphs")
+    if lacking and score < limits.alone:
+        return Judged(None, f"{glyph} may be {_either(lacking)}, which it has no glyph for")
+    close = sorted(label for label, value in scores.items() if value >= score - limits.margin)
+    if close == [nearest] and score >= ACCEPT:
+        return Judged(nearest)
+    if vote in close:
+        return Judged(vote)
+    if len(close) > 1:
+        return Judged(None, f"{glyph} could be {_either(close)}")
+    return Judged(None, f"{glyph} is too faintly like {_either(close)}")
 
 
 @dataclass(frozen=True)
@@ -122,36 +190,49 @@ class Glyphs:
         another label."""
         return self._templates.nearest(ink)
 
+    def scores(self, ink: np.ndarray) -> dict[str, float]:
+        """Each label's best score with a glyph ({} for no ink)."""
+        return self._templates.scores(ink)
+
     def read(self, ink: np.ndarray, fallback: Fallback | None = None) -> str | None:
-        """The labels of a number's glyphs ("774M"), or None when a glyph is neither clearly
-        one of the taught ones nor given a label by `fallback`."""
-        labels = self.labels_of(ink, fallback)
-        known = [label for label in labels if label is not None]
-        return "".join(known) if labels and len(known) == len(labels) else None
+        """The labels of a number's glyphs ("774M"), or None when a glyph is not read
+        (`judge`)."""
+        judged = self.judged(ink, fallback)
+        return "".join(one.label for one in judged) \
+            if judged and all(one.label is not None for one in judged) else None
 
-    def labels_of(self, ink: np.ndarray, fallback: Fallback | None = None) -> list[str | None]:
-        """Each glyph's label, left to right: its nearest taught glyph's when that is clear,
-        else what `fallback` says of it (None: unknown)."""
+    def judged(self, ink: np.ndarray, fallback: Fallback | None = None) -> list[Judged]:
+        """Each glyph of a number judged, left to right, `fallback` voting on those the
+        taught glyphs leave unread."""
         glyphs = blobs(ink)
-        found: list[str | None] = []
-        for glyph in glyphs:
-            label, score, margin = self.nearest(glyph)
-            found.append(label if label is not None and score >= ACCEPT and margin >= MARGIN
-                         else None)
-        unclear = [k for k, label in enumerate(found) if label is None]
-        if fallback is not None and unclear:
-            for k, label in zip(unclear, fallback([glyphs[k] for k in unclear]), strict=True):
-                found[k] = label
+        return judge_all([self.scores(glyph) for glyph in glyphs],
+                         (lambda unread: fallback([glyphs[k] for k in unread]))
+                         if fallback else None)
+
+
+def judge_all(scores: list[dict[str, float]],
+              votes: Callable[[list[int]], list[str | None]] | None = None,
+              whole: Callable[[], str] | None = None, limits: Limits = Limits()
+              ) -> list[Judged]:
+    """Each glyph of a number judged from its scores; those left unread judged again with the
+    vote `votes` gives on each (by their places, from 0), and those Tesseract did not vote on
+    with the character another reader gives them in its reading of the whole number (`whole`),
+    when that has one for every glyph and agrees with every glyph read."""
+    found = [judge(one, None, k, limits) for k, one in enumerate(scores, 1)]
+    unread = [k for k, one in enumerate(found) if one.label is None]
+    if votes is None or not unread:
         return found
-
-
-def agreeing(labels: list[str | None], text: str) -> str | None:
-    """`text` (another reader's digits) when it has a character for every glyph and the same
-    one wherever a glyph's label is known; else None."""
-    if len(text) != len(labels):
-        return None
-    return text if all(label in (None, char) for label, char in zip(labels, text, strict=True)) \
-        else None
+    voted = dict(zip(unread, votes(unread), strict=True))
+    for k, vote in voted.items():
+        found[k] = judge(scores[k], vote, k + 1, limits)
+    unvoted = [k for k in unread if found[k].label is None and voted[k] is None]
+    if whole is not None and unvoted:
+        text = whole()
+        if len(text) == len(found) and all(
+                one.label in (None, char) for one, char in zip(found, text, strict=True)):
+            for k in unvoted:
+                found[k] = judge(scores[k], text[k], k + 1, limits)
+    return found
 
 
 def number_of(text: str | None) -> int | None:
@@ -179,7 +260,8 @@ def pip_inks(pips: list[np.ndarray]) -> list[np.ndarray | None]:
 
 
 def teach(pips: list[np.ndarray | None], numbers: dict[str, np.ndarray],
-          reader: DigitReader | None = None) -> tuple[list[Glyph], list[str]]:
+          reader: DigitReader | None = None, limits: Limits = Limits()
+          ) -> tuple[list[Glyph], list[str]]:
     """Glyphs labelled from the pips (pip k shows k + 1) and from the numbers' inks (name ->
     mask), and the names of the glyphs left unlabelled.
 
@@ -187,8 +269,10 @@ def teach(pips: list[np.ndarray | None], numbers: dict[str, np.ndarray],
     M: a glyph no pip matches clearly is shown to Tesseract, and taken when its firm vote is one
     of those two (its other votes are not trusted: on the real font it reads a 9 as a 4). A 0
     can pass for the pips' 6, 8 or 9 (it does in the replica's font), so those are shown to
-    Tesseract too and a firm 0 wins. Then what is still unlabelled is matched against every
-    glyph labelled so far (the second 0 of "6,100" is the first one's twin)."""
+    Tesseract too and a firm 0 wins; without those pips a 0 is not told from them (Tesseract
+    votes a 9 of the replica a 0), and no glyph is taken for a 0. Then what is still unlabelled
+    is judged against every glyph labelled so far (`judge`: the second 0 of "6,100" is the
+    first one's twin)."""
     taught = [Glyph(str(k + 1), ink, "shop-pip") for k, ink in enumerate(pips)
               if ink is not None]
     by_pips = Glyphs(taught)
@@ -201,6 +285,8 @@ def teach(pips: list[np.ndarray | None], numbers: dict[str, np.ndarray],
              if not clear[k] or label in ZERO_LOOKALIKES]
     voted = dict(zip(asked, tesseract_labels(reader or DigitReader(learn=False),
                                              [glyphs[k][1] for k in asked]), strict=True))
+    if not by_pips.labels >= ZERO_LOOKALIKES:  # no pips to tell a 0 from them
+        voted = {k: None if vote == "0" else vote for k, vote in voted.items()}
     pending = []
     for k, (source, glyph) in enumerate(glyphs):
         label = matches[k][0]
@@ -214,8 +300,8 @@ def teach(pips: list[np.ndarray | None], numbers: dict[str, np.ndarray],
             taught.append(Glyph(label, glyph, source))
     unlabelled = []
     for source, glyph in pending:
-        label, score, margin = Glyphs(taught).nearest(glyph)
-        if label is not None and score >= ACCEPT and margin >= MARGIN:
+        label = judge(Glyphs(taught).scores(glyph), limits=limits).label
+        if label is not None:
             taught.append(Glyph(label, glyph, source))
         else:
             unlabelled.append(source)

@@ -39,7 +39,7 @@ from webbot.burrito_bison.perceive import (
     framed_game,
     real_shaped,
 )
-from webbot.burrito_bison.readout import RESULTS_PLACES, number_in, white_ink
+from webbot.burrito_bison.readout import RESULTS_PLACES, Number, read_in, white_ink
 from webbot.errors import WebbotError
 
 CHANGES = 24          # grey levels by which a pixel differs between screens to count as game
@@ -74,7 +74,7 @@ class CutReport:
     glyphs: tuple[Path, ...] = ()  # the digits taught (digits.py)
     digits: str = ""   # their labels, e.g. "013456789M"
     unlabelled: tuple[str, ...] = ()  # number glyphs that could not be labelled
-    numbers: tuple[tuple[str, int | None], ...] = ()  # each number read back with the pack
+    numbers: tuple[tuple[str, Number], ...] = ()  # each number read back with the pack
 
 
 def number_inks(scenes: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
@@ -237,7 +237,7 @@ def cut_pack(paths: list[Path], out: Path, box: Box | None = None) -> CutReport:
                                               for p in (*written, *glyph_files)})
     pack = TemplatePack(out, required=())
     checks = tuple(_check(pack, name, image) for name, image in scenes.items())
-    numbers = tuple((name, number_in(ink, pack.digits))
+    numbers = tuple((name, read_in(ink, pack.digits))
                     for name, ink in number_inks(scenes).items())
     return CutReport(found, framed, tuple(written), checks,
                      tuple(name for name in SHOTS if name not in shots),

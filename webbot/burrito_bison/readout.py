@@ -1,26 +1,35 @@
 """Reading numbers off the results screen: distance, round coins and total.
 
-The game writes its numbers in white with a dark outline, so the white fill alone is the ink:
-read glyph by glyph against the pack's taught digits (digits.py), else, as black on white, by
-Tesseract. Regions are placed from the Next button, so they follow the screen wherever the
-canvas sits in the picture. (The shop is read by shop.py.)
+The game writes its numbers in white with a dark outline, so the white fill alone is the ink,
+read glyph by glyph against the pack's taught digits (digits.py): a number is read when every
+glyph is, else it is unreadable and the reason is kept. Regions are placed from the Next
+button, so they follow the screen wherever the canvas sits in the picture. (The shop is read
+by shop.py.)
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
 
-from webbot.burrito_bison.digits import Glyphs, agreeing, number_of, tesseract_labels
+from webbot.burrito_bison.digits import (
+    Glyphs,
+    Judged,
+    blobs,
+    judge_all,
+    number_of,
+    tesseract_labels,
+)
 from webbot.burrito_bison.model import Sighting
 from webbot.vision.digits import DigitReader
 from webbot.vision.ocr import read_text
 
 DIGITS = "--psm 7 -c tessedit_char_whitelist=0123456789,M"
 WORD = "--psm 7 -c tessedit_char_whitelist=ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+NO_DIGITS = "it has no digits (pack cut teaches them from results.png and shop.png)"
 # Offsets (x, y, width, height) from the Next button's top-left corner, as in the real game.
 NEXT_AT = (892, 510)
 RESULTS_REGIONS = {
@@ -34,10 +43,19 @@ RESULTS_PLACES = {name: (NEXT_AT[0] + dx, NEXT_AT[1] + dy, width, height)
 
 
 @dataclass(frozen=True)
+class Number:
+    """A number read, or None and why it could not be read with the pack."""
+
+    value: int | None
+    why: str = ""  # why a number written there is not read ("" when none is)
+
+
+@dataclass(frozen=True)
 class ResultsReading:
     distance: int | None
     coins: int | None
     total: int | None
+    unreadable: dict[str, str] = field(default_factory=dict)  # name -> why it is None
 
 
 def _without_border_blobs(ink: np.ndarray) -> np.ndarray:
@@ -71,33 +89,42 @@ def page_of(ink: np.ndarray) -> np.ndarray:
     return cv2.resize(page, None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC)
 
 
-def read_number(picture: np.ndarray, glyphs: Glyphs | None = None) -> int | None:
-    """The number written in white in a picture; None when there is none to read."""
-    return number_in(white_ink(picture), glyphs) if picture.size else None
+def number_read(picture: np.ndarray, glyphs: Glyphs | None = None) -> Number:
+    """The number written in white in a picture, or why it is not read."""
+    return read_in(white_ink(picture), glyphs) if picture.size else Number(None)
 
 
 def number_in(ink: np.ndarray, glyphs: Glyphs | None = None) -> int | None:
-    """The number in an ink mask: glyph by glyph, each a glyph the pack taught or else
-    Tesseract's firm vote on that glyph alone. When a glyph is neither, Tesseract's reading
-    of the whole number is taken only if it has a digit for every glyph and agrees with every
-    glyph that was read (on the real font it reads "883" as 33 and "489" as 4484), else None:
-    better '?' than a wrong number. A pack without taught glyphs (no `digits/`) is read by
-    Tesseract whole."""
+    """The number in an ink mask (`read_in`), None when unreadable."""
+    return read_in(ink, glyphs).value
+
+
+def read_in(ink: np.ndarray, glyphs: Glyphs | None = None) -> Number:
+    """The number in an ink mask, glyph by glyph (digits.judge_all): each from the pack's
+    taught glyphs, Tesseract's vote on a glyph (or else its reading of the whole number)
+    only choosing among the labels the glyph is near; alone, Tesseract reads the real font
+    wrong ("883" as 33, "489" as 4484). A glyph not read makes the number unreadable: better
+    '?' than a wrong number. A pack without taught glyphs (no `digits/`) reads none."""
+    inks = blobs(ink)
+    if not inks:
+        return Number(None)  # nothing written there
     if not glyphs:
-        return number_on(page_of(ink))
+        return Number(None, NO_DIGITS)
     reader = DigitReader(learn=False)
-    labels = glyphs.labels_of(ink, lambda unclear: tesseract_labels(reader, unclear))
-    known = "".join(label for label in labels if label is not None)
-    if len(known) == len(labels):
-        return number_of(known)
-    return number_of(agreeing(labels, re.sub(r"[^0-9M]", "", read_text(page_of(ink), DIGITS))))
+    judged = judge_all([glyphs.scores(glyph) for glyph in inks],
+                       lambda unread: tesseract_labels(reader, [inks[k] for k in unread]),
+                       lambda: re.sub(r"[^0-9M]", "", read_text(page_of(ink), DIGITS)))
+    return number_judged(judged)
 
 
-def number_on(page: np.ndarray) -> int | None:
-    """What Tesseract reads as a number on a page made by ink_page or page_of."""
-    text = read_text(page, DIGITS)
-    match = re.search(r"\d{1,3}(?:,\d{3})+|\d+", text.replace(" ", ""))
-    return int(match.group().replace(",", "")) if match else None
+def number_judged(judged: list[Judged]) -> Number:
+    """The number a number's judged glyphs (digits.Judged) make, or why there is none."""
+    unread = next((one.why for one in judged if one.label is None), None)
+    if unread is not None:
+        return Number(None, unread)
+    text = "".join(one.label for one in judged)
+    value = number_of(text)
+    return Number(value, "" if value is not None else f"{text} is not a number")
 
 
 def says_max(picture: np.ndarray) -> bool:
@@ -122,7 +149,10 @@ def results_numbers(image: np.ndarray, sighting: Sighting) -> dict[str, np.ndarr
 
 def read_results(image: np.ndarray, sighting: Sighting,
                  glyphs: Glyphs | None = None) -> ResultsReading:
-    """Distance, round coins and total on a results screen (None for what cannot be read)."""
-    values = {name: read_number(crop, glyphs)
-              for name, crop in results_numbers(image, sighting).items()}
-    return ResultsReading(values.get("distance"), values.get("coins"), values.get("total"))
+    """Distance, round coins and total on a results screen (None for what cannot be read, and
+    why)."""
+    read = {name: number_read(crop, glyphs)
+            for name, crop in results_numbers(image, sighting).items()}
+    value = {name: number.value for name, number in read.items()}
+    return ResultsReading(value.get("distance"), value.get("coins"), value.get("total"),
+                          {name: number.why for name, number in read.items() if number.why})

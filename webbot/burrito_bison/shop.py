@@ -29,7 +29,7 @@ from webbot.burrito_bison.layout import (
 )
 from webbot.burrito_bison.matching import FINE_BLUR, TemplatePack
 from webbot.burrito_bison.model import Point
-from webbot.burrito_bison.readout import number_in, page_of, read_number, says_max
+from webbot.burrito_bison.readout import Number, number_read, page_of, read_in, says_max
 from webbot.vision.ocr import read_text
 
 LOCK_SCORE = 0.78  # the real padlocks score 0.81-1.0, the real upgrades' icons < 0.7
@@ -62,6 +62,7 @@ class Detail:
     price: int | None
     buyable: bool
     maxed: bool
+    price_unreadable: str = ""  # why a price shown is not read
 
 
 def offset(image: np.ndarray) -> tuple[int, int]:
@@ -132,10 +133,10 @@ def read_detail(image: np.ndarray, glyphs: Glyphs | None = None) -> Detail:
     name = re.sub(r"[^A-Z ]", "", read_text(page_of(red), "--psm 7").upper())
     button = crop(image, SHOP_BUY)
     ink = price_ink(crop(image, SHOP_PRICE))
-    price = number_in(ink, glyphs) if ink is not None else None
-    maxed = price is None and says_max(button)
-    return Detail(" ".join(name.split()), level(image), price,
-                  _share(button, BUY_GREEN) > 0.3, maxed)
+    price = read_in(ink, glyphs) if ink is not None else Number(None)
+    maxed = price.value is None and says_max(button)
+    return Detail(" ".join(name.split()), level(image), price.value,
+                  _share(button, BUY_GREEN) > 0.3, maxed, "" if maxed else price.why)
 
 
 def price_ink(picture: np.ndarray) -> np.ndarray | None:
@@ -154,7 +155,12 @@ def price_ink(picture: np.ndarray) -> np.ndarray | None:
 
 def coins(image: np.ndarray, glyphs: Glyphs | None = None) -> int | None:
     """The coin counter at the top of the shop."""
-    return read_number(crop(image, SHOP_COINS), glyphs)
+    return coins_read(image, glyphs).value
+
+
+def coins_read(image: np.ndarray, glyphs: Glyphs | None = None) -> Number:
+    """The coin counter at the top of the shop, or why it is not read."""
+    return number_read(crop(image, SHOP_COINS), glyphs)
 
 
 def pip_pictures(image: np.ndarray) -> list[np.ndarray]:

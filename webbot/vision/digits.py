@@ -131,6 +131,17 @@ class GlyphTemplates:
         rival = float(others.max()) if others.size else 0.0
         return self.labels[best], float(scores[best]), float(scores[best]) - rival
 
+    def scores(self, glyph: np.ndarray) -> dict:
+        """Each label's best correlation with the glyph ({} without templates or ink)."""
+        box = normalise(glyph)
+        if box is None or not self.labels:
+            return {}
+        best: dict = {}
+        for label, score in zip(self.labels, (self._vectors @ unit_vector(box)).tolist(),
+                                strict=True):
+            best[label] = max(best.get(label, -1.0), score)
+        return best
+
 
 LEARNING_SAID_AFTER_S = 1.0  # teaching this long is said to the user, once
 
