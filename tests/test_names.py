@@ -88,3 +88,18 @@ def test_the_report_shows_the_command_s_names_as_text(tmp_path):
     assert not OBEYED.search(page)
     assert f"webbot daily-set classify {PICTURED}card.png �" in page
 
+
+
+def test_an_error_naming_a_file_is_one_line_with_the_name_as_text(tmp_path):
+    """A bad file (not a picture) and a bad folder (a file where a profile goes), each named
+    with a newline and codes: the error is the one line, the name in it whole, as text."""
+    picture, profile = named(tmp_path, ".png"), named(tmp_path, "profile")
+    picture.write_text("not a picture")
+    profile.write_text("a file")
+    for args, says in ((["daily-set", "classify", str(picture)], "is not an image"),
+                       (["puzlogic", "--profile", str(profile)], "not a folder")):
+        done = run_webbot(*args)
+        assert done.returncode == 2, done.stderr
+        assert done.stderr.count("\n") == 1 and not OBEYED.search(done.stderr), done.stderr
+        assert done.stderr.startswith("webbot: error: ") and says in done.stderr
+        assert PICTURED in done.stderr

@@ -183,8 +183,8 @@ def _launch(playwright: Playwright, options: BrowserOptions, *, sandbox: bool
         if "DISPLAY" in str(exc) or "X server" in str(exc):
             reason = "no display for --headed (run under xvfb-run, or drop --headed)"
         elif "ProcessSingleton" in str(exc) or "profile appears to be in use" in str(exc):
-            raise ProfileInUse(f"profile {options.profile} is in use by another browser "
-                               "(a Chromium still running on it)") from None
+            raise ProfileInUse(f"profile {shown_name(options.profile)} is in use by another "
+                               "browser (a Chromium still running on it)") from None
         elif sandbox and (why := _sandbox_reason(str(exc))):
             raise SandboxRefused(why) from None
         raise WebbotError(f"Chromium ({executable}) failed to start: {reason}") from None

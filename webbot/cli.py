@@ -219,8 +219,11 @@ def list_games(check: bool, names: tuple[str, ...]) -> None:
 cli.add_command(soak)
 
 
-def _fail(message: str, code: int) -> int:
-    print(f"webbot: error: {shown(message, limit=None)}", file=sys.stderr)
+def _fail(message: str, code: int, *, lines: bool = False) -> int:
+    """The run's error line: one line, its newlines shown as pictures (a file's name given may
+    hold one), unless `lines` (click's help, when no command was given)."""
+    text = shown(message, limit=None) if lines else shown_name(message)
+    print(f"webbot: error: {text}", file=sys.stderr)
     return code
 
 
@@ -280,7 +283,8 @@ def _run(argv: list[str] | None) -> int:
         result = cli.main(args=argv, prog_name="webbot", standalone_mode=False)
     except click.UsageError as exc:
         path = exc.ctx.command_path if exc.ctx else "webbot"
-        return _fail(f"{exc.format_message()} (see '{path} --help')", exc.exit_code)
+        return _fail(f"{exc.format_message()} (see '{path} --help')", exc.exit_code,
+                     lines=isinstance(exc, click.exceptions.NoArgsIsHelpError))
     except click.ClickException as exc:
         return _fail(exc.format_message(), exc.exit_code)
     except (click.Abort, KeyboardInterrupt):

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from webbot.errors import WebbotError
+from webbot.shown import shown_name
 
 MARK = ".webbot"
 MARK_BYTES = 1 << 20
@@ -54,14 +55,15 @@ PACK = Kind("template pack")
 
 def _names(folder: Path) -> set[str] | None:
     """The names in `folder`, or None when it is not there."""
+    shown = shown_name(folder)  # (a folder's name is shown as text: see webbot.shown)
     try:
         return set(os.listdir(folder))
     except FileNotFoundError:
         return None
     except NotADirectoryError:
-        raise NotOurs(f"{folder} is a file, not a folder") from None
+        raise NotOurs(f"{shown} is a file, not a folder") from None
     except OSError as exc:
-        raise NotOurs(f"{folder}: cannot look into it ({(exc.strerror or '').lower()})"
+        raise NotOurs(f"{shown}: cannot look into it ({(exc.strerror or '').lower()})"
                       ) from None
 
 
@@ -83,21 +85,22 @@ def check(folder: Path, kind: Kind) -> None:
     """Refuse, before anything is written, a folder that webbot may not use as `kind`: a
     symbolic link, a file, a folder holding what webbot did not make there. A folder not there
     yet is fine (it is made when used)."""
+    shown = shown_name(folder)
     if folder.is_symlink():
-        raise NotOurs(f"{folder} is a symbolic link: name the folder itself for the {kind.name}")
+        raise NotOurs(f"{shown} is a symbolic link: name the folder itself for the {kind.name}")
     names = _names(folder)
     if not names:
         return
     mark = mark_of(folder)
     if mark is not None:
         if mark[0] != f"webbot {kind.name}":
-            raise NotOurs(f"{folder} is a {mark[0]}, not a {kind.name}")
+            raise NotOurs(f"{shown} is a {mark[0]}, not a {kind.name}")
         return
     if MARK in names:
-        raise NotOurs(f"{folder}: its {MARK} is not webbot's mark; name a new or empty folder "
+        raise NotOurs(f"{shown}: its {MARK} is not webbot's mark; name a new or empty folder "
                       f"for the {kind.name}")
     if not kind.made_before(names):
-        raise NotOurs(f"{folder} is not a webbot {kind.name} (it holds other files): name a "
+        raise NotOurs(f"{shown} is not a webbot {kind.name} (it holds other files): name a "
                       f"new or empty folder for it")
 
 
@@ -110,13 +113,13 @@ def claim(folder: Path, kind: Kind) -> Path:
         with contextlib.suppress(FileExistsError):
             folder.mkdir(mode=PRIVATE_FOLDER)
         if folder.is_symlink() or not folder.is_dir():  # (swapped for a link meanwhile)
-            raise NotOurs(f"{folder} is not a folder of webbot's")
+            raise NotOurs(f"{shown_name(folder)} is not a folder of webbot's")
         os.chmod(folder, PRIVATE_FOLDER)
         mark = mark_of(folder)
         if mark is None:
             write_private(folder / MARK, f"webbot {kind.name}\n".encode())
     except OSError as exc:
-        raise NotOurs(f"cannot use {folder} for the {kind.name}: "
+        raise NotOurs(f"cannot use {shown_name(folder)} for the {kind.name}: "
                       f"{(exc.strerror or str(exc)).lower()}") from None
     return folder
 
@@ -155,7 +158,7 @@ def private_folder(folder: Path) -> Path:
     with contextlib.suppress(FileExistsError):
         folder.mkdir(mode=PRIVATE_FOLDER)
     if folder.is_symlink() or not folder.is_dir():
-        raise NotOurs(f"{folder} is not a folder of webbot's (a link, or a file)")
+        raise NotOurs(f"{shown_name(folder)} is not a folder of webbot's (a link, or a file)")
     os.chmod(folder, PRIVATE_FOLDER)
     return folder
 

@@ -30,6 +30,7 @@ import cv2
 import numpy as np
 
 from webbot.errors import WebbotError
+from webbot.shown import shown_name
 from webbot.words import in_bytes
 
 MAX_TEXT_BYTES = 1 << 20  # a puzzle file is a few kB; the whole reference levels file 20 kB
@@ -61,6 +62,7 @@ def _kind(mode: int) -> str:
 
 
 def _refused(exc: OSError | ValueError, path: str | Path) -> InputError:
+    path = shown_name(path)  # (a file's name is shown as text: see webbot.shown)
     if isinstance(exc, FileNotFoundError):
         return InputError(f"{path}: no such file")
     reason = getattr(exc, "strerror", None) or "not a usable file name"
@@ -68,7 +70,7 @@ def _refused(exc: OSError | ValueError, path: str | Path) -> InputError:
 
 
 def _not_a_file(mode: int, path: str | Path) -> InputError:
-    return InputError(f"{path} is {_kind(mode)}, not a file")
+    return InputError(f"{shown_name(path)} is {_kind(mode)}, not a file")
 
 
 def check_file(path: str | Path) -> None:
@@ -94,6 +96,7 @@ def read_bytes(path: str | Path, limit: int) -> bytes:
     if not stat.S_ISREG(info.st_mode):
         os.close(handle)
         raise _not_a_file(info.st_mode, path)
+    path = shown_name(path)
     with os.fdopen(handle, "rb") as file:
         if info.st_size > limit:
             raise InputError(f"{path} is {in_bytes(info.st_size)}; the most read is "
@@ -110,6 +113,7 @@ def read_bytes(path: str | Path, limit: int) -> bytes:
 def read_text(path: str | Path, limit: int = MAX_TEXT_BYTES) -> str:
     """A UTF-8 text file (a byte-order mark is allowed), or an InputError."""
     data = read_bytes(path, limit)
+    path = shown_name(path)
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -119,6 +123,7 @@ def read_text(path: str | Path, limit: int = MAX_TEXT_BYTES) -> str:
 
 def parse_json(text: str, name: str) -> Any:
     """JSON text to Python values; too deep, too long a number or malformed is an InputError."""
+    name = shown_name(name)
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -191,6 +196,7 @@ def decode_image(data: bytes, name: str, flags: int = cv2.IMREAD_COLOR, *,
     """Picture bytes to an OpenCV array (BGR by default), or an InputError. Before any decode,
     the bytes must be at most MAX_IMAGE_BYTES, of one of KINDS, with a header that declares at
     most `max_pixels`."""
+    name = shown_name(name)
     if len(data) > MAX_IMAGE_BYTES:
         raise InputError(f"{name} is {in_bytes(len(data))}; the most read is "
                          f"{in_bytes(MAX_IMAGE_BYTES)}")

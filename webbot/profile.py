@@ -22,6 +22,7 @@ from pathlib import Path
 
 from webbot import folders
 from webbot.errors import WebbotError
+from webbot.shown import shown, shown_name
 
 LOCK = "webbot.lock"
 PORT = "webbot-replica-port"  # where the bundled replicas were served for this profile
@@ -76,15 +77,15 @@ def profile_lock(folder: Path) -> Iterator[Path]:
     except OSError as exc:
         why = (f"its lock {folder / LOCK} is a symbolic link" if exc.errno == errno.ELOOP
                else (exc.strerror or "its lock is not a file").lower())
-        raise WebbotError(f"cannot use the profile {folder}: {why}") from None
+        raise WebbotError(f"cannot use the profile {shown_name(folder)}: {why}") from None
     try:
         try:
             fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             lock.seek(0)
             holder = lock.read().strip() or "unknown"
-            raise ProfileInUse(f"profile {folder} is in use by another run (pid {holder})"
-                               ) from None
+            raise ProfileInUse(f"profile {shown_name(folder)} is in use by another run "
+                               f"(pid {shown(holder, 20)})") from None
         lock.seek(0)
         lock.truncate()
         lock.write(str(os.getpid()))
