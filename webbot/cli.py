@@ -20,7 +20,7 @@ import click
 from webbot import __version__
 from webbot.commands import check_options, console
 from webbot.contract import STEPS, plays
-from webbot.errors import WebbotError, ctrl_c_heard, first_line, hear_ctrl_c
+from webbot.errors import WebbotError, ctrl_c_heard, first_line, hear_ctrl_c, say_error
 from webbot.output import READER_GONE, Guarded, OutputClosed
 from webbot.params import PAGE_URL, OwnFolder
 from webbot.profile import PROFILE
@@ -222,8 +222,10 @@ cli.add_command(soak)
 def _fail(message: str, code: int, *, lines: bool = False) -> int:
     """The run's error line: one line, its newlines shown as pictures (a file's name given may
     hold one), unless `lines` (click's help, when no command was given)."""
-    text = shown(message, limit=None) if lines else shown_name(message)
-    print(f"webbot: error: {text}", file=sys.stderr)
+    if lines:
+        print(f"webbot: error: {shown(message, limit=None)}", file=sys.stderr)
+    else:
+        say_error(message)
     return code
 
 

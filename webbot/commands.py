@@ -1,11 +1,12 @@
-"""What every game's command line shares: the console, and the options of every command that
-drives a browser (folded into one RunOptions)."""
+"""What every game's command line shares: the console, the options of every command that
+drives a browser (folded into one RunOptions), and the way a command answers many files."""
 
 from __future__ import annotations
 
 import functools
+import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -13,7 +14,7 @@ import click
 
 from webbot import folders
 from webbot.browser import BrowserOptions
-from webbot.errors import WebbotError, ctrl_c_heard, first_line
+from webbot.errors import WebbotError, ctrl_c_heard, first_line, say_error, stop_if_ctrl_c
 from webbot.finder import FIND_TIMEOUT_S
 from webbot.output import OutputClosed
 from webbot.params import (
@@ -126,6 +127,28 @@ def browser_options(command: Callable) -> Callable:
         return reported(options.report, lambda: command(options, **kwargs))
 
     return wrapper
+
+
+def answer_each(targets: Sequence[str], answer: Callable[[int, str], None], *,
+                as_json: bool, key: Callable[[str], str] = lambda target: "file") -> int:
+    """Answer each of a command's files (or URLs) on its own, `answer(index, target)` printing
+    its answer. One that is refused (a WebbotError, which names it) is its error line on
+    stderr, and with `as_json` also `{key: target, "refused": the line}` on stdout in its
+    place, and the next is still answered. The exit status: 2 when any was bad input (an
+    InputError: its bytes are no picture, say), else 1 when any was refused, else 0. A Ctrl-C
+    ends it, and so does a bug."""
+    status = 0
+    for index, target in enumerate(targets):
+        try:
+            answer(index, target)
+        except WebbotError as exc:
+            stop_if_ctrl_c(exc)  # (the browser went with the user's Ctrl-C)
+            line = first_line(exc)
+            say_error(line)
+            if as_json:
+                click.echo(json.dumps({key(target): target, "refused": line}))
+            status = max(status, exc.exit_code)
+    return status
 
 
 def summed_up(table: Table, report: RunReport | None) -> Table:

@@ -4,8 +4,11 @@ the user's Ctrl-C told apart from what it broke."""
 from __future__ import annotations
 
 import signal
+import sys
 import threading
 from types import FrameType
+
+from webbot.shown import shown_name
 
 
 class WebbotError(Exception):
@@ -26,6 +29,13 @@ def first_line(error: BaseException) -> str:
     """The first non-empty line of an exception's message (Playwright's run to many lines)."""
     lines = [line.strip() for line in str(error).splitlines() if line.strip()]
     return lines[0] if lines else type(error).__name__
+
+
+def say_error(message: str) -> None:
+    """`webbot: error: MESSAGE` on stderr, the message kept on its line (a file's name in it
+    may hold a newline: see webbot.shown): the line a failed run ends with, and the line a
+    command over many files says of each one it could not answer."""
+    print(f"webbot: error: {shown_name(message)}", file=sys.stderr)
 
 
 _ctrl_c = threading.Event()

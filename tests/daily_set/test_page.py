@@ -295,6 +295,7 @@ def test_read_command_lists_the_sets(fixtures_url):
     done = run_webbot("daily-set", "read", fixtures_url + "daily-set/puzzle/set.htm", "--json")
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
+    assert result["url"] == fixtures_url + "daily-set/puzzle/set.htm"
     assert result["layout"] == "old" and result["sets"] == OLD_SETS
     assert [c["position"] for c in result["cards"]] == list(range(1, 13))
     done = run_webbot("daily-set", "read", fixtures_url + "daily-set/set/puzzle/index.html")

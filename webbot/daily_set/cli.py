@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 import click
 from rich.console import Console
 
-from webbot.commands import console, run_options, summed_up
+from webbot.commands import answer_each, console, run_options, summed_up
 from webbot.daily_set.annotate import annotated
 from webbot.daily_set.bot import (
     DailySetBot,
@@ -70,18 +70,22 @@ def sets_table(outcome: Outcome, seconds: float) -> Table:
     return table
 
 
-def classify_command(paths: Sequence[str], as_json: bool) -> None:
-    for path in paths:
-        try:
-            reading = read_file(path)
-        except NotAPicture:
-            raise  # (it names the file already)
-        except CardError as exc:  # which of the files it was
-            raise type(exc)(f"{path}: {exc}") from None
-        if as_json:
-            click.echo(json.dumps({"file": path, **reading.card.as_dict()}))
-        else:
-            click.echo(f"{shown_name(path)}: {reading.card} ({_doubt(reading)})")
+def classify_command(paths: Sequence[str], as_json: bool) -> int:
+    """Read each card picture on its own (see answer_each); the exit status."""
+    return answer_each(paths, lambda _, path: classify_one(path, as_json), as_json=as_json)
+
+
+def classify_one(path: str, as_json: bool) -> None:
+    try:
+        reading = read_file(path)
+    except NotAPicture:
+        raise  # (it names the file already)
+    except CardError as exc:  # which of the files it was
+        raise type(exc)(f"{path}: {exc}") from None
+    if as_json:
+        click.echo(json.dumps({"file": path, **reading.card.as_dict()}))
+    else:
+        click.echo(f"{shown_name(path)}: {reading.card} ({_doubt(reading)})")
 
 
 def read_command(url: str, as_json: bool) -> None:
@@ -93,7 +97,10 @@ def read_command(url: str, as_json: bool) -> None:
     board = parse_board(page.body, page.url)
     started = time.perf_counter()
     images = fetch_images(board)
-    readings = read_cards(board, images)
+    try:
+        readings = read_cards(board, images)
+    except CardError as exc:  # which of the pages it was
+        raise CardError(f"{url}: {exc}") from None
     layout = layout_name(board, images)
     ms = (time.perf_counter() - started) * 1000
     sets = todays_sets(readings)
@@ -101,7 +108,8 @@ def read_command(url: str, as_json: bool) -> None:
     if as_json:
         cards = [{"position": s.position, "image": s.image_url, **r.card.as_dict()}
                  for s, r in zip(board.slots, readings, strict=True)]
-        click.echo(json.dumps({"layout": layout, "cards": cards, "sets": positions}))
+        click.echo(json.dumps({"url": url, "layout": layout, "cards": cards,
+                               "sets": positions}))
         return
     click.echo(f"{shown_name(url)}: {layout} layout, 12 cards read in {ms:.0f} ms")
     for slot, reading in zip(board.slots, readings, strict=True):
@@ -168,36 +176,51 @@ def command(ctx: click.Context, options: RunOptions) -> None:
 @click.argument("images", metavar="IMAGE...", nargs=-1, required=True,
                 type=INPUT_FILE)
 @click.option("--json", "as_json", is_flag=True,
-              help='Print one JSON object per image: {"file", "count", "shape", "color", "fill"}.')
-def classify(images: tuple[str, ...], as_json: bool) -> None:
+              help='Print one JSON object per image, in order: {"file", "count", "shape", '
+                   '"color", "fill"}, or {"file", "refused": its error line} for one not read '
+                   '(the line is on stderr too).')
+def classify(images: tuple[str, ...], as_json: bool) -> int:
     """Read the count, shape, colour and fill of card pictures (GIF, PNG, JPEG).
 
+    Every picture is answered: one that is refused is an error line naming it on stderr, and
+    the others are still read. Exit 2 when any was bad input (a missing file, a folder: all
+    checked before any is read, and then none is; a file that is no picture, when it is
+    read), else 1 when any was refused.
+
     Example: webbot daily-set classify card.gif --json"""
-    classify_command(images, as_json)
+    return classify_command(images, as_json)
 
 
 @command.command("read")
 @click.argument("targets", metavar="IMAGE|URL...", nargs=-1, required=True)
 @click.option("--json", "as_json", is_flag=True,
-              help='Print one JSON object per target. A picture: {"file", "kind": "puzzle" or '
-                   '"table", "cards": [{"position", "count", "shape", "color", "fill", "box": '
-                   '[x, y, w, h]}], "sets": [[p, p, p], ...]} (any number of cards and sets); '
-                   'a page: {"layout", "cards", "sets"}. Positions are 1-based, row by row.')
+              help='Print one JSON object per target, in order. A picture: {"file", "kind": '
+                   '"puzzle" or "table", "cards": [{"position", "count", "shape", "color", '
+                   '"fill", "box": [x, y, w, h]}], "sets": [[p, p, p], ...]} (any number of '
+                   'cards and sets); a page: {"url", "layout", "cards", "sets"}; one not read: '
+                   '{"file" or "url", "refused": its error line} (the line is on stderr too). '
+                   'Positions are 1-based, row by row.')
 @click.option("--annotate", "annotate_to", metavar="OUT.png", type=OUTPUT_FILE,
               help="Also save each picture with every card's box and position and each set in "
-                   "a colour of its own (OUT-2.png, ... for the second picture on).")
+                   "a colour of its own (OUT-2.png, ... for the second picture on: numbered "
+                   "by place among those given, a refused one's number left unused).")
 @click.option("--puzzle", "kind", flag_value="puzzle",
               help="Read a picture as the Daily SET puzzle: 12 cards with exactly 6 sets.")
 @click.option("--table", "kind", flag_value="table",
               help="Read a picture as a table of the card game: 3 to 21 cards with edges of "
                    "their own (a photo), any number of sets.")
 def read(targets: tuple[str, ...], as_json: bool, annotate_to: Path | None,
-         kind: Kind | None) -> None:
+         kind: Kind | None) -> int:
     """Read the cards and list the sets of a board: in a picture (a screenshot of the Daily
     SET, a photo of the card game on a table; PNG, JPEG, WebP...), or on a Daily SET page
     fetched with requests (its scripts are not run). Nothing is clicked. A picture that does
     not show every card clearly is refused, naming the positions. Whether a picture is the
     puzzle or a table is told from it (--puzzle, --table: say which).
+
+    Every target is answered: one that is refused is an error line naming it on stderr, and
+    the others are still read. Exit 2 when any was bad input (a missing file, a folder, a URL
+    of another kind: all checked before any is read, and then none is; a file that is no
+    picture, when it is read), else 1 when any was refused.
 
     Example: webbot daily-set read board.jpg --annotate board-sets.png"""
     urls = {t: _web_url(t) for t in targets if "://" in t}  # all checked before any is read
@@ -206,12 +229,16 @@ def read(targets: tuple[str, ...], as_json: bool, annotate_to: Path | None,
             check_file(target)
     if annotate_to is not None and urls:
         raise click.UsageError("--annotate draws on pictures, not pages")
-    for index, target in enumerate(targets):
+
+    def read_one(index: int, target: str) -> None:
         if target in urls:
             read_command(urls[target], as_json)
-        else:
+        else:  # numbered by its place among the targets, whatever was refused before it
             out = annotate_to and _numbered(annotate_to, index)
             read_picture_command(target, as_json, out, kind)
+
+    return answer_each(targets, read_one, as_json=as_json,
+                       key=lambda target: "url" if target in urls else "file")
 
 
 def _web_url(text: str) -> str:
