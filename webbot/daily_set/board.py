@@ -23,7 +23,7 @@ import cv2
 import numpy as np
 
 from webbot.daily_set.decide import DAILY_SETS, find_sets, least_certain
-from webbot.daily_set.model import Card, Reading
+from webbot.daily_set.model import Card, Reading, attribute_word
 from webbot.daily_set.perceive import (
     CardError,
     NoInk,
@@ -714,8 +714,7 @@ def _sure(card: Card, doubts: dict[str, float]) -> Reading:
     """The reading, with its greatest doubt; a CardError when that doubt is too great."""
     doubtful = max(doubts, key=doubts.__getitem__)
     if doubts[doubtful] >= PICTURE_DOUBT_LIMIT:
-        raise CardError(f"read as {card} only with doubt {doubts[doubtful]:.2f} on its "
-                        f"{doubtful}")
+        raise CardError(f"read as {card}, but unsure of its {attribute_word(doubtful)}")
     return Reading(card, round(doubts[doubtful], 3), doubtful)
 
 

@@ -23,7 +23,6 @@ from webbot.daily_set.bot import (
 )
 from webbot.daily_set.camera import read_file
 from webbot.daily_set.decide import DAILY_SETS, todays_sets
-from webbot.daily_set.model import Reading
 from webbot.daily_set.page import fetch_page, parse_board
 from webbot.daily_set.perceive import CardError, NotAPicture
 from webbot.daily_set.picture import Kind, read_picture
@@ -85,7 +84,7 @@ def classify_one(path: str, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps({"file": path, **reading.card.as_dict()}))
     else:
-        click.echo(f"{shown_name(path)}: {reading.card} ({_doubt(reading)})")
+        click.echo(f"{shown_name(path)}: {reading.card} (sure)")
 
 
 def read_command(url: str, as_json: bool) -> None:
@@ -113,7 +112,7 @@ def read_command(url: str, as_json: bool) -> None:
         return
     click.echo(f"{shown_name(url)}: {layout} layout, 12 cards read in {ms:.0f} ms")
     for slot, reading in zip(board.slots, readings, strict=True):
-        click.echo(f"  {slot.position:2d}: {reading.card} ({_doubt(reading)})")
+        click.echo(f"  {slot.position:2d}: {reading.card} (sure)")
     for number, triple in enumerate(positions, 1):
         click.echo(f"set {number}: cards {' '.join(map(str, triple))}")
 
@@ -142,15 +141,11 @@ def read_picture_command(path: str, as_json: bool, annotate_to: Path | None,
     click.echo(f"{shown_name(path)}: {counted(len(board.cards), 'card')} read in {ms:.0f} ms"
                f"{turned}, as {what}")
     for card in board.cards:
-        click.echo(f"  {card.position:2d}: {card.reading.card} ({_doubt(card.reading)})")
+        click.echo(f"  {card.position:2d}: {card.reading.card} (sure)")
     for number, triple in enumerate(board.sets, 1):
         click.echo(f"set {number}: cards {' '.join(map(str, triple))}")
     if not board.sets:
         click.echo("no set among these cards")
-
-
-def _doubt(reading: Reading) -> str:
-    return f"least certain: {reading.doubtful}, doubt {reading.doubt:.2f}"
 
 
 # ---- the command line -------------------------------------------------------------------------

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import combinations
 
-from webbot.daily_set.model import ATTRIBUTES, Card, Observation, Reading
+from webbot.daily_set.model import ATTRIBUTES, Card, Observation, Reading, attribute_word
 from webbot.errors import WebbotError
 
 DAILY_SETS = 6  # the daily puzzle always hides exactly six
@@ -34,9 +34,9 @@ def todays_sets(readings: Sequence[Reading]) -> list[tuple[int, int, int]]:
     is a card read too close to another value to act on."""
     unsure = [i for i, r in enumerate(readings) if r.doubt >= DOUBT_LIMIT]
     if unsure:
-        raise Misread(f"card {unsure[0] + 1} reads as {readings[unsure[0]].card} only with "
-                      f"doubt {readings[unsure[0]].doubt:.2f} on its "
-                      f"{readings[unsure[0]].doubtful}; nothing clicked")
+        reading = readings[unsure[0]]
+        raise Misread(f"card {unsure[0] + 1} reads as {reading.card}, but unsure of its "
+                      f"{attribute_word(reading.doubtful)}; nothing clicked")
     cards = [r.card for r in readings]
     twins = [(i, j) for i in range(len(cards)) for j in range(i + 1, len(cards))
              if cards[i] == cards[j]]
@@ -50,8 +50,8 @@ def todays_sets(readings: Sequence[Reading]) -> list[tuple[int, int, int]]:
 
 def least_certain(readings: Sequence[Reading], count: int = 3) -> str:
     ranked = sorted(range(len(readings)), key=lambda i: -readings[i].doubt)[:count]
-    return ", ".join(f"card {i + 1} as {readings[i].card} ({readings[i].doubtful} doubt "
-                     f"{readings[i].doubt:.2f})" for i in ranked)
+    return ", ".join(f"card {i + 1} as {readings[i].card} (its "
+                     f"{attribute_word(readings[i].doubtful)})" for i in ranked)
 
 
 def next_set(observation: Observation) -> tuple[int, int, int] | None:

@@ -52,6 +52,11 @@ class Observation:
     clicked: tuple[tuple[int, int, int], ...] = ()
 
 
+def attribute_word(name: str) -> str:
+    """An attribute's name in words: `colour` for `color`."""
+    return "colour" if name == "color" else name
+
+
 def all_cards() -> list[Card]:
     """The 81 cards of the deck."""
     return [Card(n, s, c, f) for n in COUNTS for s in SHAPES for c in COLORS for f in FILLS]
