@@ -1,0 +1,54 @@
+"""The parts kept apart (scripts/parts.py): no picture in two parts, and every real photo in
+one."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from scripts.parts import (
+    BOARD_SEEDS,
+    BURRITO_COINS,
+    CARD_SEEDS,
+    LEFT_OUT,
+    PART_NAMES,
+    REAL_CARD_PARTS,
+    REAL_CARDS,
+    split_real_cards,
+)
+from webbot.daily_set.camera import read_single
+from webbot.daily_set.model import Card
+from webbot.daily_set.perceive import load
+
+
+def test_the_seed_ranges_of_the_parts_do_not_overlap():
+    for seeds in (BOARD_SEEDS, CARD_SEEDS):
+        ranges = sorted((seeds.of(part) for part in PART_NAMES), key=lambda r: r.start)
+        assert all(a.stop <= b.start for a, b in zip(ranges, ranges[1:], strict=False))
+    assert not set(BURRITO_COINS["tune"]) & set(BURRITO_COINS["test"])
+
+
+def test_the_real_photos_lists_are_disjoint_and_the_test_part_is_a_fifth():
+    parts = json.loads(REAL_CARD_PARTS.read_text())
+    names = [name for part in PART_NAMES for name in parts[part]]
+    assert len(names) == len(set(names))
+    assert 0.15 <= len(parts["test"]) / len(names) <= 0.25
+    kinds = {name.split("/")[0] for name in parts["test"]}
+    assert len(kinds) == 81  # every kind of card is in the test part
+
+
+@pytest.mark.skipif(not REAL_CARDS.is_dir(), reason="../shared/reference is absent")
+def test_every_real_photo_is_in_one_part_as_the_split_made_it():
+    assert split_real_cards() == json.loads(REAL_CARD_PARTS.read_text())
+
+
+@pytest.mark.skipif(not REAL_CARDS.is_dir(), reason="../shared/reference is absent")
+def test_the_photos_left_out_are_read_as_what_they_show_not_as_their_labels():
+    """Both readers read the two photos left out as the photo shows them (an empty diamond,
+    a green ink) with no doubt."""
+    shown = {"3-green-striped-diamond/old__44_.png": Card(3, "diamond", "green", "empty"),
+             "3-red-empty-diamond/tytyt__195_.png": Card(3, "diamond", "green", "empty")}
+    assert set(shown) == set(LEFT_OUT)
+    for name, card in shown.items():
+        assert read_single(load(REAL_CARDS / name)).card == card
