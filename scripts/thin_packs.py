@@ -19,8 +19,8 @@ The parts, fixed in scripts/parts.py (BURRITO_COINS, BURRITO_REAL) and nowhere e
 A part's packs are cut from its own screens and read them too, as a user's pack reads the
 screens it was cut from: what the test part keeps apart is the choice of the limits. The
 bundled pack is cut from the train part's coins (scripts/cut_burrito_templates.py): the totals
-and shop coins it reads are out of its sample, the results' distance and round coins (774 and
-489 on every frozen results screen) are the numbers it was taught from.
+and shop coins it reads are out of its sample; the results' distance and round coins and the
+shop's price (774, 489 and 100 on every frozen screen) are numbers it was taught from.
 
 Chosen on tune, a step away from where it reads a number wrong (the limit one step lower reads
 none wrong either): first MARGIN and ALONE, no glyph read below ACCEPT, the pair reading the
