@@ -4,9 +4,11 @@ Tesseract, and the whole 15-level run at the bot's pace and at the baseline's, a
 one session.
 
 Frames: every bundled level grabbed from the replica's canvas as the bot grabs it (device
-scale 1 and 2, drifting leaves), and the real screenshots in ../shared/reference when present.
-Each frame is read by the bot's reader (templates learned beforehand on generated puzzles, as
-in any run after the first) and by the baseline, the same pipeline with every glyph sent to
+scale 1 and 2, drifting leaves), and the real screenshots in ../shared/reference when present:
+Puzlogic's train and tune parts (scripts/parts.py), so its numbers right are in sample (the
+reading out of sample is scripts/robustness_puzlogic.py's test part). Each frame is read by
+the bot's reader (templates learned beforehand on the train part's generated page, as in any
+run after the first) and by the baseline, the same pipeline with every glyph sent to
 Tesseract once (--psm 10, padded crop, digit whitelist), as the original bot read its cells.
 Every number read (a given, a piece, a sum) is checked against the level file.
 
@@ -19,12 +21,13 @@ animations. The bot's own time per piece is its dragging and checking. The bot o
 look after each drop (Tempo(drags_per_look=1)), and on the page's screencast (PNG; issue 32);
 and the README's row: the run against its floor (scripts/floors.py: the replica's own settle
 and fade, read from its source, and a page frame for each mouse move its levels need). Then
---generated levels (50 by default) of the replica's generator, 15 to a page (4 to 12 pieces,
-boards up to 7 rows, all three sum kinds), at the bot's pace; their shapes and sums are taken
-from the fixture's test hook, as a tester would (the bot never reads it). Last, first runs:
-the 15 levels on an empty cache with the bundled templates (webbot/puzlogic/glyphs) beside a
-later run on the cache it left, in pairs (--pairs), and one first run without the bundled
-templates. Prints Markdown tables; --docs also puts them into their docs page.
+--generated levels (50 by default) of the replica's generator, 15 to a page of the test part
+(4 to 12 pieces, boards up to 7 rows, all three sum kinds), at the bot's pace; their shapes and
+sums are taken from the fixture's test hook, as a tester would (the bot never reads it).
+Last, first runs: the 15 levels on an empty cache with the bundled templates
+(webbot/puzlogic/glyphs, learned from these levels) beside a later run on the cache it left, in
+pairs (--pairs), and one first run without the bundled templates. Prints Markdown tables;
+--docs also puts them into their docs page.
 
     .venv/bin/python scripts/bench_puzlogic.py [--frames 2] [--no-run] [--generated 50]
                                                [--pairs 2] [--quick] [--docs]
@@ -47,6 +50,7 @@ import numpy as np
 # scripts/ is on the path when this file is run as a script
 from docs_table import cores, put_in_docs
 from floors import puzlogic_floor
+from parts import PUZLOGIC_PAGES, PUZLOGIC_REAL
 from playwright.sync_api import sync_playwright
 
 from webbot.browser import CHROMIUM_ARGS, find_chromium
@@ -60,8 +64,10 @@ from webbot.vision.ocr import read_text
 
 ROOT = Path(__file__).resolve().parents[1]
 REAL = ROOT.parent / "shared" / "reference" / "puzlogic"
-REAL_LEVELS = {"puzlogic-map-1.png": 1, "puzlogic-map-2.png": 2, "puzlogic-map-3.png": 3,
-               "puzlogic-with-sums.png": 6}
+# the tune part's real screenshots of levels 1-6 (the thin blue sums of level 10 are measured
+# by scripts/robustness_puzlogic.py)
+REAL_LEVELS = {name: number for name, number in PUZLOGIC_REAL.items() if number <= 6}
+TRAIN_PAGE = PUZLOGIC_PAGES["train"][0]
 TARGET_FRAME_MS, TARGET_RUN_S, TARGET_PIECE_MS = 100, 25, 150
 GOAL_RUN_S = 18  # issue 32
 PHASES = ("menus", "reading", "solving", "dragging", "checking drops", "waiting")
@@ -86,7 +92,9 @@ def levels() -> list[dict]:
 
 def grab_frames(per_level: int, numbers: list[int], scales: list[int], query: str = ""
                 ) -> list[tuple[str, int, np.ndarray]]:
-    """(label, level, picture) for the levels, as the bot's canvas grabs."""
+    """(label, level, picture) for the levels, as the bot's canvas grabs (the bundled levels,
+    or with `&generate=SEED` a generated page's: the train part's either way)."""
+    kind = "generated levels" if "generate=" in query else "bundled levels"
     frames = []
     with FixtureServer() as server, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=find_chromium(), args=CHROMIUM_ARGS)
@@ -99,7 +107,7 @@ def grab_frames(per_level: int, numbers: list[int], scales: list[int], query: st
                     if k:
                         page.wait_for_timeout(700)  # let the leaves drift to other cells
                     png = page.locator("canvas").screenshot()
-                    frames.append((f"replica dpr {dpr}", number,
+                    frames.append((f"{kind} dpr {dpr} (train)", number,
                                    cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR)))
             page.close()
         browser.close()
@@ -107,7 +115,7 @@ def grab_frames(per_level: int, numbers: list[int], scales: list[int], query: st
 
 
 def real_frames() -> list[tuple[str, int, np.ndarray]]:
-    return [("real screenshots", number, cv2.imread(str(REAL / name)))
+    return [("real screenshots (tune)", number, cv2.imread(str(REAL / name)))
             for name, number in REAL_LEVELS.items() if (REAL / name).exists()]
 
 
@@ -173,7 +181,7 @@ def first_runs(pairs: int) -> dict:
 
 def first_run_table(runs: dict) -> list[str]:
     first, later = statistics.median(runs["first"]), statistics.median(runs["later"])
-    return ["| 15 bundled levels, headless | first run (empty cache, bundled templates) "
+    return ["| 15 bundled levels (train), headless | first run (empty cache, bundled templates) "
             "| later run (its cache) | first / later | glyphs asked of Tesseract on a first run "
             "| a first run without the bundled templates |",
             "|---|---|---|---|---|---|",
@@ -182,7 +190,7 @@ def first_run_table(runs: dict) -> list[str]:
             f"| {runs['unbundled'][0]:.1f} s ({runs['unbundled'][0] / later:.2f}x the later) |"]
 
 
-GENERATED_SEEDS = range(1000, 100000, 1000)  # a page of 15 levels each
+GENERATED_SEEDS = PUZLOGIC_PAGES["test"]  # a page of 15 levels each
 
 
 def generated_run(reader: Reader, count: int) -> dict:
@@ -225,8 +233,9 @@ def generated_table(run: dict, bundled: dict) -> list[str]:
     kinds = ", ".join(f"{run['kinds'][k]} {k}" for k in ("all", "blue", "white"))
     lines = ["| levels, headless, at the bot's pace | completed | pieces | seconds | per level "
              "| per piece | bot's own time per piece |", "|---|---|---|---|---|---|---|"]
-    for label, r in ((f"{run['levels']} generated (boards up to {run['rows']}x{run['columns']}; "
-                      f"sums: {kinds})", run), ("15 bundled (above)", bundled)):
+    for label, r in ((f"{run['levels']} generated, test (boards up to {run['rows']}x"
+                      f"{run['columns']}; sums: {kinds})", run), ("15 bundled, train (above)",
+                                                                 bundled)):
         per_level, per_piece, own = pace(r)
         levels = r.get("levels", 15)
         lines.append(f"| {label} | {r['completed']}/{levels} | {r['pieces']} | "
@@ -305,7 +314,7 @@ def main() -> int:
     frames = grab_frames(args.frames, numbers, scales) + ([] if args.quick else real_frames())
     # The templates are learned on other boards (generated puzzles), as a first run would
     # learn them; readings of the measured frames never taught the reader.
-    teaching = grab_frames(1, numbers, scales, "&generate=500")
+    teaching = grab_frames(1, numbers, scales, f"&generate={TRAIN_PAGE}")
     groups = sorted({label for label, _, _ in frames})
     with tempfile.TemporaryDirectory() as cache:
         ours = Reader(DigitReader(Path(cache)))

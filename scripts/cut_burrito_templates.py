@@ -21,6 +21,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+# scripts/ is on the path when this file is run as a script
+from parts import BURRITO_PACK_COINS
+
 from webbot.browser import BrowserOptions, open_page, open_url
 from webbot.burrito_bison.layout import PACK_GAME_SIZE
 from webbot.burrito_bison.pack import MANIFEST, cut_pack
@@ -44,10 +47,11 @@ SHOTS = {
     "cards": "scene=cards",
     "missions": "scene=missions",
     "unlocked": "scene=unlocked",
-    # a total whose digits the other numbers lack, each taught at the results' small size
-    "results": "scene=results&coins=3255618",
-    # coins whose digits the results do not show, so every digit is taught from a number
-    "shop": "scene=shop&coins=2356",
+    # a total whose digits the other numbers lack, each taught at the results' small size, and
+    # shop coins whose digits the results do not show, so every digit is taught from a number:
+    # Burrito Bison's train part (scripts/parts.py)
+    "results": f"scene=results&coins={BURRITO_PACK_COINS['results']}",
+    "shop": f"scene=shop&coins={BURRITO_PACK_COINS['shop']}",
 }
 
 

@@ -13,11 +13,20 @@ test (what a figure in the README or docs is measured on; nothing is chosen on i
 - The two shared photos of tables (../shared/reference/daily-set/photos) and the page's card
   art (the bundled cards and ../shared/reference/daily-set/cards) are tune: the rules' inks,
   stripes and outlines were set on them.
-- Burrito Bison's digits: the replica's screens by coin counts, the real results screen tune,
-  the real shop test (scripts/thin_packs.py).
-- Puzlogic's digits: learned from the replica's 15 levels and its generated page 500
-  (scripts/learn_puzlogic_glyphs.py: train); the real screenshot and other generated pages are
-  test.
+- Burrito Bison's digits: the replica's screens by coin counts (BURRITO_COINS): train the
+  results and shop the bundled pack is cut from (scripts/cut_burrito_templates.py), tune and
+  test those scripts/thin_packs.py chooses its limits on and measures; the real results screen
+  tune, the real shop test (BURRITO_REAL).
+- Burrito Bison's screens (the classifier's crops and thresholds): no part is kept apart. The
+  bundled pack is cut from the replica's settled scenes (train), the real pack from the real
+  screens (train), and the indicator, contrast, colour and padlock thresholds were set on the
+  real screens and the replica's scenes at the four sizes (tune): every figure of them is in
+  sample and says so.
+- Puzlogic's digits and reading rules: the bundled templates are learned from the replica's 15
+  levels (fixtures/puzlogic/levels.json) and its generated pages PUZLOGIC_PAGES["train"]
+  (scripts/learn_puzlogic_glyphs.py: train); the inks, outlines and sum rules were set on the
+  real screenshots PUZLOGIC_REAL (tune); generated pages PUZLOGIC_PAGES["test"] are test. A page
+  `?generate=SEED` holds the levels of seeds SEED..SEED+14.
 
     .venv/bin/python scripts/parts.py            # each part's size
     .venv/bin/python scripts/parts.py --write    # the real photos' lists, once
@@ -65,8 +74,23 @@ LEFT_OUT = {
     "3-green-striped-diamond/old__44_.png": "labelled striped; its diamonds show no stripe",
     "3-red-empty-diamond/tytyt__195_.png": "labelled red; its ink is plainly green",
 }
-BURRITO_COINS = {"tune": (938, 3017, 24683, 65211), "test": (687, 9000, 15342, 72596)}
+# The coins the bundled pack's results and shop are cut with (its total and shop coins show
+# every digit between them).
+BURRITO_PACK_COINS = {"results": 3_255_618, "shop": 2_356}
+BURRITO_COINS = {"train": tuple(sorted(BURRITO_PACK_COINS.values())),
+                 "tune": (938, 3017, 24683, 65211), "test": (687, 9000, 15342, 72596)}
 BURRITO_REAL = {"tune": "results", "test": "shop"}
+PUZLOGIC_PAGES = {"train": (500,), "test": tuple(range(1000, 100_000, 1000))}
+PUZLOGIC_LEVELS_PER_PAGE = 15
+# The real level screenshots (../shared/reference/puzlogic) and the level each shows: tune.
+PUZLOGIC_REAL = {"puzlogic-map-1.png": 1, "puzlogic-map-2.png": 2, "puzlogic-map-3.png": 3,
+                 "puzlogic-with-sums.png": 6, "puzlogic-map-10.png": 10}
+
+
+def puzlogic_seeds(part: str) -> set[int]:
+    """The generated levels' seeds of a part's pages."""
+    return {page + k for page in PUZLOGIC_PAGES.get(part, ())
+            for k in range(PUZLOGIC_LEVELS_PER_PAGE)}
 
 
 def real_card_part(part: str, root: Path = REAL_CARDS) -> list[Path]:
@@ -135,6 +159,11 @@ def main() -> None:
         print(f"{part:5}  real card photos {len(kept[part]):4}   drawn boards "
               f"{BOARD_SEEDS.of(part).start}-{BOARD_SEEDS.of(part).stop - 1}   drawn cards "
               f"{CARD_SEEDS.of(part).start}-{CARD_SEEDS.of(part).stop - 1}")
+    print(f"Burrito Bison's digits: the replica's coins {BURRITO_COINS}, the real {BURRITO_REAL}")
+    print(f"Puzlogic: train the 15 bundled levels and generated pages {PUZLOGIC_PAGES['train']}, "
+          f"tune the real screenshots ({len(PUZLOGIC_REAL)}), test "
+          f"{len(PUZLOGIC_PAGES['test'])} generated pages ({PUZLOGIC_PAGES['test'][0]}, "
+          f"{PUZLOGIC_PAGES['test'][1]}, ...)")
 
 
 if __name__ == "__main__":

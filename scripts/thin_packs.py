@@ -10,12 +10,17 @@ of 0-9 and M). These packs, and the bundled one, read every number of their part
 (distance, round coins and total on the results; coins and price on the shop), each screen
 with the game at the four real sizes.
 
-The parts, fixed here and nowhere else:
-- tune: the replica's screens with the coins of TUNE_COINS (so that totals and shop coins
-  show other digits), packs cut from them; the numbers of the real 2018 results screen
+The parts, fixed in scripts/parts.py (BURRITO_COINS, BURRITO_REAL) and nowhere else:
+- tune: the replica's screens with the tune part's coins (so that totals and shop coins show
+  other digits), packs cut from them; the numbers of the real 2018 results screen
   (../shared/reference), read by packs cut from the real results and shop;
-- test: the replica's screens with the coins of TEST_COINS, packs cut from them; the numbers
-  of the real shop, read by the same real packs.
+- test: the replica's screens with the test part's coins, packs cut from them; the numbers of
+  the real shop, read by the same real packs.
+A part's packs are cut from its own screens and read them too, as a user's pack reads the
+screens it was cut from: what the test part keeps apart is the choice of the limits. The
+bundled pack is cut from the train part's coins (scripts/cut_burrito_templates.py): the totals
+and shop coins it reads are out of its sample; the results' distance and round coins and the
+shop's price (774, 489 and 100 on every frozen screen) are numbers it was taught from.
 
 Chosen on tune, a step away from where it reads a number wrong (the limit one step lower reads
 none wrong either): first MARGIN and ALONE, no glyph read below ACCEPT, the pair reading the
@@ -39,6 +44,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+# scripts/ is on the path when this file is run as a script
+from parts import BURRITO_COINS, BURRITO_REAL
+
 from webbot.browser import BrowserOptions, open_page, open_url
 from webbot.burrito_bison import digits, shop
 from webbot.burrito_bison.digits import Glyph, Glyphs, Limits, blobs, judge_all
@@ -58,8 +66,6 @@ REAL = ROOT.parent / "shared" / "reference" / "burrito-bison" / "screens"
 REAL_SHOTS = {"results": "round-finished-results.png", "shop": "shop.png"}
 REAL_TRUTH = {"results-distance": 774, "results-coins": 489, "results-total": 5119,
               "shop-coins": 883, "shop-price": 6100}
-TUNE_COINS = (938, 3017, 24683, 65211)
-TEST_COINS = (687, 9000, 15342, 72596)
 # The replica drawn at each real size (a device pixel ratio of 2 at one); the pack of the k-th
 # number of coins is cut from its screens at the k-th size.
 SIZES = (((1173, 660), 1), ((1146, 644), 1), ((1280, 768), 2), ((1120, 540), 1))
@@ -139,7 +145,7 @@ def replica(name: str, coins: tuple[int, ...]) -> Part:
     return Part(name, sources, numbers)
 
 
-def real() -> tuple[Part, Part]:
+def real() -> dict[str, Part]:
     """The real results' numbers and the real shop's, as grabbed and with the game at the
     other real sizes, each read by packs cut from both."""
     scenes = {}
@@ -160,8 +166,7 @@ def real() -> tuple[Part, Part]:
             sized[shot] = scene(game, (0, 0, width, height))
         for number, ink in number_inks(sized).items():
             numbers[number.split("-")[0]].append((blobs(ink), ink, REAL_TRUTH[number]))
-    return (Part("real results", [scenes], numbers["results"]),
-            Part("real shop", [scenes], numbers["shop"]))
+    return {shot: Part(f"real {shot}", [scenes], numbers[shot]) for shot in REAL_SHOTS}
 
 
 def packs(source: dict[str, np.ndarray], votes: Votes, limits: Limits) -> dict[str, Glyphs]:
@@ -265,11 +270,12 @@ def main() -> int:
                              "there)")
     args = parser.parse_args()
     votes = Votes()
-    tune, test = [replica("replica", TUNE_COINS)], [replica("replica", TEST_COINS)]
+    tune = [replica("replica", BURRITO_COINS["tune"])]
+    test = [replica("replica", BURRITO_COINS["test"])]
     if not args.no_real and REAL.is_dir():
-        real_results, real_shop = real()
-        tune.append(real_results)
-        test.append(real_shop)
+        screens = real()
+        tune.append(screens[BURRITO_REAL["tune"]])
+        test.append(screens[BURRITO_REAL["test"]])
     scored_tune = {part.name: Scored(part) for part in tune}
     scored_test = {part.name: Scored(part) for part in test}
 

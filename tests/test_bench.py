@@ -26,7 +26,8 @@ def test_bench_puzlogic_prints_a_table():
     result = processes.run([sys.executable, str(script), "--quick", "--frames", "1", "--no-run"],
                            timeout=600)
     assert result.returncode == 0, result.stderr
-    row = next(line for line in result.stdout.splitlines() if line.startswith("| replica dpr 1"))
+    row = next(line for line in result.stdout.splitlines()
+               if line.startswith("| bundled levels dpr 1"))
     cells = [cell.strip() for cell in row.strip("|").split("|")]
     right, total = map(int, cells[5].split("/"))
     assert right == total > 0 and cells[-1].endswith("x faster")

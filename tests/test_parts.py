@@ -3,6 +3,7 @@ one."""
 
 from __future__ import annotations
 
+import itertools
 import json
 
 import pytest
@@ -10,11 +11,14 @@ import pytest
 from scripts.parts import (
     BOARD_SEEDS,
     BURRITO_COINS,
+    BURRITO_REAL,
     CARD_SEEDS,
     LEFT_OUT,
     PART_NAMES,
+    PUZLOGIC_PAGES,
     REAL_CARD_PARTS,
     REAL_CARDS,
+    puzlogic_seeds,
     split_real_cards,
 )
 from webbot.daily_set.camera import read_single
@@ -26,7 +30,6 @@ def test_the_seed_ranges_of_the_parts_do_not_overlap():
     for seeds in (BOARD_SEEDS, CARD_SEEDS):
         ranges = sorted((seeds.of(part) for part in PART_NAMES), key=lambda r: r.start)
         assert all(a.stop <= b.start for a, b in zip(ranges, ranges[1:], strict=False))
-    assert not set(BURRITO_COINS["tune"]) & set(BURRITO_COINS["test"])
 
 
 def test_the_real_photos_lists_are_disjoint_and_the_test_part_is_a_fifth():
@@ -52,3 +55,27 @@ def test_the_photos_left_out_are_read_as_what_they_show_not_as_their_labels():
     assert set(shown) == set(LEFT_OUT)
     for name, card in shown.items():
         assert read_single(load(REAL_CARDS / name)).card == card
+
+
+def test_burrito_bisons_coin_parts_do_not_overlap():
+    assert set(BURRITO_COINS) <= set(PART_NAMES)
+    for first, second in itertools.combinations(BURRITO_COINS.values(), 2):
+        assert not set(first) & set(second)
+
+
+def test_burrito_bisons_real_screens_are_one_part_each():
+    assert set(BURRITO_REAL) == {"tune", "test"}
+    assert BURRITO_REAL["tune"] != BURRITO_REAL["test"]
+
+
+def test_puzlogics_generated_levels_in_train_and_test_do_not_overlap():
+    train, test = puzlogic_seeds("train"), puzlogic_seeds("test")
+    assert train and test
+    assert not train & test
+    assert puzlogic_seeds("tune") == set()  # tune is the real screenshots alone
+
+
+def test_puzlogics_test_pages_are_distinct_pages():
+    pages = PUZLOGIC_PAGES["test"]
+    assert len(set(pages)) == len(pages)
+    assert all(b - a >= 15 for a, b in itertools.pairwise(sorted(pages)))

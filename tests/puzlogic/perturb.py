@@ -107,21 +107,49 @@ PERTURBATIONS: dict[str, Perturbation] = {
 }
 
 
-def outcome(reader: Reader, image: np.ndarray, level: dict) -> str:
-    """exact, refused (the reader said why) or wrong."""
+def read_puzzle(reader: Reader, image: np.ndarray) -> dict | None:
+    """The puzzle read from a picture (its JSON), or None when the reader refused it."""
     try:
-        puzzle = reader.read_level(normalise(image)).puzzle()
+        return reader.read_level(normalise(image)).puzzle().to_json()
     except WebbotError:
+        return None
+
+
+def judged(puzzle: dict | None, level: dict) -> str:
+    """exact, refused (the reader said why) or wrong."""
+    if puzzle is None:
         return "refused"
-    return "exact" if comparable(puzzle.to_json()) == comparable(level) else "wrong"
+    return "exact" if comparable(puzzle) == comparable(level) else "wrong"
+
+
+def outcome(reader: Reader, image: np.ndarray, level: dict) -> str:
+    return judged(read_puzzle(reader, image), level)
+
+
+def misread(puzzle: dict, level: dict) -> str:
+    """What a wrong reading got wrong, in words: each part read otherwise than the level has."""
+    said = []
+    for part, read, truth in zip(("cells", "pieces", "sums"), comparable(puzzle),
+                                 comparable(level), strict=True):
+        extra = [item for item in read if item not in truth]
+        missing = [item for item in truth if item not in read]
+        if extra or missing:
+            said.append(f"{part} read {extra} where the level has {missing}")
+    return "; ".join(said)
 
 
 def tally(reader: Reader, pictures: list[tuple[np.ndarray, dict]],
-          names: tuple[str, ...] = tuple(PERTURBATIONS)) -> dict[str, dict[str, int]]:
-    """perturbation -> {exact, refused, wrong} over the pictures."""
+          names: tuple[str, ...] = tuple(PERTURBATIONS), wrong: list[str] | None = None
+          ) -> dict[str, dict[str, int]]:
+    """perturbation -> {exact, refused, wrong} over the pictures; each wrong reading said in
+    `wrong` (given) as "perturbation, picture N: what was misread"."""
     counts = {}
     for name in names:
-        results = [outcome(reader, PERTURBATIONS[name](image), level)
-                   for image, level in pictures]
+        results = []
+        for number, (image, level) in enumerate(pictures, 1):
+            puzzle = read_puzzle(reader, PERTURBATIONS[name](image))
+            results.append(judged(puzzle, level))
+            if results[-1] == "wrong" and wrong is not None:
+                wrong.append(f"{name}, picture {number}: {misread(puzzle, level)}")
         counts[name] = {kind: results.count(kind) for kind in ("exact", "refused", "wrong")}
     return counts

@@ -8,6 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
+from scripts.parts import PUZLOGIC_PAGES
 from tests.conftest import REFERENCE
 from tests.puzlogic.conftest import bundled_levels, comparable, needs_reference, reference_levels
 from tests.puzlogic.replica import open_game
@@ -17,6 +18,7 @@ from webbot.vision import digits as digits_module
 from webbot.vision.digits import DigitReader
 
 REAL = REFERENCE / "puzlogic"
+TEST_PAGE = PUZLOGIC_PAGES["test"][0]
 
 
 def first_run_reader(cache) -> Reader:
@@ -41,6 +43,23 @@ def test_a_first_run_reads_the_replica_from_the_bundled_templates(browser, fixtu
     finally:
         context.close()
     assert reader.digits.tesseract_calls == 0  # every digit from a bundled template
+
+
+def test_a_first_run_reads_levels_of_the_test_part_exactly(browser, fixtures_url, tmp_path):
+    """Generated levels that nothing was learned or tuned on (Puzlogic's test part,
+    scripts/parts.py), blue sums among them, as a clean capture shows them."""
+    reader = first_run_reader(tmp_path)
+    page = browser.new_page(viewport={"width": 1100, "height": 760})
+    try:
+        for number in (1, 5, 6):
+            open_game(page, fixtures_url, f"generate={TEST_PAGE}&level={number}", leaves=0)
+            page.wait_for_function("window.__puzlogicTest.state().screen === 'level'")
+            view = reader.read_level(normalise(grab_page(page)))
+            shown = page.evaluate(f"window.__puzlogicTest.level({number})")
+            assert view.doubts == []
+            assert comparable(view.puzzle().to_json()) == comparable(shown)
+    finally:
+        page.close()
 
 
 @needs_reference
