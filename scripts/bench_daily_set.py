@@ -41,10 +41,12 @@ import argparse
 import colorsys
 import random
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager, nullcontext
+from contextlib import contextmanager, nullcontext, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -54,6 +56,7 @@ import numpy as np
 # scripts/ is on the path when this file is run as a script
 from docs_table import cores, put_in_docs
 from floors import daily_set_floor
+from parts import BOARD_SEEDS, CARD_SEEDS
 from photo_boards import draw_board
 from photo_cards import photo_card
 from playwright.sync_api import sync_playwright
@@ -329,26 +332,27 @@ def card_photo_rows(boards: int, phones: int, repeat: int) -> tuple[list[str], i
         truth = [Card(int(n), shape.rstrip("s"), colour, fill) for n, colour, fill, shape
                  in (line.split() for line in labels.read_text().splitlines() if line)]
         size = f"{picture.shape[1]}x{picture.shape[0]}"
-        for label, read in ((f"real photo {photo.name} ({size})", read_picture),
-                            (f"real photo {photo.name}, shape reader alone (before)",
+        for label, read in ((f"real photo {photo.name} ({size}; tune)", read_picture),
+                            (f"real photo {photo.name}, shape reader alone (before; tune)",
                              read_board)):
             for _ in range(repeat):
                 count(label, *board_outcome(picture, truth, read))
-    for seed in range(boards + phones):
-        phone = seed >= boards
+    for index, seed in enumerate(BOARD_SEEDS.test[:boards + phones]):
+        phone = index >= boards
         picture, placed, drawn = draw_board(seed, size=(4032, 3024) if phone else (960, 720))
         truth = [Card(**card.card) for card in placed]
-        label = ("drawn 12 Mpx phone photos, any table, apart or touching" if phone else
-                 "drawn webcam photos, cards touching, any table" if drawn.touching else
-                 f"drawn webcam photos, cards apart, {drawn.table} table")
+        label = ("drawn 12 Mpx phone photos, any table, apart or touching (test)" if phone else
+                 "drawn webcam photos, cards touching, any table (test)" if drawn.touching else
+                 f"drawn webcam photos, cards apart, {drawn.table} table (test)")
         count(label, *board_outcome(picture, truth))
-    for number in range(1, 82) if boards else ():
-        picture, card = photo_card(number, np.random.default_rng(number))
+    for seed in CARD_SEEDS.test[:81] if boards else ():
+        rng = np.random.default_rng(seed)
+        picture, card = photo_card(int(rng.integers(1, 82)), rng)
+        label = "drawn single cards (classify; test)"
         try:
-            count("drawn single cards (classify)", "exact" if read_single(picture).card ==
-                  Card(**card) else "wrong")
+            count(label, "exact" if read_single(picture).card == Card(**card) else "wrong")
         except CardError:
-            count("drawn single cards (classify)", "refused")
+            count(label, "refused")
     lines = ["| pictures of SET cards | pictures | read exactly | refused | wrong | time, "
              "median (max) |", "|---|---:|---:|---:|---:|---:|"]
     for label, (exact, refused, wrong, times) in sorted(rows.items()):
@@ -572,11 +576,40 @@ def main() -> int:
     return 0 if all(run.complete for run in every) else 1  # wrong answers fail; speed is a table
 
 
+def command_rows(repeat: int) -> list[str]:
+    """A drawn 12 Mpx phone photo (JPEG) read by `webbot daily-set read` as a process, from its
+    start to its answer, beside the reading of the decoded picture in this process."""
+    picture, _, _ = draw_board(BOARD_SEEDS.test[0], size=(4032, 3024))
+    webbot = Path(sys.executable).with_name("webbot")
+    process, inside = [], []
+    with tempfile.TemporaryDirectory() as scratch:
+        path = Path(scratch) / "phone.jpg"
+        cv2.imwrite(str(path), picture, [cv2.IMWRITE_JPEG_QUALITY, 90])
+        for _ in range(repeat):
+            started = time.perf_counter()
+            done = subprocess.run([str(webbot), "daily-set", "read", str(path)],
+                                  capture_output=True, text=True, timeout=120)
+            process.append(time.perf_counter() - started)
+            started = time.perf_counter()
+            with suppress(BoardError):
+                read_picture(load(path), lossy=True)
+            inside.append(time.perf_counter() - started)
+    said = "read" if done.returncode == 0 else f"refused (exit {done.returncode})"
+    return [f"| the command on a drawn 12 Mpx phone JPEG, process start to answer ({said}) "
+            f"| {repeat} | | | | {statistics.median(process) * 1000:.0f} ms "
+            f"({max(process) * 1000:.0f}) |",
+            f"| the same photo read in-process (decoded from its file) | {repeat} | | | | "
+            f"{statistics.median(inside) * 1000:.0f} ms ({max(inside) * 1000:.0f}) |"]
+
+
 def photos_only(boards: int, phones: int, repeat: int, docs: bool) -> int:
     started = time.monotonic()
     lines, wrong = card_photo_rows(boards, phones, repeat)
+    lines += command_rows(max(repeat, 3))
     lines += ["", f"Drawn boards: {boards} webcam-sized (960x720) and {phones} phone-sized "
-              "(4032x3024), each from its own seed, 3 to 21 cards; times are of the reading "
+              "(4032x3024), each from its own seed of the test part (scripts/parts.py), 3 to 21 "
+              "cards; the two real photos are the tune part (the rules' inks were set on them); "
+              "times are of the reading "
               f"of a decoded picture ({repeat} times each real photo), goal under "
               f"{TARGET_PHONE_PHOTO_S:g} s for a 12 Mpx photo. Measured "
               f"{time.strftime('%Y-%m-%d')} on {cores()} cores in "

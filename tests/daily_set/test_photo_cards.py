@@ -4,7 +4,6 @@ makes of its pictures: never a wrong card; a doubt is a refusal that says what i
 
 from __future__ import annotations
 
-import math
 from dataclasses import replace
 
 import cv2
@@ -13,10 +12,9 @@ import pytest
 
 from scripts.photo_cards import CARD_ASPECT, WIDTHS, Look, photo_card, photograph, random_look
 from scripts.render_set_cards import card_for_number
-from tests.conftest import run_webbot, sweep
+from tests.conftest import run_webbot
 from webbot.daily_set.camera import read_single
-from webbot.daily_set.model import Card
-from webbot.daily_set.perceive import CardError, Unclear
+from webbot.daily_set.perceive import Unclear
 
 
 def test_a_seed_draws_the_same_picture_and_another_seed_another():
@@ -79,36 +77,13 @@ def test_moire_sampling_differs_from_a_prefiltered_picture():
     assert np.abs(clean - aliased).max() > 60
 
 
-# The 81 cards in three parts, every third card each: CI reads the first part.
-CARD_PARTS = [list(range(start, 82, 3)) for start in (1, 2, 3)]
-
-
-@pytest.mark.parametrize("numbers", sweep(CARD_PARTS, lambda numbers: numbers[0] == 1),
-                         ids=lambda numbers: f"from-{numbers[0]}")
-def test_no_photographed_card_is_read_wrong(numbers):
-    """Each card of the part once, as a camera sees it: a card read is the card shown; what is
-    not read is refused, and at least 90% are read (issue 54's goal)."""
-    read = 0
-    for number in numbers:
-        picture, truth = photo_card(number, np.random.default_rng(number))
-        try:
-            reading = read_single(picture)
-        except CardError:
-            continue
-        assert reading.card == Card(**truth), (number, reading.card, reading.doubt)
-        read += 1
-    assert read >= math.ceil(0.9 * len(numbers))
-
-
 def test_a_doubtful_card_is_refused_saying_what_it_read(tmp_path):
     picture, _ = photo_card(70, np.random.default_rng(231))  # a small diamond, blurred
-    with pytest.raises(Unclear, match=r"not clearly one card: read as 1 green solid diamond, "
-                                      r"but its fill is in doubt \(0\.\d\d\)"):
+    with pytest.raises(Unclear, match=r"^unsure of the fill: striped or empty\?$"):
         read_single(picture)
     path = tmp_path / "card.png"
     cv2.imwrite(str(path), picture)
     done = run_webbot("daily-set", "classify", str(path))
     assert done.returncode == 1
     assert done.stderr.strip().splitlines() == [
-        f"webbot: error: {path}: not clearly one card: read as 1 green solid diamond, but "
-        f"its fill is in doubt ({done.stderr.split('(')[-1].split(')')[0]})"]
+        f"webbot: error: {path}: unsure of the fill: striped or empty?"]

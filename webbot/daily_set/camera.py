@@ -11,6 +11,7 @@ the silhouettes' likeness to a diamond and an oval and their solidity.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
@@ -31,12 +32,15 @@ from webbot.daily_set.perceive import (
     silhouettes,
 )
 from webbot.daily_set.photo import CUT_HEIGHT, CUT_WIDTH, card_cut
+from webbot.daily_set.verdict import SURE, agreed
 
 # A card picture from a file (`webbot daily-set classify`) is an answer only below this doubt,
 # in each reading that answers (the page's cards, art and captures, stay under 0.45 in the
 # page's reader). The same limit as a board's picture's (board.PICTURE_DOUBT_LIMIT).
 SINGLE_DOUBT_LIMIT = 0.5
-LEARNED_VETO = 0.9  # the learned reader's sureness of another card that refuses a clear one
+# The page's art: its commonest colour grey and on ART_FLAT of the picture (photos of this
+# deck: at most 0.40, and never grey; the page's art 0.45 or more). Sampled to ART_SAMPLE pixels.
+ART_FLAT, ART_SAMPLE = 0.3, 250_000
 BORDER = 0.03  # of the cut's height: the card's own edge and the table beyond, left out
 # Ink: darkness in the darkest channel once the paper is divided out, against the card's
 # strongest ink; a shape's pixels are those at INK_SHARE of it or more.
@@ -80,46 +84,84 @@ def read_file(path: str | Path) -> Reading:
 
 
 def read_single(image: np.ndarray) -> Reading:
-    """One card picture from a file, the page's art or a photo, read twice: by the page's
-    reader on the picture, and by the camera's on the card cut from it. An answer when a
-    reading is clear (doubt under SINGLE_DOUBT_LIMIT), the other is not clearly a different
-    card and the learned reader (on the card cut) does not surely name another; or, with no
-    reading clear, when the learned reader all but certainly names a card one of them read.
-    Otherwise refused, saying what was read."""
-    readings: list[Reading] = []
-    errors: list[CardError] = []
-    learned: Learned | None = None
+    """One card picture from a file: the page's art as the page's reader and the camera's
+    rules read it, or a photo as the camera's rules and the learned reader agree on it, the
+    learned reader sure of it (verdict.agreed). Otherwise refused, saying why."""
+    return decided(looked_at(image))
+
+
+@dataclass(frozen=True)
+class Looks:
+    """What each reader made of one card picture: a reading, or why it could not."""
+
+    art: bool  # the page's flat art (white around the shapes), not a photo
+    page: Reading | CardError  # the page's reader, on the picture
+    rules: tuple[Card, dict[str, float]] | CardError  # the camera's rules, on the card cut
+    learned: Learned | None  # on the card cut (None: no card to cut)
+
+
+def looked_at(image: np.ndarray) -> Looks:
+    """Every reader's look at a card picture."""
     try:
-        readings.append(classify(image))
+        page: Reading | CardError = classify(image)
     except CardError as error:
-        errors.append(error)
+        page = error
+    learned = None
     try:
         cut = card_cut(image)
         normal = paper_divided(cut.picture)
         learned = read_learned(normal)
-        card, doubts = read_normal(normal, cut.height)
+        rules: tuple[Card, dict[str, float]] | CardError = read_normal(normal, cut.height)
+    except CardError as error:
+        rules = error
+    return Looks(is_page_art(image), page, rules, learned)
+
+
+def is_page_art(image: np.ndarray) -> bool:
+    """The page's flat art (or a screenshot of it, dimmed by an overlay or not): ART_FLAT or
+    more of its pixels within 2 levels of its commonest colour, and that colour grey to the
+    level (white, or white under a shade). A camera's paper is neither that even nor that grey."""
+    step = max(1, round((image.shape[0] * image.shape[1] / ART_SAMPLE) ** 0.5))
+    pixels = image[::step, ::step].reshape(-1, 3).astype(np.int64)
+    packed = (pixels[:, 0] << 16) | (pixels[:, 1] << 8) | pixels[:, 2]
+    values, counts = np.unique(packed, return_counts=True)
+    commonest = pixels[int(np.flatnonzero(packed == values[counts.argmax()])[0])]
+    if int(commonest.max() - commonest.min()) > 1:
+        return False
+    return float((np.abs(pixels - commonest).max(axis=1) <= 2).mean()) >= ART_FLAT
+
+
+def decided(looks: Looks, sure: float = SURE) -> Reading:
+    """The answer the looks give, or Unclear saying why there is none."""
+    if looks.art:
+        return _art_reading(looks)
+    if isinstance(looks.rules, CardError):
+        raise looks.rules
+    if looks.learned is None:  # (the rules read what the learned reader was not shown)
+        raise Unclear("the learned reader has no card to read")
+    return agreed(*looks.rules, looks.learned, sure)
+
+
+def _art_reading(looks: Looks) -> Reading:
+    """The page's art: an answer when a reading is clear (doubt under SINGLE_DOUBT_LIMIT) and
+    the other is not clearly a different card."""
+    readings = [looks.page] if isinstance(looks.page, Reading) else []
+    if not isinstance(looks.rules, CardError):
+        card, doubts = looks.rules
         doubtful = max(doubts, key=doubts.__getitem__)
         readings.append(Reading(card, round(doubts[doubtful], 3), doubtful))
-    except CardError as error:
-        errors.append(error)
     clear = [reading for reading in readings if reading.doubt < SINGLE_DOUBT_LIMIT]
     cards = {reading.card for reading in clear}
     if len(cards) > 1:
         first, second = sorted(cards, key=str)
         raise Unclear(f"not clearly one card: read as {first} one way and as {second} another")
     if clear:
-        if learned and learned.card != clear[0].card and \
-                learned.sure[learned.least] >= LEARNED_VETO:
-            raise Unclear(f"not clearly one card: read as {clear[0].card} one way and as "
-                          f"{learned.card} by the learned reader")
         return clear[0]
-    if learned and learned.certain and any(r.card == learned.card for r in readings):
-        return Reading(learned.card, round(learned.doubt, 3), learned.least)
     if readings:
         least = min(readings, key=lambda reading: reading.doubt)
-        raise Unclear(f"not clearly one card: read as {least.card}, but its {least.doubtful} "
-                      f"is in doubt ({least.doubt:.2f})")
-    raise errors[0]  # (the page's reader's reason, also for a picture of no card)
+        raise Unclear(f"read as {least.card}, but unsure of its "
+                      f"{'colour' if least.doubtful == 'color' else least.doubtful}")
+    raise looks.page if isinstance(looks.page, CardError) else looks.rules
 
 
 def read_cut(picture: np.ndarray, height: float = CUT_HEIGHT) -> tuple[Card, dict[str, float]]:
@@ -207,11 +249,11 @@ def _color(normal: np.ndarray, inked: np.ndarray) -> tuple[str, float]:
     lab = cv2.cvtColor((normal * 255).astype(np.uint8), cv2.COLOR_BGR2LAB).astype(np.float32)
     a = float(np.median(lab[..., 1][inked])) - 128
     b = float(np.median(lab[..., 2][inked])) - 128
-    if np.hypot(a, b) < MIN_INK_CHROMA:
-        raise NoInk("its shapes' ink shows no colour")
     angle = float(np.degrees(np.arctan2(b, a)))
     distances = {name: _angle_to(angle, *ends) for name, ends in INK_RANGES.items()}
     ranked = sorted(distances, key=distances.__getitem__)
+    if np.hypot(a, b) < MIN_INK_CHROMA:  # no colour to judge: the nearest, wholly in doubt
+        return ranked[0], 1.0
     best, second = distances[ranked[0]], distances[ranked[1]]
     return ranked[0], 2 * best / (best + second)
 

@@ -1,0 +1,43 @@
+"""When a card read from a photo is an answer: the camera's rules and the learned reader name
+the same card, and the learned reader is at least SURE of each attribute. Otherwise it is
+refused, and the reason names the attribute in doubt in words: `unsure of the fill: striped or
+empty?`.
+
+SURE is chosen by `scripts/bench_photo_cards.py --choose` on the tune part of
+scripts/parts.py: the lowest sureness at which no card of that part is read wrong, a step up.
+"""
+
+from __future__ import annotations
+
+from webbot.daily_set.learned import VALUES, Learned
+from webbot.daily_set.model import ATTRIBUTES, Card, Reading
+from webbot.daily_set.perceive import Unclear
+
+SURE = 0.8
+
+
+def agreed(rules: Card, doubts: dict[str, float], learned: Learned,
+           sure: float = SURE) -> Reading:
+    """The card both readers name, where the learned reader is at least `sure` of each
+    attribute; else Unclear, naming each attribute in doubt and its two likeliest values."""
+    differ = [name for name in ATTRIBUTES if getattr(rules, name) != getattr(learned.card, name)]
+    if differ:
+        raise Unclear("; ".join(unsure_of(name, getattr(rules, name), getattr(learned.card, name))
+                                for name in differ))
+    if learned.sure[learned.least] < sure:
+        name = learned.least
+        second = learned.second[name] if learned.second else "another"
+        raise Unclear(unsure_of(name, getattr(learned.card, name), second))
+    doubtful = max(doubts, key=doubts.__getitem__)
+    return Reading(rules, round(max(doubts[doubtful], 2 * (1 - learned.sure[learned.least])), 3),
+                   doubtful)
+
+
+def unsure_of(attribute: str, one: object, other: object) -> str:
+    """`unsure of the fill: striped or empty?` (the values in the deck's order; a count as a
+    number of shapes)."""
+    one, other = sorted((one, other), key=list(VALUES[attribute]).index)
+    if attribute == "count":
+        return f"unsure of the count: {one} or {other} shapes?"
+    word = "colour" if attribute == "color" else attribute
+    return f"unsure of the {word}: {one} or {other}?"
