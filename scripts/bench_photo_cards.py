@@ -62,7 +62,7 @@ class Looked:
     truth: Card
     looks: Looks
 
-    def outcome(self, sure: float) -> tuple[str, str]:
+    def outcome(self, sure: float = SURE) -> tuple[str, str]:
         """'right', 'wrong' or 'refused', and what was read or why not."""
         try:
             card = decided(self.looks, sure).card
@@ -115,11 +115,11 @@ def look(part: str, drawn: int, boards: int) -> list[Looked]:
         list(table_cards(part, boards))
 
 
-def table(part: str, looked: list[Looked], sure: float) -> tuple[str, int]:
+def table(part: str, looked: list[Looked]) -> tuple[str, int]:
     lines = ["| part | source | cards | right | refused | wrong |", "|---|---|---:|---:|---:|---:|"]
     wrong_total = 0
     for source in dict.fromkeys(item.source for item in looked):
-        outcomes = [item.outcome(sure)[0] for item in looked if item.source == source]
+        outcomes = [item.outcome()[0] for item in looked if item.source == source]
         right, wrong = outcomes.count("right"), outcomes.count("wrong")
         refused = len(outcomes) - right - wrong
         wrong_total += wrong
@@ -156,14 +156,14 @@ def main() -> int:
     part = "tune" if args.choose else args.part
     looked = look(part, args.drawn, args.boards)
     if args.choose:
-        chosen = choose(looked)
-        print(f"\nchosen on the tune part: {chosen} (verdict.SURE is {SURE})")
-        return 0 if chosen == SURE else 1
-    text, wrong = table(part, looked, SURE)
+        sure = choose(looked)
+        print(f"\nchosen on the tune part: {sure} (verdict.SURE is {SURE})")
+        return 0 if sure == SURE else 1
+    text, wrong = table(part, looked)
     print(text)
     if args.wrong or wrong:
         for item in looked:
-            verdict, read = item.outcome(SURE)
+            verdict, read = item.outcome()
             if verdict == "wrong":
                 print(f"- {item.source} {item.name}: {item.truth} read as {read}")
     if args.docs and not put_in_docs(f"bench_photo_cards_{part}", text + (
