@@ -25,6 +25,8 @@ from webbot.server import FixtureServer, fixtures_root
 
 PAGES = Path(__file__).parent / "pages"
 SHORT = {"puzlogic": ("--levels", "1"), "daily-set": (), "burrito-bison": ("--rounds", "1")}
+PAGE = {"puzlogic": "puzlogic/index.html", "daily-set": "daily-set/puzzle/set.htm",
+        "burrito-bison": "burrito-bison/index.html"}
 INTERRUPTED_WITHIN_S = 20  # "at once", with room for a slow machine
 
 
@@ -32,7 +34,7 @@ def spinning_copy(folder: Path, game: str, event: str) -> None:
     """A copy of the bundled game under `folder` whose page spins on `event` (spin-on.js)."""
     shutil.copytree(fixtures_root() / game, folder / game)
     shutil.copy(PAGES / "spin-on.js", folder)
-    index = folder / game / "index.html"
+    index = folder / PAGE[game]
     index.write_text(index.read_text().replace(
         "</body>", f'<script src="/spin-on.js?on={event}"></script>\n</body>'))
 
@@ -61,7 +63,7 @@ def test_a_page_that_spins_in_a_handler_the_bot_sets_off_ends_the_game_in_one_li
         tmp_path, game, event, in_frame):
     spinning_copy(tmp_path, game, event)
     with FixtureServer(tmp_path) as site, FixtureServer(PAGES) as pages:
-        url = f"{site.url}{game}/index.html"
+        url = f"{site.url}{PAGE[game]}"
         if in_frame:
             url = framed(pages.url.replace("127.0.0.1", "localhost"), url, event)
         result, took, memory = run_bounded(game, "--fresh", "--url", url, *SHORT[game],
