@@ -101,16 +101,21 @@ def test_a_pack_without_a_digit_leaves_numbers_with_it_unread(browser, fixtures_
     the numbers without a 0 read as before."""
     truth = replica_shots(browser, fixtures_url, tmp_path, {
         "results": "scene=results&coins=1511", "shop": "scene=shop&coins=2356"})
-    cut(tmp_path, "results", "shop")
-    for glyph in (tmp_path / "pack" / "digits").glob("0-*.png"):
-        glyph.unlink()
-    (results, shop), plain = read(tmp_path / "results.png", tmp_path / "shop.png",
-                                  pack=tmp_path / "pack")
+    (results, shop), plain = read_without_digit(tmp_path, "0")
     why = right_or_unreadable(results, truth["results"], plain)
     assert (results["distance"], results["coins"]) == (774, 489)
     assert results["total"] is None and "0" in why["total"]
     why = right_or_unreadable(shop, {"coins": 2356, "price": 100}, plain)
     assert shop["coins"] == 2356 and shop["price"] is None
+
+
+def read_without_digit(folder: Path, digit: str) -> tuple[list[dict], str]:
+    """The results and shop in `folder` read with a pack cut from them, less `digit`'s glyphs
+    (as a pack cut from screenshots that never show it)."""
+    cut(folder, "results", "shop")
+    for glyph in (folder / "pack" / "digits").glob(f"{digit}-*.png"):
+        glyph.unlink()
+    return read(folder / "results.png", folder / "shop.png", pack=folder / "pack")
 
 
 def link(folder: Path, **shots: str) -> None:
@@ -129,11 +134,7 @@ def test_real_thin_packs_read_no_number_wrong(tmp_path):
     (answer,), plain = read(tmp_path / "results.png", pack=tmp_path / "pack")
     right_or_unreadable(answer, REAL_TRUTH["results"], plain)
 
-    cut(tmp_path, "results", "shop")
-    for glyph in (tmp_path / "pack" / "digits").glob("6-*.png"):
-        glyph.unlink()
-    (results, shop), plain = read(tmp_path / "results.png", tmp_path / "shop.png",
-                                  pack=tmp_path / "pack")
+    (results, shop), plain = read_without_digit(tmp_path, "6")
     why = right_or_unreadable(results, REAL_TRUTH["results"], plain)
     assert (results["distance"], results["coins"]) == (774, 489)
     assert why == {"total": "glyph 1 may be a 6, which it has no glyph for"}

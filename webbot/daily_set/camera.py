@@ -95,17 +95,20 @@ class Looks:
     """What each reader made of one card picture: a reading, or why it could not."""
 
     art: bool  # the page's flat art (white around the shapes), not a photo
-    page: Reading | CardError  # the page's reader, on the picture
+    page: Reading | CardError  # the page's reader, on the picture (the page's art only)
     rules: tuple[Card, dict[str, float]] | CardError  # the camera's rules, on the card cut
     learned: Learned | None  # on the card cut (None: no card to cut)
 
 
 def looked_at(image: np.ndarray) -> Looks:
-    """Every reader's look at a card picture."""
-    try:
-        page: Reading | CardError = classify(image)
-    except CardError as error:
-        page = error
+    """Every reader's look at a card picture (the page's reader on the page's art alone)."""
+    art = is_page_art(image)
+    page: Reading | CardError = CardError("not the page's art")
+    if art:
+        try:
+            page = classify(image)
+        except CardError as error:
+            page = error
     learned = None
     try:
         cut = card_cut(image)
@@ -114,7 +117,7 @@ def looked_at(image: np.ndarray) -> Looks:
         rules: tuple[Card, dict[str, float]] | CardError = read_normal(normal, cut.height)
     except CardError as error:
         rules = error
-    return Looks(is_page_art(image), page, rules, learned)
+    return Looks(art, page, rules, learned)
 
 
 def is_page_art(image: np.ndarray) -> bool:
