@@ -161,6 +161,38 @@ def test_two_cards_edge_to_edge_seen_as_one_card_turned_are_refused_not_read_as_
         read_picture(picture, kind="table")
 
 
+def test_cards_edge_to_edge_on_a_small_board_are_parted_by_the_way_their_shapes_lie():
+    """On a board of two regions, one of them two or three cards edge to edge, no median card
+    says which region is a card; the shapes do: a card's lie across its long side, and a
+    region whose shapes lie along it is cards side by side, parted."""
+    for seed, count in ((49, 3), (77, 4)):  # a pair, a row of three, each beside one card
+        picture, placed, _ = draw_board(seed, size=(960, 720), touching=True)
+        assert len(placed) == count
+        read = read_picture(picture, lossy=True)
+        assert [card.reading.card for card in read.cards] == [Card(**p.card) for p in placed]
+
+
+def test_shapes_lying_along_a_region_tell_cards_side_by_side_from_one_card():
+    lab = cv2.cvtColor(np.full((200, 300, 3), 235, np.uint8), cv2.COLOR_BGR2LAB)
+    one = lab.copy()  # a card lying across: its two shapes stand across its long side
+    for middle in (110, 190):
+        cv2.ellipse(one, (middle, 100), (20, 50), 0, 0, 360, (80, 200, 160), cv2.FILLED)
+    pair = lab.copy()  # two cards on end side by side: each one's shape lies across them
+    for middle in (80, 220):
+        cv2.ellipse(pair, (middle, 100), (50, 20), 0, 0, 360, (80, 200, 160), cv2.FILLED)
+    region = np.float32([[10, 20], [290, 20], [290, 180], [10, 180]])
+    assert not parting.shapes_along(one, region)
+    assert parting.shapes_along(pair, region)
+
+
+def test_cards_pushed_together_are_numbered_by_their_columns():
+    """Cards pushed together leave one of a row half a card below its row; its column (the
+    card above and the card below it) still says which row it is in."""
+    picture, placed, _ = draw_board(51, size=(960, 720), touching=True)
+    read = read_picture(picture, lossy=True)
+    assert [card.reading.card for card in read.cards] == [Card(**p.card) for p in placed]
+
+
 def test_a_gap_in_a_row_holding_colour_is_a_card_unseen():
     """Cards in a row on a grey table with a card's room between two of them, where some
     colour shows but nothing darker: a card as grey as the table, its shapes faint."""

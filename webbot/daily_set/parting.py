@@ -28,6 +28,9 @@ MAX_PARTED = 7  # cards in a region parted: a row of 21 cards laid in 3
 SEAM_WIDTH = 5  # px: edges thickened so, to cut cards touching askew apart along their seam
 SEAMED_SHARE = 0.85  # of a region: the cards cut from it along its seams cover this much
 PALEST, INK_COLOURED = 10, 10  # a*b* length above a card's palest tenth that is a shape's ink
+# A region's shapes, looked at upright ALONG_SIDE px long: ink pieces of SHAPE_SHARE of it or
+# more, SHAPE_LONG times as long as wide (a SET shape is about twice as long).
+ALONG_SIDE, SHAPE_SHARE, SHAPE_LONG = 200, 0.02, 1.4
 HELD_GROWN = 1.06  # a card found in a region, grown so, left out of what else it holds
 
 
@@ -158,3 +161,30 @@ def shapes_in_middle(lab: np.ndarray, quad: np.ndarray, short: float) -> bool:
         return False
     centre = np.array([(xs.min() + xs.max()) / 2, (ys.min() + ys.max()) / 2])
     return bool(np.linalg.norm(centre - middle) <= PARTED_OFF_MIDDLE * short)
+
+
+def shapes_along(lab: np.ndarray, quad: np.ndarray) -> bool:
+    """Whether a card-shaped region's shapes lie along its long side: a card's lie across it,
+    so such a region is not one card but cards edge to edge (two standing on end side by
+    side have nearly a card's proportions, lying). Shapes: the ink's pieces of SHAPE_SHARE
+    of the region or more, SHAPE_LONG times as long as wide; along when most do."""
+    corners = quad.astype(np.float32)
+    across, down = sides(corners)
+    if down > across:
+        corners = np.roll(corners, -1, axis=0)
+    width, height = ALONG_SIDE, int(ALONG_SIDE / CARD_RATIO)
+    upright = cv2.warpPerspective(lab, cv2.getPerspectiveTransform(corners, np.float32(
+        [[0, 0], [width, 0], [width, height], [0, height]])), (width, height))
+    within = np.zeros((height, width), np.uint8)
+    margin = int(0.05 * height)
+    within[margin:-margin, margin:-margin] = 1
+    lightness, chroma = upright[..., 0], chroma_of(upright)
+    palest = float(np.percentile(chroma[within > 0], PALEST))
+    ink = (within > 0) & ((lightness < np.median(lightness[within > 0]) - INK_CONTRAST / 2)
+                          | (chroma > palest + INK_COLOURED))
+    count, _, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8))
+    ways = [w > h for w, h in (stats[i, [cv2.CC_STAT_WIDTH, cv2.CC_STAT_HEIGHT]]
+                               for i in range(1, count)
+                               if stats[i, cv2.CC_STAT_AREA] >= SHAPE_SHARE * width * height)
+            if max(w, h) >= SHAPE_LONG * min(w, h)]
+    return bool(ways) and sum(ways) > len(ways) / 2

@@ -12,6 +12,7 @@ way the card lay on the table.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import combinations
 
 import cv2
 import numpy as np
@@ -41,6 +42,7 @@ from webbot.daily_set.unseen import (
 
 CUT_WIDTH, CUT_HEIGHT = 190, 124  # the current layout's card, px
 MIN_SINGLE_SHARE = 0.3  # of a card file's picture: a card with edges found smaller is not it
+MAX_ROWS = 7  # a board's rows, numbered by its columns (21 cards laid in 3)
 LOOK_SIDE = 1000  # px: the longer side cards are looked for at (a phone's 4032 is shrunk)
 LIGHT_TABLE_LEVELS = 6  # thresholds tried between the median and the brightest
 # Any light region of STRAY_SHARE of a card or more that is not one is a stray: a card not
@@ -107,6 +109,10 @@ def find_cards(image: np.ndarray, cut_off: bool = False) -> CardsFound:
                 holding.append(quad)
     if not quads:
         return CardsFound([], 0)
+    # Cards edge to edge with a card's proportions (shapes along the long side): parted below.
+    along = [q for q in quads if parting.shapes_along(lab, q)]
+    along = along if len(along) < len(quads) else []
+    quads = [q for q in quads if not any(q is a for a in along)]
     card = float(np.median([cv2.contourArea(quad) for quad in quads]))
     alike = [q for q in quads if of_card_size(q, card)]
     if not alike:  # (regions of sizes far apart: none of them a board's card)
@@ -115,7 +121,7 @@ def find_cards(image: np.ndarray, cut_off: bool = False) -> CardsFound:
     standing = standing_otherwise(alike)  # (two cards edge to edge: a card's proportions)
     alike = [q for q in alike if not any(q is s for s in standing)] or alike
     card_sides = np.median([sides(q) for q in alike], axis=0)
-    for quad in (q for q in quads if not any(q is a for a in alike)):
+    for quad in [*(q for q in quads if not any(q is a for a in alike)), *along]:
         parted = parting.parted(quad, lab, card_sides) \
             or parting.seamed(quad, lab, card)  # (two cards of a column: a card's shape)
         if parted:
@@ -266,21 +272,56 @@ def card_cut(image: np.ndarray) -> CutCard:
 
 def _in_rows(quads: list[np.ndarray]) -> list[np.ndarray]:
     """Cards in rows as seen once the board is turned level (by its cards' edges, a quarter
-    turn at most): a card joins the row above's when its middle lies within half a card's
-    short side of that row's."""
+    turn at most), each row left to right. The board's columns first: a card nudged up or
+    down (cards pushed together) keeps its column's rank, where a row taken alone would
+    leave it; else a card joins the row above's when its middle lies within half a card's
+    height of that row's."""
     if not quads:
         return []
     level = levelled(quads)
-    rows: list[list[int]] = []
-    for index in sorted(range(len(quads)), key=lambda i: level[i][:, 1].mean()):
-        quad = level[index]
-        short = min(np.linalg.norm(quad[1] - quad[0]), np.linalg.norm(quad[3] - quad[0]))
-        middle = quad[:, 1].mean()
-        if rows and abs(middle - np.mean([level[i][:, 1].mean() for i in rows[-1]])) < short / 2:
-            rows[-1].append(index)
+    middles = np.array([quad.mean(axis=0) for quad in level])
+    sizes = np.array([sides(quad) for quad in level])
+    rows = _rows_by_columns(middles, np.median(sizes, axis=0))
+    if rows is None:
+        rows = []
+        for index in sorted(range(len(quads)), key=lambda i: middles[i][1]):
+            if rows and abs(middles[index][1] - np.mean(middles[rows[-1]][:, 1])) < \
+                    sizes[index].min() / 2:
+                rows[-1].append(index)
+            else:
+                rows.append([index])
+    return [quads[i] for row in rows for i in sorted(row, key=lambda i: middles[i][0])]
+
+
+def _rows_by_columns(middles: np.ndarray, card: np.ndarray) -> list[list[int]] | None:
+    """The rows of a board laid in columns (`card`: its cards' width and height as they lie):
+    columns are cards less than half a card's width apart across, one after another; the
+    longest columns give each row's height, and a shorter column's cards keep their order,
+    each at the row nearest, as a whole. None where a column holds two cards side by side
+    (no columns to go by) or more than MAX_ROWS."""
+    order = np.argsort(middles[:, 0])
+    columns = [[int(order[0])]]
+    for index in order[1:]:
+        if middles[index][0] - middles[columns[-1][-1]][0] < card[0] / 2:
+            columns[-1].append(int(index))
         else:
-            rows.append([index])
-    return [quads[i] for row in rows for i in sorted(row, key=lambda i: level[i][:, 0].mean())]
+            columns.append([int(index)])
+    columns = [sorted(column, key=lambda i: middles[i][1]) for column in columns]
+    if any(np.diff(middles[column][:, 1]).min(initial=card[1]) < card[1] / 2
+           for column in columns):
+        return None
+    count = max(len(column) for column in columns)
+    if count > MAX_ROWS:
+        return None
+    heights = np.median([middles[column][:, 1] for column in columns if len(column) == count],
+                        axis=0)
+    rows: list[list[int]] = [[] for _ in range(count)]
+    for column in columns:
+        places = min(combinations(range(count), len(column)), key=lambda chosen: sum(
+            (middles[i][1] - heights[row]) ** 2 for i, row in zip(column, chosen, strict=True)))
+        for i, row in zip(column, places, strict=True):
+            rows[row].append(i)
+    return [row for row in rows if row]
 
 
 def straightened(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
