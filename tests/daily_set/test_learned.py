@@ -1,4 +1,4 @@
-"""The learned card reader (webbot/daily_set/learned.py) and how a table's card needs it to
+"""The learned card reader (webbot/set_cards/learned.py) and how a table's card needs it to
 agree with the camera's rules."""
 
 from __future__ import annotations
@@ -13,15 +13,15 @@ from scripts.photo_boards import draw_board
 from scripts.physical_cards import physical_card
 from tests.conftest import REFERENCE
 from tests.daily_set.conftest import IMAGES, site_card
-from webbot.daily_set import camera
-from webbot.daily_set import picture as picture_module
-from webbot.daily_set.board import BoardError
-from webbot.daily_set.camera import paper_divided
-from webbot.daily_set.learned import VALUES, Learned, read_learned
-from webbot.daily_set.model import Card, all_cards
-from webbot.daily_set.perceive import CardError, Unclear, load
-from webbot.daily_set.picture import read_picture
-from webbot.daily_set.verdict import SURE, agreed
+from webbot.set_cards import camera
+from webbot.set_cards import picture as picture_module
+from webbot.set_cards.board import BoardError
+from webbot.set_cards.camera import paper_divided
+from webbot.set_cards.learned import VALUES, Learned, read_learned
+from webbot.set_cards.model import Card, all_cards
+from webbot.set_cards.perceive import CardError, Unclear, load
+from webbot.set_cards.picture import read_picture
+from webbot.set_cards.verdict import SURE, agreed
 
 
 def on_white(card: np.ndarray) -> np.ndarray:

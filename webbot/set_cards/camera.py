@@ -18,9 +18,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from webbot.daily_set.learned import Learned, read_learned
-from webbot.daily_set.model import Card, Reading
-from webbot.daily_set.perceive import (
+from webbot.set_cards.learned import Learned, read_learned
+from webbot.set_cards.model import Card, Reading
+from webbot.set_cards.perceive import (
     CardError,
     NoInk,
     Unclear,
@@ -31,8 +31,8 @@ from webbot.daily_set.perceive import (
     load,
     silhouettes,
 )
-from webbot.daily_set.photo import CUT_HEIGHT, CUT_WIDTH, card_cut
-from webbot.daily_set.verdict import SURE, agreed
+from webbot.set_cards.photo import CUT_HEIGHT, CUT_WIDTH, card_cut
+from webbot.set_cards.verdict import SURE, agreed
 
 # A card picture from a file (`webbot daily-set classify`) is an answer only below this doubt,
 # in each reading that answers (the page's cards, art and captures, stay under 0.45 in the

@@ -21,9 +21,7 @@ from typing import Literal
 import cv2
 import numpy as np
 
-from webbot.daily_set.board import (
-    DAILY_CARDS,
-    MAX_CARDS,
+from webbot.set_cards.board import (
     Board,
     BoardCard,
     BoardError,
@@ -32,12 +30,12 @@ from webbot.daily_set.board import (
     sets_among,
     unclear_cards,
 )
-from webbot.daily_set.camera import paper_divided, read_normal
-from webbot.daily_set.learned import read_learned
-from webbot.daily_set.model import Reading
-from webbot.daily_set.perceive import CardError
-from webbot.daily_set.photo import CardsFound, CutCard, find_cards, straightened
-from webbot.daily_set.verdict import agreed
+from webbot.set_cards.camera import paper_divided, read_normal
+from webbot.set_cards.learned import read_learned
+from webbot.set_cards.model import DAILY_CARDS, MAX_CARDS, Reading
+from webbot.set_cards.perceive import CardError
+from webbot.set_cards.photo import CardsFound, CutCard, find_cards, straightened
+from webbot.set_cards.verdict import agreed
 from webbot.words import counted
 
 Kind = Literal["puzzle", "table"]

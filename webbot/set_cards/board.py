@@ -22,9 +22,18 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from webbot.daily_set.decide import DAILY_SETS, find_sets, least_certain
-from webbot.daily_set.model import Card, Reading, attribute_word
-from webbot.daily_set.perceive import (
+from webbot.errors import WebbotError
+from webbot.set_cards.model import (
+    DAILY_CARDS,
+    DAILY_SETS,
+    MAX_CARDS,
+    Card,
+    Reading,
+    attribute_word,
+    find_sets,
+    least_certain,
+)
+from webbot.set_cards.perceive import (
     CardError,
     NoInk,
     Uncounted,
@@ -33,7 +42,7 @@ from webbot.daily_set.perceive import (
     read_attributes,
     value_and_chroma,
 )
-from webbot.daily_set.second_look import (
+from webbot.set_cards.second_look import (
     fill_level,
     outline_features,
     paper_and_ink,
@@ -41,7 +50,6 @@ from webbot.daily_set.second_look import (
     read_likeness,
     read_outlines,
 )
-from webbot.errors import WebbotError
 from webbot.vision.percentile import percentile
 from webbot.words import counted
 
@@ -69,7 +77,6 @@ CARD_W, CARD_H = 2.26, 1.48  # the card's box, put around its shapes at a card's
 MIN_TILT, MAX_TILT = 0.3, 10.0  # degrees: below, left as it is; above, not a board
 HALF_LOOK_PIXELS = 2_500_000  # a picture this large is first read at half size (read_board)
 MIN_HALF_SHAPE_H = 40  # px at half size: about the page's own (42 px high shapes)
-MAX_CARDS, DAILY_CARDS = 21, 12
 # A picture is lossier than the page's own card files (JPEG, scaling): a reading is refused
 # from this doubt up.
 PICTURE_DOUBT_LIMIT = 0.5
@@ -121,7 +128,7 @@ class Board:
     cards: list[BoardCard]
     sets: list[tuple[int, int, int]]  # positions
     tilt: float  # degrees the picture was turned to read it
-    kind: str = "puzzle"  # or "table": the card game's (webbot.daily_set.picture)
+    kind: str = "puzzle"  # or "table": the card game's (webbot.set_cards.picture)
 
 
 def read_board(image: np.ndarray, lossy: bool = False) -> Board:

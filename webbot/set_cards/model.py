@@ -1,15 +1,18 @@
-"""SET cards (four attributes, each with three values), a card as read, and what the policy
-observes."""
+"""SET cards (four attributes, each with three values), the rule of a set, and a card as read."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
+from itertools import combinations
 
 COUNTS = (1, 2, 3)
 SHAPES = ("diamond", "oval", "squiggle")
 COLORS = ("red", "green", "purple")
 FILLS = ("solid", "striped", "empty")
 ATTRIBUTES = ("count", "shape", "color", "fill")
+DAILY_CARDS, DAILY_SETS = 12, 6  # the Daily SET puzzle: 12 cards hiding exactly 6 sets
+MAX_CARDS = 21  # a table of the card game
 
 
 @dataclass(frozen=True)
@@ -44,14 +47,6 @@ class Reading:
         return str(self.card)
 
 
-@dataclass(frozen=True)
-class Observation:
-    """The cards as read and the sets clicked so far (card indices, 0-based)."""
-
-    readings: tuple[Reading, ...]
-    clicked: tuple[tuple[int, int, int], ...] = ()
-
-
 def attribute_word(name: str) -> str:
     """An attribute's name in words: `colour` for `color`."""
     return "colour" if name == "color" else name
@@ -60,3 +55,21 @@ def attribute_word(name: str) -> str:
 def all_cards() -> list[Card]:
     """The 81 cards of the deck."""
     return [Card(n, s, c, f) for n in COUNTS for s in SHAPES for c in COLORS for f in FILLS]
+
+
+def is_set(a: Card, b: Card, c: Card) -> bool:
+    """Whether three cards make a SET: each attribute all the same or all different."""
+    return all(len({getattr(a, n), getattr(b, n), getattr(c, n)}) != 2 for n in ATTRIBUTES)
+
+
+def find_sets(cards: Sequence[Card]) -> list[tuple[int, int, int]]:
+    """Every SET among the cards, as index triples in ascending order."""
+    return [(i, j, k) for i, j, k in combinations(range(len(cards)), 3)
+            if is_set(cards[i], cards[j], cards[k])]
+
+
+def least_certain(readings: Sequence[Reading], count: int = 3) -> str:
+    """The `count` readings most in doubt, in words: `card 3 as 2 red solid ovals (its fill)`."""
+    ranked = sorted(range(len(readings)), key=lambda i: -readings[i].doubt)[:count]
+    return ", ".join(f"card {i + 1} as {readings[i].card} (its "
+                     f"{attribute_word(readings[i].doubtful)})" for i in ranked)
