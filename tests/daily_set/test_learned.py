@@ -14,11 +14,10 @@ from scripts.physical_cards import physical_card
 from tests.conftest import REFERENCE
 from tests.daily_set.conftest import IMAGES, site_card
 from webbot.set_cards import camera
-from webbot.set_cards import picture as picture_module
-from webbot.set_cards.board import BoardError
+from webbot.set_cards import read as read_module
 from webbot.set_cards.camera import paper_divided
 from webbot.set_cards.learned import VALUES, Learned, read_learned
-from webbot.set_cards.model import Card, all_cards
+from webbot.set_cards.model import BoardError, Card, all_cards
 from webbot.set_cards.perceive import CardError, Unclear, load
 from webbot.set_cards.picture import read_picture
 from webbot.set_cards.verdict import SURE, agreed
@@ -57,7 +56,7 @@ def test_a_table_card_the_learned_reader_names_otherwise_is_refused(monkeypatch)
                                     touching=False)
     assert [c.reading.card for c in read_picture(picture, kind="table").cards] \
         == [Card(**card.card) for card in placed]
-    monkeypatch.setattr(picture_module, "read_learned",
+    monkeypatch.setattr(read_module, "read_learned",
                         lambda normal: Learned(Card(3, "oval", "green", "empty"),
                                                dict.fromkeys(VALUES, 1.0)))
     with pytest.raises(BoardError, match=r"cards? unclear at position 1 \(unsure of the \w+: "):
@@ -68,14 +67,14 @@ def test_a_table_card_the_learned_reader_is_unsure_of_is_refused_naming_the_two_
         monkeypatch):
     picture, _, _ = draw_board(6, size=(960, 720), art="physical", table="dark",
                                touching=False)
-    real = picture_module.read_learned
+    real = read_module.read_learned
 
     def unsure(normal: np.ndarray) -> Learned:
         read = real(normal)
         other = next(f for f in ("empty", "striped", "solid") if f != read.card.fill)
         return Learned(read.card, {**read.sure, "fill": 0.6}, {**read.second, "fill": other})
 
-    monkeypatch.setattr(picture_module, "read_learned", unsure)
+    monkeypatch.setattr(read_module, "read_learned", unsure)
     with pytest.raises(BoardError, match=r"unsure of the fill: \w+ or \w+\?"):
         read_picture(picture, kind="table")
 

@@ -36,7 +36,7 @@ from webbot.set_cards.verdict import SURE, agreed
 
 # A card picture from a file (`webbot daily-set classify`) is an answer only below this doubt,
 # in each reading that answers (the page's cards, art and captures, stay under 0.45 in the
-# page's reader). The same limit as a board's picture's (board.PICTURE_DOUBT_LIMIT).
+# page's reader). The same limit as a board's picture's (read.PICTURE_DOUBT_LIMIT).
 SINGLE_DOUBT_LIMIT = 0.5
 # The page's art: its commonest colour grey and on ART_FLAT of the picture (photos of this
 # deck: at most 0.40, and never grey; the page's art 0.45 or more). Sampled to ART_SAMPLE pixels.

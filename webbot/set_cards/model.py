@@ -1,4 +1,5 @@
-"""SET cards (four attributes, each with three values), the rule of a set, and a card as read."""
+"""SET cards (four attributes, each with three values), the rule of a set, a card as read, and
+a board of cards read from a picture (or why not)."""
 
 from __future__ import annotations
 
@@ -6,13 +7,17 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from itertools import combinations
 
+import numpy as np
+
+from webbot.errors import WebbotError
+
 COUNTS = (1, 2, 3)
 SHAPES = ("diamond", "oval", "squiggle")
 COLORS = ("red", "green", "purple")
 FILLS = ("solid", "striped", "empty")
 ATTRIBUTES = ("count", "shape", "color", "fill")
 DAILY_CARDS, DAILY_SETS = 12, 6  # the Daily SET puzzle: 12 cards hiding exactly 6 sets
-MAX_CARDS = 21  # a table of the card game
+MIN_TABLE_CARDS, MAX_CARDS = 3, 21  # a table of the card game, as read
 
 
 @dataclass(frozen=True)
@@ -73,3 +78,31 @@ def least_certain(readings: Sequence[Reading], count: int = 3) -> str:
     ranked = sorted(range(len(readings)), key=lambda i: -readings[i].doubt)[:count]
     return ", ".join(f"card {i + 1} as {readings[i].card} (its "
                      f"{attribute_word(readings[i].doubtful)})" for i in ranked)
+
+
+class BoardError(WebbotError):
+    """A picture that cannot be read as a board of SET cards: nothing is guessed."""
+
+
+class TooSmall(BoardError):
+    """Shapes too small in the picture for any reading of it, the puzzle's or a table's."""
+
+
+@dataclass(frozen=True)
+class BoardCard:
+    """A card of a board: where it lies in the picture, and how it reads."""
+
+    position: int  # 1-based, row by row
+    box: tuple[int, int, int, int]  # x, y, width, height in the picture
+    corners: np.ndarray  # the card's four corners in the picture (a tilted board's too)
+    reading: Reading
+
+
+@dataclass(frozen=True)
+class Board:
+    """The cards of a picture, read, and every set among them."""
+
+    cards: list[BoardCard]
+    sets: list[tuple[int, int, int]]  # positions
+    tilt: float  # degrees the picture was turned to read it
+    kind: str = "puzzle"  # or "table": the card game's (webbot.set_cards.picture)

@@ -1,10 +1,12 @@
 """A picture of SET cards, read as the Daily SET puzzle or as a table of the card game.
 
-The puzzle: 12 cards with exactly 6 sets among them, read from their shapes (board.py); the
-6 sets are the check that no card is misread. A table: 3 to 21 cards with edges of their own
-(photo.py, read by camera.py), any number of sets; with no such check to stand on, each card
-is read twice, by the camera's rules and by a learned reader (learned.py), and an answer
-needs both to name the same card, the learned reader surely (verdict.py).
+Either is read in four stages, each a module with a typed result: find the cards (find.py,
+photo.py), cut each (cut.py), read each (read.py), check the board (check.py); drawing what
+was read is apart (draw.py). The puzzle: 12 cards with exactly 6 sets among them, found by
+their shapes; the 6 sets are the check that no card is misread. A table: 3 to 21 cards with
+edges of their own, any number of sets; with no such check to stand on, each card is read
+twice, by the camera's rules and by a learned reader, and an answer needs both to name the
+same card, the learned reader surely.
 
 Unless told which (`kind`): a picture with 3 or more cards with edges, not 12, is first read
 as a table, card by card (refused where a card may hide: cards touching, a card split by
@@ -18,28 +20,14 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Literal
 
-import cv2
 import numpy as np
 
-from webbot.set_cards.board import (
-    Board,
-    BoardCard,
-    BoardError,
-    TooSmall,
-    read_board,
-    sets_among,
-    unclear_cards,
-)
-from webbot.set_cards.camera import paper_divided, read_normal
-from webbot.set_cards.learned import read_learned
-from webbot.set_cards.model import DAILY_CARDS, MAX_CARDS, Reading
-from webbot.set_cards.perceive import CardError
-from webbot.set_cards.photo import CardsFound, CutCard, find_cards, straightened
-from webbot.set_cards.verdict import agreed
+from webbot.set_cards import check, cut, find, read
+from webbot.set_cards.model import DAILY_CARDS, MIN_TABLE_CARDS, Board, BoardError, TooSmall
+from webbot.set_cards.photo import CardsFound, find_cards
 from webbot.words import counted
 
 Kind = Literal["puzzle", "table"]
-MIN_TABLE_CARDS = 3
 
 
 def read_picture(image: np.ndarray, lossy: bool = False, kind: Kind | None = None) -> Board:
@@ -75,39 +63,36 @@ def read_picture(image: np.ndarray, lossy: bool = False, kind: Kind | None = Non
 
 def read_table(image: np.ndarray, found: CardsFound | None = None) -> Board:
     """A table of the card game: every card with edges of its own in the picture, read twice
-    (at full and at half size) to one card, and every set among them."""
-    found = find_cards(image) if found is None else found
-    edged = found.cards
-    if found.strays:
-        raise BoardError(f"{counted(found.strays, 'light region')} as large as a card but not "
-                         "shaped like one: cards touching each other or cut off by the "
-                         "picture's edge (lay them apart, all in the picture)")
-    if found.gaps:
-        raise BoardError(f"{counted(found.gaps, 'gap')} a card wide between cards of a row or a "
-                         "column, as light as a card: a card there may not be told from the "
-                         "table (lay the cards in whole rows, light them evenly)")
-    if found.loose_ink:
-        raise BoardError(f"ink of {counted(found.loose_ink, 'shape')} outside the cards found: "
-                         "a card there was not told from the table (light it evenly)")
-    if len(edged) < MIN_TABLE_CARDS:
-        raise BoardError(f"{counted(len(edged), 'card')} with edges of its own found; a table "
-                         f"is read from {MIN_TABLE_CARDS} or more (cards on a background "
-                         "they stand out from)")
-    if len(edged) > MAX_CARDS:
-        raise BoardError(f"{counted(len(edged), 'card')} found; a SET table has at most "
-                         f"{MAX_CARDS}")
-    cards, unclear = [], []
-    for position, cut in enumerate(edged, 1):
+    to one card, and every set among them."""
+    found = find_cards(image) if found is None else found  # found and cut by their edges
+    check.cut_clean(found)
+    readings = read.read_cut_cards(found.cards)
+    return check.table_board(found.cards, readings)
+
+
+def read_board(image: np.ndarray, lossy: bool = False) -> Board:
+    """Every card of the board in the picture (BGR), found by its shapes, read, and every set
+    among them; a BoardError names what could not be read (no board, cards missing, a card
+    unclear, cards too small to read through the lossy compression (JPEG) of a `lossy`
+    picture). A photo is looked at at half size first (find.half_look), and at full size when
+    that is refused."""
+    half = find.half_look(image)
+    if half is not None:
         try:
-            reading = _read_twice(cut)
-        except CardError as exc:
-            unclear.append(f"{position} ({exc})")
-            continue
-        x, y, w, h = cv2.boundingRect(cut.corners.astype(np.float32))
-        cards.append(BoardCard(position, (x, y, w, h), cut.corners, reading))
-    if unclear:
-        raise unclear_cards(unclear)
-    return Board(cards, sets_among(cards), 0.0, kind="table")
+            return _read_sight(half, lossy, scale=2.0)
+        except BoardError:
+            pass  # a second look, at full size
+    return _read_sight(find.look(image), lossy)
+
+
+def _read_sight(sight: find.Sight, lossy: bool, scale: float = 1.0) -> Board:
+    """The board read from what find.look saw; its cards' places multiplied by `scale` (a
+    picture looked at at half size, placed in the whole)."""
+    found = find.by_shapes(sight, lossy, scale)
+    check.not_too_many(len(found.cards))
+    cuts = cut.cut_shaped(found)
+    readings = read.read_shaped(found, cuts, lossy)
+    return check.puzzle_board(found, cuts, readings)
 
 
 def _confirmed(image: np.ndarray, board: Board, edged: CardsFound,
@@ -115,30 +100,6 @@ def _confirmed(image: np.ndarray, board: Board, edged: CardsFound,
     """A table read from its shapes, which has no 6 sets to check it by: as many cards as
     have edges (where some were found), and each card, cut from the picture, read again by
     the camera's rules and the learned reader to the same card (verdict.agreed)."""
-    if len(edged.cards) >= MIN_TABLE_CARDS and len(edged.cards) != len(board.cards):
-        raise refusal or BoardError(
-            f"{counted(len(edged.cards), 'card')} with edges of its own, but "
-            f"{len(board.cards)} read from their shapes")
-    unclear = []
-    for card in board.cards:
-        corners = card.corners.astype(np.float32)
-        normal = paper_divided(straightened(image, corners))
-        try:
-            again = agreed(*read_normal(normal, float(np.linalg.norm(corners[3] - corners[0]))),
-                           read_learned(normal))
-        except CardError as exc:
-            unclear.append(f"{card.position} (read as {card.reading.card} from the shapes, but "
-                           f"not on its own: {exc})")
-            continue
-        if again.card != card.reading.card:
-            unclear.append(f"{card.position} (read as {card.reading.card} from the shapes, and "
-                           f"on its own as {again.card})")
-    if unclear:
-        raise refusal or unclear_cards(unclear)
-    return replace(board, kind="table")
-
-
-def _read_twice(cut: CutCard) -> Reading:
-    """A table's card read by the camera's rules and by the learned reader, and agreed on."""
-    normal = paper_divided(cut.picture)
-    return agreed(*read_normal(normal, cut.height), read_learned(normal))
+    check.same_count(board, edged, refusal)
+    again = read.read_cut_cards(cut.cut_again(image, board))
+    return check.confirmed(board, again, refusal)
