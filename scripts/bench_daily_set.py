@@ -80,10 +80,10 @@ from webbot.daily_set.ticks import Tick, Ticks
 from webbot.debug import Recorder
 from webbot.server import FixtureServer
 from webbot.session import Session
-from webbot.set_cards.camera import read_single
 from webbot.set_cards.model import BoardError, Card, find_sets
 from webbot.set_cards.perceive import CardError, classify, load
 from webbot.set_cards.picture import read_board, read_picture
+from webbot.set_cards.single import read_single
 
 ROOT = Path(__file__).resolve().parents[1]
 

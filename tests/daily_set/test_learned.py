@@ -13,8 +13,8 @@ from scripts.photo_boards import draw_board
 from scripts.physical_cards import physical_card
 from tests.conftest import REFERENCE
 from tests.daily_set.conftest import IMAGES, site_card
-from webbot.set_cards import camera
 from webbot.set_cards import read as read_module
+from webbot.set_cards import single
 from webbot.set_cards.camera import paper_divided
 from webbot.set_cards.learned import VALUES, Learned, read_learned
 from webbot.set_cards.model import BoardError, Card, all_cards
@@ -82,28 +82,28 @@ def test_a_table_card_the_learned_reader_is_unsure_of_is_refused_naming_the_two_
 def test_a_photo_of_one_card_the_learned_reader_names_otherwise_is_refused(monkeypatch):
     card = Card(2, "squiggle", "purple", "striped")
     picture = on_white(physical_card(card.as_dict(), 124))
-    assert camera.read_single(picture).card == card
+    assert single.read_single(picture).card == card
     other = Card(2, "squiggle", "purple", "solid")
-    monkeypatch.setattr(camera, "read_learned",
+    monkeypatch.setattr(single, "read_learned",
                         lambda normal: Learned(other, dict.fromkeys(VALUES, 1.0)))
     with pytest.raises(Unclear, match=r"^unsure of the fill: solid or striped\?$"):
-        camera.read_single(picture)
+        single.read_single(picture)
 
 
 def test_the_page_s_art_is_read_by_the_page_s_readers_whatever_the_learned_reader_says(
         monkeypatch):
     path = IMAGES / "new" / "60.png"
-    monkeypatch.setattr(camera, "read_learned",
+    monkeypatch.setattr(single, "read_learned",
                         lambda normal: Learned(Card(1, "oval", "red", "solid"),
                                                dict.fromkeys(VALUES, 1.0)))
-    assert camera.read_single(load(path)).card == site_card(60)
+    assert single.read_single(load(path)).card == site_card(60)
 
 
 def test_the_page_s_art_is_told_from_photos():
-    assert all(camera.is_page_art(load(IMAGES / folder / name))
+    assert all(single.is_page_art(load(IMAGES / folder / name))
                for folder, name in (("new", "1.png"), ("small", "40.gif"), ("large", "81.gif")))
     photo = on_white(physical_card(Card(2, "oval", "red", "empty").as_dict(), 124))
-    assert not camera.is_page_art(photo)
+    assert not single.is_page_art(photo)
 
 
 def test_a_card_is_answered_where_both_readers_name_it_and_the_learned_reader_is_sure():
@@ -130,5 +130,5 @@ def test_every_card_of_the_page_s_art_is_read_right_as_page_art():
     pictures += sorted(real.glob("*.gif")) if real.is_dir() else []
     for path in pictures:
         picture = load(path)
-        assert camera.is_page_art(picture), path
-        assert camera.read_single(picture).card == site_card(int(path.stem)), path
+        assert single.is_page_art(picture), path
+        assert single.read_single(picture).card == site_card(int(path.stem)), path

@@ -17,11 +17,11 @@ from scripts.render_set_board import LAYOUTS, Look, board, card_picture, daily_b
 from tests.conftest import run_webbot, sweep
 from tests.daily_set.conftest import IMAGES, REAL, site_card
 from webbot.set_cards import parting, photo
-from webbot.set_cards.camera import read_single
 from webbot.set_cards.model import BoardError, Card, find_sets
 from webbot.set_cards.perceive import classify, load
 from webbot.set_cards.photo import find_cards
 from webbot.set_cards.picture import read_board, read_picture
+from webbot.set_cards.single import read_single
 
 PHOTOS = REAL / "photos"
 DARK = (30, 30, 30)

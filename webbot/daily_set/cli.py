@@ -28,11 +28,11 @@ from webbot.inputs import MAX_IMAGE_BYTES, check_file, decode_image, is_lossy, r
 from webbot.params import INPUT_FILE, OUTPUT_FILE, Url
 from webbot.recovery import recovered
 from webbot.session import RunOptions, game_session
-from webbot.set_cards.camera import read_file
 from webbot.set_cards.draw import annotated
 from webbot.set_cards.model import DAILY_SETS
 from webbot.set_cards.perceive import CardError, NotAPicture
 from webbot.set_cards.picture import Kind, read_picture
+from webbot.set_cards.single import read_file
 from webbot.shown import Table, shown_name
 from webbot.words import counted
 
