@@ -73,19 +73,17 @@ from webbot.browser import (
 )
 from webbot.daily_set import act, bot
 from webbot.daily_set.answers import PageAnswers
-from webbot.daily_set.board import BoardError, read_board
 from webbot.daily_set.bot import DailySetBot
-from webbot.daily_set.camera import read_single
-from webbot.daily_set.decide import find_sets
-from webbot.daily_set.model import Card
 from webbot.daily_set.page import CardSlot, parse_board
-from webbot.daily_set.perceive import CardError, classify, load
-from webbot.daily_set.picture import read_picture
 from webbot.daily_set.places import CardPlaces
 from webbot.daily_set.ticks import Tick, Ticks
 from webbot.debug import Recorder
 from webbot.server import FixtureServer
 from webbot.session import Session
+from webbot.set_cards.model import BoardError, Card, find_sets
+from webbot.set_cards.perceive import CardError, classify, load
+from webbot.set_cards.picture import read_board, read_picture
+from webbot.set_cards.single import read_single
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -44,12 +44,13 @@ from scripts.parts import (  # noqa: E402
 from scripts.photo_boards import draw_board  # noqa: E402
 from scripts.photo_cards import photo_card  # noqa: E402
 from scripts.render_set_cards import card_for_number  # noqa: E402
-from webbot.daily_set.camera import Looks, decided, looked_at, paper_divided, read_normal  # noqa: E402
-from webbot.daily_set.learned import read_learned  # noqa: E402
-from webbot.daily_set.model import Card  # noqa: E402
-from webbot.daily_set.perceive import CardError, decode  # noqa: E402
-from webbot.daily_set.photo import find_cards  # noqa: E402
-from webbot.daily_set.verdict import SURE  # noqa: E402
+from webbot.set_cards.camera import paper_divided, read_normal  # noqa: E402
+from webbot.set_cards.learned import read_learned  # noqa: E402
+from webbot.set_cards.model import Card  # noqa: E402
+from webbot.set_cards.perceive import CardError, decode  # noqa: E402
+from webbot.set_cards.photo import find_cards  # noqa: E402
+from webbot.set_cards.single import Looks, decided, looked_at  # noqa: E402
+from webbot.set_cards.verdict import SURE  # noqa: E402
 
 ART = ROOT / "fixtures" / "daily-set" / "images" / "setcards"
 LIMITS = (0.5, 0.7, 0.8, 0.9, 0.95, 0.97, 0.98, 0.99, 0.995, 0.999)

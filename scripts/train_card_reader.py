@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Train the learned card reader (webbot/daily_set/learned.py) on this machine's CPU.
+"""Train the learned card reader (webbot/set_cards/learned.py) on this machine's CPU.
 
 It learns from the train parts of scripts/parts.py only:
 - real photos of physical cards: the train part of ../shared/reference/daily-set/real-cards
@@ -59,18 +59,18 @@ from scripts.parts import (  # noqa: E402
 from scripts.photo_boards import draw_board  # noqa: E402
 from scripts.photo_cards import photo_card  # noqa: E402
 from scripts.render_set_cards import card_for_number  # noqa: E402
-from webbot.daily_set.camera import paper_divided  # noqa: E402
-from webbot.daily_set.learned import (  # noqa: E402
+from webbot.set_cards.camera import paper_divided  # noqa: E402
+from webbot.set_cards.learned import (  # noqa: E402
     INPUT_HEIGHT,
     INPUT_WIDTH,
     VALUES,
     model_input,
     sureness,
 )
-from webbot.daily_set.perceive import CardError, decode  # noqa: E402
-from webbot.daily_set.photo import card_cut, find_cards, straightened  # noqa: E402
+from webbot.set_cards.perceive import CardError, decode  # noqa: E402
+from webbot.set_cards.photo import card_cut, find_cards, straightened  # noqa: E402
 
-MODEL = ROOT / "webbot" / "daily_set" / "card_reader.onnx"
+MODEL = ROOT / "webbot" / "set_cards" / "card_reader.onnx"
 ART = ROOT / "fixtures" / "daily-set" / "images" / "setcards"
 VARIANTS = 6  # of each real photo: as it is, and changed 5 ways at random
 ART_VARIANTS = 6

@@ -7,10 +7,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from webbot.daily_set.annotate import BOX_COLOUR, SET_COLOURS
 from webbot.debug import Mark, annotate
 from webbot.puzlogic.perceive import READ_LEGEND, SOLUTION_LEGEND
 from webbot.screen import Box, Grab
+from webbot.set_cards.draw import BOX_COLOUR, SET_COLOURS
 from webbot.vision.labels import Key, text_on, with_legend
 
 CONSENT = (160, 0, 160)  # the consent steps' and pressed buttons' colour (webbot/session.py)

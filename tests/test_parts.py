@@ -21,9 +21,9 @@ from scripts.parts import (
     puzlogic_seeds,
     split_real_cards,
 )
-from webbot.daily_set.camera import read_single
-from webbot.daily_set.model import Card
-from webbot.daily_set.perceive import load
+from webbot.set_cards.model import Card
+from webbot.set_cards.perceive import load
+from webbot.set_cards.single import read_single
 
 
 def test_the_seed_ranges_of_the_parts_do_not_overlap():

@@ -10,9 +10,8 @@ import pytest
 
 from scripts.render_set_cards import card_for_number
 from tests.conftest import REFERENCE
-from webbot.daily_set.decide import find_sets
-from webbot.daily_set.decide import is_set as cards_make_a_set
-from webbot.daily_set.model import Card
+from webbot.set_cards.model import Card, find_sets
+from webbot.set_cards.model import is_set as cards_make_a_set
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "daily-set"
 IMAGES = FIXTURES / "images" / "setcards"

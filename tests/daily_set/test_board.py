@@ -22,11 +22,11 @@ from scripts.render_set_board import (
 )
 from tests.conftest import run_webbot
 from tests.daily_set.conftest import REAL, REAL_CARDS, REAL_SETS, needs_reference, site_card
-from webbot.daily_set import board as board_module
-from webbot.daily_set.board import BoardError, read_board
-from webbot.daily_set.decide import find_sets
-from webbot.daily_set.perceive import load
 from webbot.inputs import is_lossy
+from webbot.set_cards import picture as picture_module
+from webbot.set_cards.model import BoardError, find_sets
+from webbot.set_cards.perceive import load
+from webbot.set_cards.picture import read_board
 
 DARK, WARM = (30, 30, 30), (200, 220, 235)  # BGR: a dark table, a warm light one
 # Each board a different puzzle, read exactly today; smaller cards through JPEG are read or
@@ -146,7 +146,7 @@ def test_a_photo_refused_at_half_size_is_read_again_at_full_size(monkeypatch):
     look = Look("current", DARK, 2.6, 2.0, shadow=True, jpeg=85, margin=65)
     numbers = daily_puzzle(3)
     picture = daily_board(numbers, look)
-    as_read = board_module._read_seen
+    as_read = picture_module._read_sight
     sizes = []
 
     def refused_at_half(sight, lossy, scale=1.0):
@@ -155,7 +155,7 @@ def test_a_photo_refused_at_half_size_is_read_again_at_full_size(monkeypatch):
             raise BoardError("refused, as a picture too lossy at half size might be")
         return as_read(sight, lossy, scale)
 
-    monkeypatch.setattr(board_module, "_read_seen", refused_at_half)
+    monkeypatch.setattr(picture_module, "_read_sight", refused_at_half)
     found = read_board(picture, lossy=True)
     assert sizes == [(picture.shape[0] // 2, picture.shape[1] // 2), picture.shape[:2]]
     assert [c.reading.card for c in found.cards] == [site_card(n) for n in numbers]
@@ -412,7 +412,7 @@ def test_a_lone_run_of_alike_shapes_is_refused_not_parted_by_nothing():
 def test_the_board_s_outlines_are_left_unread_with_too_few_cards_to_bunch():
     """Two bunches need cards on each side: one or two cards (a photo's few found from their
     shapes) leave the outlines unread, as a board without diamonds does, not a failure."""
-    from webbot.daily_set.second_look import read_outlines
+    from webbot.set_cards.second_look import read_outlines
 
     assert read_outlines([(0.5, 0.9, 0.95)]) == [None]
     assert read_outlines([(0.5, 0.9, 0.95), (0.52, 0.9, 0.95), (0.85, 0.97, 0.99)]) == \

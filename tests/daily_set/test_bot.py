@@ -25,12 +25,12 @@ from tests.test_cli import closed_port
 from tests.test_cli import one_line_error as one_line
 from webbot.browser import BrowserOptions
 from webbot.daily_set.bot import DailySetBot, Outcome
-from webbot.daily_set.decide import Misread, next_set, todays_sets
-from webbot.daily_set.model import Card, Observation, Reading
-from webbot.daily_set.perceive import CardError
+from webbot.daily_set.decide import Misread, Observation, next_set, todays_sets
 from webbot.errors import WebbotError
 from webbot.server import FixtureServer
 from webbot.session import RunOptions, game_session
+from webbot.set_cards.model import Card, Reading
+from webbot.set_cards.perceive import CardError
 
 OLD = "daily-set/puzzle/set.htm"
 CURRENT = "daily-set/set/puzzle/index.html"

@@ -1,4 +1,4 @@
-"""The learned card reader (webbot/daily_set/learned.py) and how a table's card needs it to
+"""The learned card reader (webbot/set_cards/learned.py) and how a table's card needs it to
 agree with the camera's rules."""
 
 from __future__ import annotations
@@ -13,15 +13,14 @@ from scripts.photo_boards import draw_board
 from scripts.physical_cards import physical_card
 from tests.conftest import REFERENCE
 from tests.daily_set.conftest import IMAGES, site_card
-from webbot.daily_set import camera
-from webbot.daily_set import picture as picture_module
-from webbot.daily_set.board import BoardError
-from webbot.daily_set.camera import paper_divided
-from webbot.daily_set.learned import VALUES, Learned, read_learned
-from webbot.daily_set.model import Card, all_cards
-from webbot.daily_set.perceive import CardError, Unclear, load
-from webbot.daily_set.picture import read_picture
-from webbot.daily_set.verdict import SURE, agreed
+from webbot.set_cards import read as read_module
+from webbot.set_cards import single
+from webbot.set_cards.camera import paper_divided
+from webbot.set_cards.learned import VALUES, Learned, read_learned
+from webbot.set_cards.model import BoardError, Card, all_cards
+from webbot.set_cards.perceive import CardError, Unclear, load
+from webbot.set_cards.picture import read_picture
+from webbot.set_cards.verdict import SURE, agreed
 
 
 def on_white(card: np.ndarray) -> np.ndarray:
@@ -57,7 +56,7 @@ def test_a_table_card_the_learned_reader_names_otherwise_is_refused(monkeypatch)
                                     touching=False)
     assert [c.reading.card for c in read_picture(picture, kind="table").cards] \
         == [Card(**card.card) for card in placed]
-    monkeypatch.setattr(picture_module, "read_learned",
+    monkeypatch.setattr(read_module, "read_learned",
                         lambda normal: Learned(Card(3, "oval", "green", "empty"),
                                                dict.fromkeys(VALUES, 1.0)))
     with pytest.raises(BoardError, match=r"cards? unclear at position 1 \(unsure of the \w+: "):
@@ -68,14 +67,14 @@ def test_a_table_card_the_learned_reader_is_unsure_of_is_refused_naming_the_two_
         monkeypatch):
     picture, _, _ = draw_board(6, size=(960, 720), art="physical", table="dark",
                                touching=False)
-    real = picture_module.read_learned
+    real = read_module.read_learned
 
     def unsure(normal: np.ndarray) -> Learned:
         read = real(normal)
         other = next(f for f in ("empty", "striped", "solid") if f != read.card.fill)
         return Learned(read.card, {**read.sure, "fill": 0.6}, {**read.second, "fill": other})
 
-    monkeypatch.setattr(picture_module, "read_learned", unsure)
+    monkeypatch.setattr(read_module, "read_learned", unsure)
     with pytest.raises(BoardError, match=r"unsure of the fill: \w+ or \w+\?"):
         read_picture(picture, kind="table")
 
@@ -83,28 +82,28 @@ def test_a_table_card_the_learned_reader_is_unsure_of_is_refused_naming_the_two_
 def test_a_photo_of_one_card_the_learned_reader_names_otherwise_is_refused(monkeypatch):
     card = Card(2, "squiggle", "purple", "striped")
     picture = on_white(physical_card(card.as_dict(), 124))
-    assert camera.read_single(picture).card == card
+    assert single.read_single(picture).card == card
     other = Card(2, "squiggle", "purple", "solid")
-    monkeypatch.setattr(camera, "read_learned",
+    monkeypatch.setattr(single, "read_learned",
                         lambda normal: Learned(other, dict.fromkeys(VALUES, 1.0)))
     with pytest.raises(Unclear, match=r"^unsure of the fill: solid or striped\?$"):
-        camera.read_single(picture)
+        single.read_single(picture)
 
 
 def test_the_page_s_art_is_read_by_the_page_s_readers_whatever_the_learned_reader_says(
         monkeypatch):
     path = IMAGES / "new" / "60.png"
-    monkeypatch.setattr(camera, "read_learned",
+    monkeypatch.setattr(single, "read_learned",
                         lambda normal: Learned(Card(1, "oval", "red", "solid"),
                                                dict.fromkeys(VALUES, 1.0)))
-    assert camera.read_single(load(path)).card == site_card(60)
+    assert single.read_single(load(path)).card == site_card(60)
 
 
 def test_the_page_s_art_is_told_from_photos():
-    assert all(camera.is_page_art(load(IMAGES / folder / name))
+    assert all(single.is_page_art(load(IMAGES / folder / name))
                for folder, name in (("new", "1.png"), ("small", "40.gif"), ("large", "81.gif")))
     photo = on_white(physical_card(Card(2, "oval", "red", "empty").as_dict(), 124))
-    assert not camera.is_page_art(photo)
+    assert not single.is_page_art(photo)
 
 
 def test_a_card_is_answered_where_both_readers_name_it_and_the_learned_reader_is_sure():
@@ -131,5 +130,5 @@ def test_every_card_of_the_page_s_art_is_read_right_as_page_art():
     pictures += sorted(real.glob("*.gif")) if real.is_dir() else []
     for path in pictures:
         picture = load(path)
-        assert camera.is_page_art(picture), path
-        assert camera.read_single(picture).card == site_card(int(path.stem)), path
+        assert single.is_page_art(picture), path
+        assert single.read_single(picture).card == site_card(int(path.stem)), path

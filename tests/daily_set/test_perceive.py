@@ -13,8 +13,8 @@ import pytest
 from tests import processes
 from tests.conftest import run_webbot
 from tests.daily_set.conftest import FIXTURES, IMAGES, REAL, needs_reference, site_card
-from webbot.daily_set.model import Card, all_cards
-from webbot.daily_set.perceive import CardError, classify, decode, load
+from webbot.set_cards.model import Card, all_cards
+from webbot.set_cards.perceive import CardError, classify, decode, load
 
 NUMBERS = range(1, 82)
 SCALES = (0.75, 1.0, 1.6, 2.5)

@@ -1,4 +1,4 @@
-"""Cards with edges of their own in a photo (webbot/daily_set/photo.py, camera.py), and a
+"""Cards with edges of their own in a photo (webbot/set_cards/photo.py, camera.py), and a
 picture read as the Daily SET puzzle or as a table of the card game (picture.py): the two
 real photos of the physical game read to exactly their cards and sets, drawn cards wherever
 they lie, and the page's own pictures read as before."""
@@ -16,14 +16,12 @@ from scripts.photo_cards import photo_card
 from scripts.render_set_board import LAYOUTS, Look, board, card_picture, daily_board, daily_puzzle
 from tests.conftest import run_webbot, sweep
 from tests.daily_set.conftest import IMAGES, REAL, site_card
-from webbot.daily_set import parting, photo
-from webbot.daily_set.board import BoardError, read_board
-from webbot.daily_set.camera import read_single
-from webbot.daily_set.decide import find_sets
-from webbot.daily_set.model import Card
-from webbot.daily_set.perceive import classify, load
-from webbot.daily_set.photo import find_cards
-from webbot.daily_set.picture import read_picture
+from webbot.set_cards import parting, photo
+from webbot.set_cards.model import BoardError, Card, find_sets
+from webbot.set_cards.perceive import classify, load
+from webbot.set_cards.photo import find_cards
+from webbot.set_cards.picture import read_board, read_picture
+from webbot.set_cards.single import read_single
 
 PHOTOS = REAL / "photos"
 DARK = (30, 30, 30)

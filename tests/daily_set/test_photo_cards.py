@@ -13,8 +13,8 @@ import pytest
 from scripts.photo_cards import CARD_ASPECT, WIDTHS, Look, photo_card, photograph, random_look
 from scripts.render_set_cards import card_for_number
 from tests.conftest import run_webbot
-from webbot.daily_set.camera import read_single
-from webbot.daily_set.perceive import Unclear
+from webbot.set_cards.perceive import Unclear
+from webbot.set_cards.single import read_single
 
 
 def test_a_seed_draws_the_same_picture_and_another_seed_another():

@@ -6,7 +6,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from webbot.daily_set.second_look import read_likeness, read_outlines
+from webbot.set_cards.second_look import read_likeness, read_outlines
 
 # (how much of its box the outline fills, how mirror-like, how convex), as measured
 DIAMOND, OVAL, SQUIGGLE = (0.57, 0.95, 0.92), (0.88, 0.97, 0.99), (0.80, 0.83, 0.91)

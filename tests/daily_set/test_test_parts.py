@@ -12,9 +12,9 @@ import pytest
 from scripts.parts import CARD_SEEDS, real_card_label, real_card_part
 from scripts.photo_cards import photo_card
 from tests.conftest import sweep
-from webbot.daily_set.camera import read_single
-from webbot.daily_set.model import Card
-from webbot.daily_set.perceive import CardError, load
+from webbot.set_cards.model import Card
+from webbot.set_cards.perceive import CardError, load
+from webbot.set_cards.single import read_single
 
 TAKE = 8  # CI's share of each part: every eighth picture
 # The share of each part that must be read right: issue 66's 93% for the real photos, and a

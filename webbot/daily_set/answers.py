@@ -16,11 +16,11 @@ from playwright.sync_api import Dialog, Error, Frame, Request
 from webbot.answer import NoAnswer, accept, asked_in_background, evaluate, pause
 from webbot.answer import title as frame_title
 from webbot.bounded import whole_number
-from webbot.daily_set.decide import DAILY_SETS
 from webbot.daily_set.page import CardSlot
 from webbot.deadline import Deadline
 from webbot.events import wait_for_wake, wake_future
 from webbot.page_scripts import page_script
+from webbot.set_cards.model import DAILY_SETS
 from webbot.shown import shown
 
 MESSAGES = "div.set-messages"

@@ -13,10 +13,8 @@ import numpy as np
 from webbot import answer
 from webbot.daily_set.act import Hands
 from webbot.daily_set.answers import Answer
-from webbot.daily_set.decide import DAILY_SETS, Misread, least_certain, next_set, todays_sets
-from webbot.daily_set.model import Card, Observation, Reading
+from webbot.daily_set.decide import Misread, Observation, next_set, todays_sets
 from webbot.daily_set.page import Board, ImageFetcher, parse_board
-from webbot.daily_set.perceive import CardError, classify, decode
 from webbot.debug import Mark
 from webbot.errors import WebbotError
 from webbot.game import Candidate, GameSpec
@@ -24,6 +22,8 @@ from webbot.play import play
 from webbot.recovery import Recovery
 from webbot.screen import Box, Grab
 from webbot.session import Session
+from webbot.set_cards.model import DAILY_SETS, Card, Reading, least_certain
+from webbot.set_cards.perceive import CardError, classify, decode
 
 COMPLETION_WAIT_S = 5.0
 TILE = (190, 124)  # a card in the picture of what the bot saw

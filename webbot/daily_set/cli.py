@@ -13,7 +13,6 @@ import click
 from rich.console import Console
 
 from webbot.commands import answer_each, console, run_options, summed_up
-from webbot.daily_set.annotate import annotated
 from webbot.daily_set.bot import (
     DailySetBot,
     Outcome,
@@ -21,17 +20,19 @@ from webbot.daily_set.bot import (
     layout_name,
     read_cards,
 )
-from webbot.daily_set.camera import read_file
-from webbot.daily_set.decide import DAILY_SETS, todays_sets
+from webbot.daily_set.decide import todays_sets
 from webbot.daily_set.page import fetch_page, parse_board
-from webbot.daily_set.perceive import CardError, NotAPicture
-from webbot.daily_set.picture import Kind, read_picture
 from webbot.debug import save_picture
 from webbot.errors import WebbotError
 from webbot.inputs import MAX_IMAGE_BYTES, check_file, decode_image, is_lossy, read_bytes
 from webbot.params import INPUT_FILE, OUTPUT_FILE, Url
 from webbot.recovery import recovered
 from webbot.session import RunOptions, game_session
+from webbot.set_cards.draw import annotated
+from webbot.set_cards.model import DAILY_SETS
+from webbot.set_cards.perceive import CardError, NotAPicture
+from webbot.set_cards.picture import Kind, read_picture
+from webbot.set_cards.single import read_file
 from webbot.shown import Table, shown_name
 from webbot.words import counted
 

@@ -1,16 +1,14 @@
-"""Decide: which triples of cards are SETs (each attribute all the same or all different),
-today's six among the cards as read, and the policy that clicks them one by one. Pure: tested
-without a browser."""
+"""Decide: today's six sets among the cards as read (webbot.set_cards.model says which
+triples are sets), and the policy that clicks them one by one. Pure: tested without a browser."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import combinations
+from dataclasses import dataclass
 
-from webbot.daily_set.model import ATTRIBUTES, Card, Observation, Reading, attribute_word
 from webbot.errors import WebbotError
+from webbot.set_cards.model import DAILY_SETS, Reading, attribute_word, find_sets, least_certain
 
-DAILY_SETS = 6  # the daily puzzle always hides exactly six
 DOUBT_LIMIT = 0.9  # the readings of the real and replica cards stay under 0.7
 
 
@@ -18,15 +16,12 @@ class Misread(WebbotError):
     """The cards as read cannot be today's puzzle; nothing was clicked on a guess."""
 
 
-def is_set(a: Card, b: Card, c: Card) -> bool:
-    return all(len({getattr(a, n), getattr(b, n), getattr(c, n)}) != 2 for n in ATTRIBUTES)
+@dataclass(frozen=True)
+class Observation:
+    """The cards as read and the sets clicked so far (card indices, 0-based)."""
 
-
-def find_sets(cards: Sequence[Card]) -> list[tuple[int, int, int]]:
-    """Every SET among the cards, as index triples in ascending order."""
-    return [(i, j, k) for i, j, k in combinations(range(len(cards)), 3)
-            if is_set(cards[i], cards[j], cards[k])]
-
+    readings: tuple[Reading, ...]
+    clicked: tuple[tuple[int, int, int], ...] = ()
 
 
 def todays_sets(readings: Sequence[Reading]) -> list[tuple[int, int, int]]:
@@ -48,15 +43,7 @@ def todays_sets(readings: Sequence[Reading]) -> list[tuple[int, int, int]]:
     raise Misread(f"{problem}; least certain: {least_certain(readings)}; nothing clicked")
 
 
-def least_certain(readings: Sequence[Reading], count: int = 3) -> str:
-    ranked = sorted(range(len(readings)), key=lambda i: -readings[i].doubt)[:count]
-    return ", ".join(f"card {i + 1} as {readings[i].card} (its "
-                     f"{attribute_word(readings[i].doubtful)})" for i in ranked)
-
-
 def next_set(observation: Observation) -> tuple[int, int, int] | None:
     """The policy: the first of today's sets not clicked yet; None when all are."""
     left = [s for s in todays_sets(observation.readings) if s not in observation.clicked]
     return left[0] if left else None
-
-

@@ -17,9 +17,9 @@ from itertools import combinations
 import cv2
 import numpy as np
 
-from webbot.daily_set import parting
-from webbot.daily_set.parting import EDGE_THRESHOLDS, PALEST
-from webbot.daily_set.quads import (
+from webbot.set_cards import parting
+from webbot.set_cards.parting import EDGE_THRESHOLDS, PALEST
+from webbot.set_cards.quads import (
     INK_CONTRAST,
     INKED_SHARE,
     MIN_CARD_SHARE,
@@ -32,7 +32,7 @@ from webbot.daily_set.quads import (
     overlap,
     sides,
 )
-from webbot.daily_set.unseen import (
+from webbot.set_cards.unseen import (
     OUTSIDE_PAPER,
     gaps_between,
     ink_outside,

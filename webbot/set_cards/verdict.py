@@ -9,9 +9,9 @@ scripts/parts.py: the lowest sureness at which no card of that part is read wron
 
 from __future__ import annotations
 
-from webbot.daily_set.learned import VALUES, Learned
-from webbot.daily_set.model import ATTRIBUTES, Card, Reading
-from webbot.daily_set.perceive import Unclear
+from webbot.set_cards.learned import VALUES, Learned
+from webbot.set_cards.model import ATTRIBUTES, Card, Reading
+from webbot.set_cards.perceive import Unclear
 
 SURE = 0.8
 

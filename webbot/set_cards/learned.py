@@ -19,7 +19,7 @@ from importlib import resources
 import cv2
 import numpy as np
 
-from webbot.daily_set.model import COLORS, COUNTS, FILLS, SHAPES, Card
+from webbot.set_cards.model import COLORS, COUNTS, FILLS, SHAPES, Card
 
 INPUT_WIDTH, INPUT_HEIGHT = 96, 64  # the network's input: the cut card, long side across
 MODEL_FILE = "card_reader.onnx"
@@ -73,5 +73,5 @@ def sureness(logits: np.ndarray) -> np.ndarray:
 
 @cache
 def _network() -> cv2.dnn.Net:
-    data = resources.files("webbot.daily_set").joinpath(MODEL_FILE).read_bytes()
+    data = resources.files("webbot.set_cards").joinpath(MODEL_FILE).read_bytes()
     return cv2.dnn.readNetFromONNX(np.frombuffer(data, np.uint8))

@@ -13,9 +13,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from webbot.daily_set.model import Card, Reading
 from webbot.errors import WebbotError
 from webbot.inputs import MAX_IMAGE_BYTES, InputError, decode_image, read_bytes
+from webbot.set_cards.model import Card, Reading
 
 STANDARD_HEIGHT = 124  # twice the small card: stripes 4 px apart, a median filter keeps them
 MIN_HEIGHT = 24  # below this stripes blur into a solid fill

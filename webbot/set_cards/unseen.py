@@ -10,7 +10,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from webbot.daily_set.quads import (
+from webbot.set_cards.quads import (
     CARD_RATIO,
     INK_CONTRAST,
     card_quad,

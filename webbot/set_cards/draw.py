@@ -6,7 +6,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from webbot.daily_set.board import Board
+from webbot.set_cards.model import Board
 from webbot.vision.labels import Key, badge, with_legend
 
 # BGR; none of them a SET ink (red, green, purple), so a line is not taken for a card's colour.

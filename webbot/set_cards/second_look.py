@@ -8,7 +8,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from webbot.daily_set.perceive import boundary_doubt
+from webbot.set_cards.perceive import boundary_doubt
 from webbot.vision.percentile import percentile
 
 MIN_FILL_GAP = 0.08  # least gap between the bunches of fill levels (true ones: 0.15+)
