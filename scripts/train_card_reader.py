@@ -27,7 +27,7 @@ in the last bits from machine to machine).
     .venv/bin/python scripts/train_card_reader.py [--check] [--out FILE]
 
 Prints the time taken and, on the tune part of the real photos, the share read right by the
-network alone (the limits of sureness are chosen on tune by scripts/bench_card_reader.py).
+network alone (the limits of sureness are chosen on tune by scripts/bench_photo_cards.py --choose).
 """
 
 from __future__ import annotations
