@@ -139,9 +139,8 @@ def seamed(outline: np.ndarray, lab: np.ndarray, card: float
     return pieces
 
 def shapes_in_middle(lab: np.ndarray, quad: np.ndarray, short: float) -> bool:
-    """Whether a card's ink lies in its middle (the shapes of a card are centred on it). Ink:
-    darker than the card's paper, or more coloured than its palest tenth (pale stripes, faint
-    beside the paper, fill a card with their colour)."""
+    """Whether a card's ink (`_ink`) lies in its middle (the shapes of a card are centred on
+    it)."""
     x, y, w, h = cv2.boundingRect(np.round(quad).astype(np.int32))
     x, y = max(0, x), max(0, y)
     part = lab[y:y + h, x:x + w]
@@ -149,15 +148,11 @@ def shapes_in_middle(lab: np.ndarray, quad: np.ndarray, short: float) -> bool:
     middle = quad.mean(axis=0) - (x, y)
     cv2.fillConvexPoly(within, np.round(middle + (quad - (x, y) - middle) * 0.9).astype(np.int32),
                        1)
-    lightness, chroma = part[..., 0], chroma_of(part)
-    values = lightness[within > 0]
-    if not values.size:
+    paper = np.count_nonzero(within)
+    if not paper:
         return False
-    palest = float(np.percentile(chroma[within > 0], PALEST))
-    ink = (within > 0) & ((lightness < np.median(values) - INK_CONTRAST / 2)
-                          | (chroma > palest + INK_COLOURED))
-    ys, xs = np.nonzero(ink)
-    if xs.size < INKED_SHARE * values.size:
+    ys, xs = np.nonzero(_ink(part, within))
+    if xs.size < INKED_SHARE * paper:
         return False
     centre = np.array([(xs.min() + xs.max()) / 2, (ys.min() + ys.max()) / 2])
     return bool(np.linalg.norm(centre - middle) <= PARTED_OFF_MIDDLE * short)
@@ -178,13 +173,20 @@ def shapes_along(lab: np.ndarray, quad: np.ndarray) -> bool:
     within = np.zeros((height, width), np.uint8)
     margin = int(0.05 * height)
     within[margin:-margin, margin:-margin] = 1
-    lightness, chroma = upright[..., 0], chroma_of(upright)
-    palest = float(np.percentile(chroma[within > 0], PALEST))
-    ink = (within > 0) & ((lightness < np.median(lightness[within > 0]) - INK_CONTRAST / 2)
-                          | (chroma > palest + INK_COLOURED))
-    count, _, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8))
+    count, _, stats, _ = cv2.connectedComponentsWithStats(_ink(upright, within).astype(np.uint8))
     ways = [w > h for w, h in (stats[i, [cv2.CC_STAT_WIDTH, cv2.CC_STAT_HEIGHT]]
                                for i in range(1, count)
                                if stats[i, cv2.CC_STAT_AREA] >= SHAPE_SHARE * width * height)
             if max(w, h) >= SHAPE_LONG * min(w, h)]
     return bool(ways) and sum(ways) > len(ways) / 2
+
+
+def _ink(part: np.ndarray, within: np.ndarray) -> np.ndarray:
+    """A card's ink (Lab `part`, the card `within`): darker than its paper, or more coloured
+    than its palest tenth (pale stripes, faint beside the paper, fill a card with their
+    colour)."""
+    lightness, chroma = part[..., 0], chroma_of(part)
+    card = within > 0
+    palest = float(np.percentile(chroma[card], PALEST))
+    return card & ((lightness < np.median(lightness[card]) - INK_CONTRAST / 2)
+                   | (chroma > palest + INK_COLOURED))
