@@ -102,8 +102,9 @@ def table_cards(part: str, boards: int) -> Iterator[Looked]:
             if distance[nearest] > 0.3 * cut.height:
                 continue
             normal = paper_divided(cut.picture)
+            rules: tuple[Card, dict[str, float]] | CardError
             try:
-                rules: tuple[Card, dict[str, float]] | CardError = read_normal(normal, cut.height)
+                rules = read_normal(normal, cut.height, cut.picture)
             except CardError as error:
                 rules = error
             yield Looked("drawn tables' cards", f"board {seed}", Card(**placed[nearest].card),

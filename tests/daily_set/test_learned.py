@@ -20,7 +20,7 @@ from webbot.set_cards.learned import VALUES, Learned, read_learned
 from webbot.set_cards.model import BoardError, Card, all_cards
 from webbot.set_cards.perceive import CardError, Unclear, load
 from webbot.set_cards.picture import read_picture
-from webbot.set_cards.verdict import SURE, agreed
+from webbot.set_cards.verdict import SURE, SURE_ALONE, agreed
 
 
 def on_white(card: np.ndarray) -> np.ndarray:
@@ -119,6 +119,17 @@ def test_a_card_is_answered_where_both_readers_name_it_and_the_learned_reader_is
         agreed(replace(card, count=2), doubts, sure)
     with pytest.raises(CardError, match=r"^unsure of the colour: red or green\?$"):
         agreed(replace(card, color="red"), doubts, sure)
+
+
+def test_what_the_rules_only_guess_is_answered_only_when_the_learned_reader_is_surer_still():
+    card = Card(1, "diamond", "green", "striped")
+    guessed = {**dict.fromkeys(VALUES, 0.0), "fill": 1.0}  # a striping where glare falls
+    second = {**dict.fromkeys(VALUES, None), "fill": "solid"}
+    fairly = Learned(card, {**dict.fromkeys(VALUES, 1.0), "fill": SURE_ALONE - 0.01}, second)
+    with pytest.raises(CardError, match=r"^unsure of the fill: solid or striped\?$"):
+        agreed(card, guessed, fairly)
+    surely = replace(fairly, sure={**fairly.sure, "fill": SURE_ALONE})
+    assert agreed(card, guessed, surely).card == card
 
 
 def test_every_card_of_the_page_s_art_is_read_right_as_page_art():

@@ -16,6 +16,7 @@ from functools import cache
 import cv2
 import numpy as np
 
+from webbot.set_cards.glare import glare_on
 from webbot.set_cards.model import Card
 from webbot.set_cards.perceive import (
     CardError,
@@ -68,12 +69,13 @@ TYPICAL_SCORE = 3.0
 def read_cut(picture: np.ndarray, height: float = CUT_HEIGHT) -> tuple[Card, dict[str, float]]:
     """A cut, straightened card (BGR) read, with each attribute's doubt (0: far from a
     boundary, 1: on it); `height`: the card's short side in the picture it was cut from."""
-    return read_normal(paper_divided(picture), height)
+    return read_normal(paper_divided(picture), height, picture)
 
 
-def read_normal(normal: np.ndarray, height: float = CUT_HEIGHT
-                ) -> tuple[Card, dict[str, float]]:
-    """`read_cut` on a cut card already divided by its paper (`paper_divided`)."""
+def read_normal(normal: np.ndarray, height: float = CUT_HEIGHT,
+                picture: np.ndarray | None = None) -> tuple[Card, dict[str, float]]:
+    """`read_cut` on a cut card already divided by its paper (`paper_divided`); given the cut
+    as it was (`picture`), a striping where glare falls is a guess (glare.py)."""
     darkness = _darkness(normal)
     strongest = float(np.percentile(darkness, 99.5))
     if strongest < MIN_INK:
@@ -84,6 +86,8 @@ def read_normal(normal: np.ndarray, height: float = CUT_HEIGHT
     inked = np.maximum.reduce(shapes) > 0
     color, color_doubt = _color(normal, inked & (darkness >= 0.7 * strongest))
     fill, fill_doubt = _fill(darkness / strongest, shapes, height / CUT_HEIGHT)
+    if fill == "striped" and picture is not None and glare_on(picture, shapes):
+        fill_doubt = 1.0  # or a solid washed out
     shape, shape_doubt = _shape(shapes)
     doubts = {"count": count_doubt_of(shapes, fragments), "shape": shape_doubt,
               "color": color_doubt, "fill": fill_doubt}

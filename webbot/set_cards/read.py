@@ -80,7 +80,7 @@ def read_twice(cut: CutCard) -> Reading:
     """A card cut out with its edges read by the camera's rules and by the learned reader, and
     agreed on (verdict.agreed); else Unclear, saying why."""
     normal = paper_divided(cut.picture)
-    return agreed(*read_normal(normal, cut.height), read_learned(normal))
+    return agreed(*read_normal(normal, cut.height, cut.picture), read_learned(normal))
 
 
 def _read_card(found: ShapedCards, cut: ShapeCut, fill: tuple[str, float] | None,

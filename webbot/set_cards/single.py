@@ -63,7 +63,8 @@ def looked_at(image: np.ndarray) -> Looks:
         cut = card_cut(image)
         normal = paper_divided(cut.picture)
         learned = read_learned(normal)
-        rules: tuple[Card, dict[str, float]] | CardError = read_normal(normal, cut.height)
+        rules: tuple[Card, dict[str, float]] | CardError = read_normal(normal, cut.height,
+                                                                       cut.picture)
     except CardError as error:
         rules = error
     return Looks(art, page, rules, learned)

@@ -1,0 +1,47 @@
+"""Glare on a photographed card: light reflected off its surface lifts paper and ink alike
+towards white where it falls. A solid shape under it keeps its rim inked and loses its middle
+to the light, the look of a striping's tint inside its outline; so where glare falls on the
+shapes, the camera's rules only guess that a shape is striped (camera.read_normal), and the
+learned reader's word must be surer (verdict.SURE_ALONE).
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+# Glare on the shapes: the paper beside them (within SIDE_PX, their own blur NEAR_PX left out)
+# lifted above the card's plane of light by GLARE_LIFT of the way to white or more, at its
+# 90th percentile. Chosen on the drawn tables' tune part (scripts/parts.py): the solids read
+# striped there had their paper lifted 0.12-0.32; the real photos' tune part stays under 0.1
+# but for a few.
+GLARE_LIFT = 0.1
+NEAR_PX, SIDE_PX = 9, 31
+BORDER_PX = 6  # the cut's edge: the card's own edge and the table beyond
+
+
+def glare_on(picture: np.ndarray, shapes: list[np.ndarray]) -> bool:
+    """Whether glare falls on the shapes of a cut card (BGR; `shapes`: their masks)."""
+    return glare_lift(picture, shapes) >= GLARE_LIFT
+
+
+def glare_lift(picture: np.ndarray, shapes: list[np.ndarray]) -> float:
+    """How far towards white the paper beside the shapes is lifted above a plane fitted
+    through the card's paper (0: not at all, 1: white), at its 90th percentile."""
+    height, width = shapes[0].shape
+    picture = cv2.resize(picture, (width, height), interpolation=cv2.INTER_AREA)
+    inked = np.maximum.reduce(shapes)
+    near = cv2.dilate(inked, np.ones((NEAR_PX, NEAR_PX), np.uint8)) > 0
+    beside = cv2.dilate(inked, np.ones((SIDE_PX, SIDE_PX), np.uint8)) > 0
+    paper = ~near
+    paper[:BORDER_PX], paper[-BORDER_PX:] = False, False
+    paper[:, :BORDER_PX], paper[:, -BORDER_PX:] = False, False
+    if not (paper & beside).any():
+        return 0.0
+    lightness = picture.min(axis=2).astype(np.float32)  # glare lifts the darkest channel most
+    ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
+    terms = np.stack([np.ones_like(xs), xs / width, ys / height], -1)
+    coefficients = np.linalg.lstsq(terms[paper], lightness[paper], rcond=None)[0]
+    plane = terms @ coefficients
+    lift = (lightness - plane) / np.maximum(255 - plane, 10)
+    return float(np.percentile(lift[paper & beside], 90))
