@@ -130,6 +130,9 @@ def test_what_the_rules_only_guess_is_answered_only_when_the_learned_reader_is_s
         agreed(card, guessed, fairly)
     surely = replace(fairly, sure={**fairly.sure, "fill": SURE_ALONE})
     assert agreed(card, guessed, surely).card == card
+    grey = {**dict.fromkeys(VALUES, 0.0), "color": 1.0}  # a colour the rules cannot see
+    assert agreed(card, grey, replace(fairly, sure={**fairly.sure, "fill": 1.0,
+                                                    "color": SURE})).card == card
 
 
 def test_every_card_of_the_page_s_art_is_read_right_as_page_art():

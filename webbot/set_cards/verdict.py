@@ -1,6 +1,6 @@
 """When a card read from a photo is an answer: the camera's rules and the learned reader name
-the same card, and the learned reader is at least SURE of each attribute, and SURE_ALONE of
-one the rules are wholly in doubt of (a striping where glare falls: glare.py). Otherwise it is
+the same card, and the learned reader is at least SURE of each attribute, and SURE_ALONE of a
+fill the rules only guess (a striping where glare falls: glare.py). Otherwise it is
 refused, and the reason names the attribute in doubt in words: `unsure of the fill: striped or
 empty?`.
 
@@ -15,25 +15,26 @@ from webbot.set_cards.model import ATTRIBUTES, Card, Reading
 from webbot.set_cards.perceive import Unclear
 
 SURE = 0.8
-# Where the rules only guess (doubt 1), the learned reader's word alone: on the drawn tables'
-# tune part a glare-washed solid was read striped 0.956 sure, stripings under glare 0.997 and
-# surer.
+# Where the rules only guess the fill (doubt 1), the learned reader's word alone: on the drawn
+# tables' tune part a solid washed out by glare was read striped 0.956 sure, stripings under
+# glare 0.997 and surer. (A colour the rules cannot see, grey ink, is the learned reader's at
+# SURE: 0.99 would refuse real photos' cards of the tune part read right.)
 SURE_ALONE = 0.99
 
 
 def agreed(rules: Card, doubts: dict[str, float], learned: Learned,
            sure: float = SURE) -> Reading:
     """The card both readers name, where the learned reader is at least `sure` of each
-    attribute and SURE_ALONE of those the rules only guess (doubt 1); else Unclear, naming
+    attribute and SURE_ALONE of a fill the rules only guess (doubt 1); else Unclear, naming
     each attribute in doubt and its two likeliest values."""
     differ = [name for name in ATTRIBUTES if getattr(rules, name) != getattr(learned.card, name)]
     if differ:
         raise Unclear("; ".join(unsure_of(name, getattr(rules, name), getattr(learned.card, name))
                                 for name in differ))
     name: str | None = learned.least
-    if learned.sure[learned.least] >= sure:  # and of what the rules only guess, surer still
-        name = next((name for name in ATTRIBUTES if doubts.get(name, 0.0) >= 1.0
-                     and learned.sure[name] < SURE_ALONE), None)
+    if learned.sure[learned.least] >= sure:  # and of a fill the rules only guess, surer still
+        guessed = doubts.get("fill", 0.0) >= 1.0 and learned.sure["fill"] < SURE_ALONE
+        name = "fill" if guessed else None
     if name is not None:
         second = learned.second[name] if learned.second else "another"
         raise Unclear(unsure_of(name, getattr(learned.card, name), second))
