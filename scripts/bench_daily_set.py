@@ -32,7 +32,7 @@ time a photo takes (goal: under 0.5 s for a 12 Mpx phone photo), against the sha
 alone (the board reader before cards with edges were looked for) on the same photos.
 
     .venv/bin/python scripts/bench_daily_set.py [--repeat 20] [--runs 6] [--quick] [--docs]
-    .venv/bin/python scripts/bench_daily_set.py --photos [--boards 200] [--phones 10] [--docs]
+    .venv/bin/python scripts/bench_daily_set.py --photos [--boards 600] [--phones 10] [--docs]
 """
 
 from __future__ import annotations
@@ -498,14 +498,15 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true",
                         help="a smoke test: fewer of everything, the bundled page played once, "
                         "no baseline")
-    parser.add_argument("--boards", type=int, default=1000, help="random board pictures read")
+    parser.add_argument("--boards", type=int, default=1000,
+                        help="random board pictures read (with --photos: drawn tables, 600)")
     parser.add_argument("--docs", action="store_true", help="write into its docs page")
     parser.add_argument("--photos", action="store_true",
                         help="only the pictures of the card game (photos, drawn boards, cards)")
     parser.add_argument("--phones", type=int, default=10, help="drawn 12 Mpx phone photos")
     args = parser.parse_args()
     if args.photos:
-        return photos_only(args.boards if args.boards != 1000 else 200, args.phones,
+        return photos_only(args.boards if args.boards != 1000 else 600, args.phones,
                            3 if args.quick else 5, args.docs)
     repeat, runs = (3, 1) if args.quick else (args.repeat, args.runs)
 
