@@ -381,7 +381,8 @@ class Reader:
         except UnreadableScreen as exc:
             doubts.append(f"{where}: {exc}")
             return None
-        if side is None:
+        if side is None:  # ink at a line's end, yet no sum: a sum missed is another puzzle
+            doubts.append(f"{where}: ink but no triangle pointing away from the board")
             return None
         kind, why = sum_kind(square[TRIANGLES[side]][amount[TRIANGLES[side]] > 0.5],
                              square[SUM_DIGITS[side]][amount[SUM_DIGITS[side]] > 0.5], background)
