@@ -219,8 +219,10 @@ class DigitReader:
         digit, score, _ = self._templates(style).nearest(glyph)
         return digit, score
 
-    def read(self, glyph: np.ndarray, style: str) -> DigitRead:
-        """Template first; Tesseract (and learning) when no template matches well enough."""
+    def read(self, glyph: np.ndarray, style: str, agree: bool = False) -> DigitRead:
+        """Template first; Tesseract (and learning) when no template matches well enough. With
+        `agree`, once the style has a template of every digit, Tesseract's answer is taken only
+        when it is the nearest template's digit (for ink Tesseract does not see as drawn)."""
         closest, score = self.nearest(glyph, style)
         if score < ACCEPT and self._learned_elsewhere(style):
             closest, score = self.nearest(glyph, style)
@@ -234,13 +236,19 @@ class DigitReader:
             return DigitRead(None, score, "none")
         else:
             digit = self.tesseract(glyph)
-        if digit is None or (score >= CONFLICT and closest != digit):
-            # Tesseract unsure, or a close template of another digit: better no answer than a
-            # wrong template that would misread this glyph on every later run.
+        near = score >= CONFLICT or (agree and self._complete(style))
+        if digit is None or (near and closest != digit):
+            # Tesseract unsure, or a close (or, with `agree`, the nearest) template of another
+            # digit: better no answer than a wrong one, or a wrong template that would misread
+            # this glyph on every later run.
             return DigitRead(None, score, "none")
         if self.learn:
             self._add(style, digit, glyph)
         return DigitRead(digit, score, "tesseract")
+
+    def _complete(self, style: str) -> bool:
+        """Whether the style has a template of every digit."""
+        return len(set(self._templates(style).labels)) == 10
 
     def batched(self, read: Callable[[], T]) -> T:
         """`read()`, with the glyphs it would show Tesseract one by one shown together: a first
