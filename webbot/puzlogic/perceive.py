@@ -184,8 +184,9 @@ def _piece_colour(canvas: np.ndarray, x: int, y: int, background: np.ndarray) ->
 # digits (a 9 as a 3).
 CORE_RAMP = (20, 60)
 SUM_STYLES = {"all": "bold", "blue": "blue core", "white": "bold"}  # digit template sets
-# Styles whose Tesseract answers must be the nearest template's digit: a blue core is derived
-# ink, which JPEG thins into fragments Tesseract still names (half a 5 as a 2, a 0 as a 9).
+# Styles whose Tesseract answers must be the nearest bundled or learned template's digit, and
+# are not learned: a blue core is derived ink, which JPEG breaks into shapes Tesseract still
+# names (half a 5 as a 2, a 0 as a 9), and a shape learned would later read others alone.
 AGREE = {"blue core"}
 TRIANGLES = {"left": (slice(17, 32), slice(41, 48)), "right": (slice(17, 32), slice(0, 7)),
              "top": (slice(41, 48), slice(17, 32)), "bottom": (slice(0, 7), slice(17, 32))}

@@ -221,8 +221,11 @@ class DigitReader:
 
     def read(self, glyph: np.ndarray, style: str, agree: bool = False) -> DigitRead:
         """Template first; Tesseract (and learning) when no template matches well enough. With
-        `agree`, once the style has a template of every digit, Tesseract's answer is taken only
-        when it is the nearest template's digit (for ink Tesseract does not see as drawn)."""
+        `agree` and bundled templates (`seeds`), Tesseract's answer is taken only when it is the
+        nearest template's digit, and is not learned: for ink Tesseract does not see as drawn
+        (a derived core), where a template learned from a degraded glyph would later read other
+        degraded glyphs alone. (A reader without seeds learns such a style as any other: so the
+        bundle is learned.)"""
         closest, score = self.nearest(glyph, style)
         if score < ACCEPT and self._learned_elsewhere(style):
             closest, score = self.nearest(glyph, style)
@@ -236,19 +239,15 @@ class DigitReader:
             return DigitRead(None, score, "none")
         else:
             digit = self.tesseract(glyph)
-        near = score >= CONFLICT or (agree and self._complete(style))
-        if digit is None or (near and closest != digit):
+        confirm = agree and self.seeds is not None
+        if digit is None or ((score >= CONFLICT or confirm) and closest != digit):
             # Tesseract unsure, or a close (or, with `agree`, the nearest) template of another
             # digit: better no answer than a wrong one, or a wrong template that would misread
             # this glyph on every later run.
             return DigitRead(None, score, "none")
-        if self.learn:
+        if self.learn and not confirm:
             self._add(style, digit, glyph)
         return DigitRead(digit, score, "tesseract")
-
-    def _complete(self, style: str) -> bool:
-        """Whether the style has a template of every digit."""
-        return len(set(self._templates(style).labels)) == 10
 
     def batched(self, read: Callable[[], T]) -> T:
         """`read()`, with the glyphs it would show Tesseract one by one shown together: a first
