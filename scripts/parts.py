@@ -82,7 +82,7 @@ BURRITO_COINS = {"train": tuple(sorted(BURRITO_PACK_COINS.values())),
                  "tune": (938, 3017, 24683, 65211), "test": (687, 9000, 15342, 72596)}
 BURRITO_REAL = {"tune": "results", "test": "shop"}
 # looked at while mending blue sums misread under JPEG (issue 66)
-PUZLOGIC_TUNE_PAGES = (2000, 3000, 4000, 5000, 6000)
+PUZLOGIC_TUNE_PAGES = (2000, 3000, 4000, 5000, 6000, 8000)
 PUZLOGIC_PAGES = {"train": (500,), "tune": PUZLOGIC_TUNE_PAGES,
                   "test": tuple(page for page in range(1000, 100_000, 1000)
                                 if page not in PUZLOGIC_TUNE_PAGES)}
