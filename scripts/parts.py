@@ -25,8 +25,9 @@ test (what a figure in the README or docs is measured on; nothing is chosen on i
 - Puzlogic's digits and reading rules: the bundled templates are learned from the replica's 15
   levels (fixtures/puzlogic/levels.json) and its generated pages PUZLOGIC_PAGES["train"]
   (scripts/learn_puzlogic_glyphs.py: train); the inks, outlines and sum rules were set on the
-  real screenshots PUZLOGIC_REAL (tune); generated pages PUZLOGIC_PAGES["test"] are test. A page
-  `?generate=SEED` holds the levels of seeds SEED..SEED+14.
+  real screenshots PUZLOGIC_REAL and the generated pages PUZLOGIC_PAGES["tune"] (tune);
+  generated pages PUZLOGIC_PAGES["test"] are test. A page `?generate=SEED` holds the levels of
+  seeds SEED..SEED+14.
 
     .venv/bin/python scripts/parts.py            # each part's size
     .venv/bin/python scripts/parts.py --write    # the real photos' lists, once
@@ -80,7 +81,11 @@ BURRITO_PACK_COINS = {"results": 3_255_618, "shop": 2_356}
 BURRITO_COINS = {"train": tuple(sorted(BURRITO_PACK_COINS.values())),
                  "tune": (938, 3017, 24683, 65211), "test": (687, 9000, 15342, 72596)}
 BURRITO_REAL = {"tune": "results", "test": "shop"}
-PUZLOGIC_PAGES = {"train": (500,), "test": tuple(range(1000, 100_000, 1000))}
+# looked at while mending blue sums misread under JPEG (issue 66)
+PUZLOGIC_TUNE_PAGES = (2000, 3000, 4000, 5000, 6000, 8000)
+PUZLOGIC_PAGES = {"train": (500,), "tune": PUZLOGIC_TUNE_PAGES,
+                  "test": tuple(page for page in range(1000, 100_000, 1000)
+                                if page not in PUZLOGIC_TUNE_PAGES)}
 PUZLOGIC_LEVELS_PER_PAGE = 15
 # The real level screenshots (../shared/reference/puzlogic) and the level each shows: tune.
 PUZLOGIC_REAL = {"puzlogic-map-1.png": 1, "puzlogic-map-2.png": 2, "puzlogic-map-3.png": 3,
@@ -161,7 +166,8 @@ def main() -> None:
               f"{CARD_SEEDS.of(part).start}-{CARD_SEEDS.of(part).stop - 1}")
     print(f"Burrito Bison's digits: the replica's coins {BURRITO_COINS}, the real {BURRITO_REAL}")
     print(f"Puzlogic: train the 15 bundled levels and generated pages {PUZLOGIC_PAGES['train']}, "
-          f"tune the real screenshots ({len(PUZLOGIC_REAL)}), test "
+          f"tune the real screenshots ({len(PUZLOGIC_REAL)}) and generated pages "
+          f"{PUZLOGIC_PAGES['tune']}, test "
           f"{len(PUZLOGIC_PAGES['test'])} generated pages ({PUZLOGIC_PAGES['test'][0]}, "
           f"{PUZLOGIC_PAGES['test'][1]}, ...)")
 

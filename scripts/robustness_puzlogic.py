@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Puzlogic's reading under colour drift, JPEG, blur, other scales and leaves, on each part of
 scripts/parts.py: the real screenshots (tune, when ../shared/reference is there), the 15
-bundled levels (train: the bundled templates were learned from them) and the 15 levels of the
-test part's first generated page, each perturbed every way (tests/puzlogic/perturb.py),
-counted as exact, refused or wrong; each wrong reading is said (the part, the perturbation,
-the picture: the level on a page, in order, and what it misread). Exit 1 on any wrong
-reading.
+bundled levels (train: the bundled templates were learned from them), the 15 levels of the
+tune part's first generated page and those of the test part's first, each perturbed every way
+(tests/puzlogic/perturb.py), read as the bot reads them (the bundled templates, nothing learned
+yet), counted as exact, refused or wrong; each wrong reading is said (the part, the
+perturbation, the picture: the level on a page, in order, and what it misread). Exit 1 on any
+wrong reading.
 
     .venv/bin/python scripts/robustness_puzlogic.py [--docs]
 """
@@ -30,12 +31,12 @@ from parts import PUZLOGIC_LEVELS_PER_PAGE, PUZLOGIC_PAGES, PUZLOGIC_REAL  # noq
 
 from tests.puzlogic.perturb import PERTURBATIONS, tally  # noqa: E402
 from webbot.browser import BrowserOptions, open_page, open_url  # noqa: E402
-from webbot.puzlogic.perceive import Reader  # noqa: E402
+from webbot.puzlogic.perceive import GLYPHS, Reader  # noqa: E402
 from webbot.server import FixtureServer  # noqa: E402
 from webbot.vision.digits import DigitReader  # noqa: E402
 
 REAL = ROOT.parent / "shared" / "reference" / "puzlogic"
-TEST_PAGE = PUZLOGIC_PAGES["test"][0]
+TUNE_PAGE, TEST_PAGE = PUZLOGIC_PAGES["tune"][0], PUZLOGIC_PAGES["test"][0]
 
 
 def replica_pictures(query: str = "") -> list[tuple[np.ndarray, dict]]:
@@ -63,11 +64,12 @@ def main() -> int:
     parser.add_argument("--docs", action="store_true", help="write into its docs page")
     args = parser.parse_args()
     groups = [("bundled levels, train", replica_pictures()),
+              (f"generated page {TUNE_PAGE}, tune", replica_pictures(f"&generate={TUNE_PAGE}")),
               (f"generated page {TEST_PAGE}, test", replica_pictures(f"&generate={TEST_PAGE}"))]
     if REAL.is_dir():
         groups.insert(0, ("real screenshots, tune", real_pictures()))
     with tempfile.TemporaryDirectory() as cache:  # a first run's reader: nothing learned yet
-        reader = Reader(DigitReader(Path(cache)))
+        reader = Reader(DigitReader(Path(cache), seeds=GLYPHS))  # as the bot builds it
         wrong: dict[str, list[str]] = {label: [] for label, _ in groups}
         counts = {label: tally(reader, pictures, wrong=wrong[label])
                   for label, pictures in groups}

@@ -68,11 +68,11 @@ def test_burrito_bisons_real_screens_are_one_part_each():
     assert BURRITO_REAL["tune"] != BURRITO_REAL["test"]
 
 
-def test_puzlogics_generated_levels_in_train_and_test_do_not_overlap():
-    train, test = puzlogic_seeds("train"), puzlogic_seeds("test")
-    assert train and test
-    assert not train & test
-    assert puzlogic_seeds("tune") == set()  # tune is the real screenshots alone
+def test_puzlogics_generated_levels_in_train_tune_and_test_do_not_overlap():
+    parts = [puzlogic_seeds(part) for part in PART_NAMES]
+    assert all(parts)
+    for first, second in itertools.combinations(parts, 2):
+        assert not first & second
 
 
 def test_puzlogics_test_pages_are_distinct_pages():

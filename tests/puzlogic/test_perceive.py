@@ -26,6 +26,7 @@ from tests.puzlogic.replica import (
     state,
     wait_screen,
 )
+from webbot.puzlogic import perceive
 from webbot.puzlogic.model import UnreadableScreen
 from webbot.puzlogic.perceive import Reader, classify, normalise, sum_kind
 from webbot.vision.digits import DigitReader
@@ -199,6 +200,19 @@ def test_a_thin_digit_tesseract_seldom_reads_is_read_on_a_second_look(tmp_path):
     read = digits.read(glyph.astype(np.float32) / 255, "blue core")
     assert (read.digit, read.source) == (9, "tesseract")
     assert digits.tesseract_calls > 7  # it took the second look
+
+
+def test_a_blue_core_tesseract_confirms_is_read_but_not_learned(tmp_path):
+    # A bundled blue-core 0 thinned, as JPEG thins a core: Tesseract and the nearest template
+    # agree, so it reads; learned, it would read other broken cores alone (a tune page's "04"
+    # read as "44" after a broken core was learned as a 4).
+    bundled = cv2.imread(str(perceive.GLYPHS / "blue core" / "0-1f9575f4187b.png"),
+                         cv2.IMREAD_GRAYSCALE)
+    glyph = cv2.erode(bundled.astype(np.float32) / 255, np.ones((2, 2), np.uint8))
+    digits = DigitReader(tmp_path, seeds=perceive.GLYPHS)
+    read = digits.read(glyph, "blue core", agree=True)
+    assert (read.digit, read.source) == (0, "tesseract")
+    assert not list(tmp_path.rglob("*.png"))
 
 
 def test_the_digit_reader_learns_once_then_reads_from_templates(fixtures_url, browser,

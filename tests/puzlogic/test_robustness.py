@@ -12,10 +12,10 @@ import pytest
 
 from tests.conftest import sweep
 from tests.puzlogic.conftest import bundled_levels, needs_reference, reference_levels
-from tests.puzlogic.perturb import outcome, tally
-from tests.puzlogic.replica import open_game
+from tests.puzlogic.perturb import PERTURBATIONS, outcome, tally
+from tests.puzlogic.replica import level, open_game, wait_screen
 from tests.puzlogic.test_perceive import REAL, REAL_LEVELS
-from webbot.puzlogic.perceive import Reader, normalise
+from webbot.puzlogic.perceive import GLYPHS, Reader, normalise
 from webbot.vision.digits import DigitReader
 
 # the replica's JPEG readings often end in Tesseract, seconds each: the script measures those
@@ -82,3 +82,20 @@ def test_blue_and_white_sums_read_through_colour_drift_scales_and_leaves(page, f
     kept = tuple(name for name in QUICK if not name.startswith("scale 0.")
                  and name != "scale 1.5 + cast + blur 0.8")
     check(tally(reader, pictures, kept), len(pictures), 0.95)
+
+
+# Pictures of Puzlogic's tune pages (scripts/parts.py) once read wrong: a blue sum's triangle
+# JPEG paled below what counts as one (the sum left out, another puzzle), and blue cores JPEG
+# broke into shapes no template resembles that Tesseract named (a 5 as a 2, "03" as "93").
+MISREAD = [(2000, 1, "JPEG 70"), (3000, 14, "JPEG 90"), (3000, 8, "gamma 1.25 + cast + JPEG 70")]
+
+
+@pytest.mark.parametrize(("seed", "number", "name"), MISREAD)
+def test_blue_sums_thinned_by_jpeg_are_refused_not_misread(page, fixtures_url, tmp_path, seed,
+                                                          number, name):
+    page.set_viewport_size({"width": 1000, "height": 700})
+    open_game(page, fixtures_url, f"generate={seed}&level={number}")
+    wait_screen(page, "level")
+    shot = cv2.imdecode(np.frombuffer(page.screenshot(), np.uint8), cv2.IMREAD_COLOR)
+    reader = Reader(DigitReader(tmp_path, seeds=GLYPHS))  # as the bot builds it, on a first run
+    assert outcome(reader, PERTURBATIONS[name](shot), level(page, number)) != "wrong"

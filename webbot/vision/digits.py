@@ -39,6 +39,8 @@ GLYPH_HEIGHT, GLYPH_WIDTH = 24, 20
 ACCEPT = 0.92  # correlation with the best template needed to take its digit
 CONFLICT = 0.88  # a template this close must agree with what Tesseract teaches (other
 # digits of the game correlate up to 0.85: 8 and 6 in bold, 8 and 3 in regular)
+CONFIRM = 0.7  # with `agree`: how close the nearest template must be for Tesseract to confirm
+# it (on the tune part's JPEG-broken blue cores, those both misread lay under 0.66)
 MAX_TEMPLATES = 8  # per digit and style; more would only slow matching
 MAX_TEMPLATE_BYTES = 64 << 10  # a glyph's file is under 1 kB
 # Tesseract modes, glyph heights and soft or sharp (thresholded) edges, asked in turn: at any
@@ -219,8 +221,13 @@ class DigitReader:
         digit, score, _ = self._templates(style).nearest(glyph)
         return digit, score
 
-    def read(self, glyph: np.ndarray, style: str) -> DigitRead:
-        """Template first; Tesseract (and learning) when no template matches well enough."""
+    def read(self, glyph: np.ndarray, style: str, agree: bool = False) -> DigitRead:
+        """Template first; Tesseract (and learning) when no template matches well enough. With
+        `agree` and bundled templates (`seeds`), Tesseract's answer is taken only when it is the
+        digit of the nearest template, itself at least CONFIRM close, and is not learned: for
+        ink Tesseract does not see as drawn (a derived core), where a template learned from a
+        degraded glyph would later read other degraded glyphs alone. (A reader without seeds
+        learns such a style as any other: so the bundle is learned.)"""
         closest, score = self.nearest(glyph, style)
         if score < ACCEPT and self._learned_elsewhere(style):
             closest, score = self.nearest(glyph, style)
@@ -234,11 +241,14 @@ class DigitReader:
             return DigitRead(None, score, "none")
         else:
             digit = self.tesseract(glyph)
-        if digit is None or (score >= CONFLICT and closest != digit):
-            # Tesseract unsure, or a close template of another digit: better no answer than a
-            # wrong template that would misread this glyph on every later run.
+        confirm = agree and self.seeds is not None
+        if digit is None or ((score >= CONFLICT or confirm) and closest != digit) \
+                or (confirm and score < CONFIRM):
+            # Tesseract unsure, or a close (or, with `agree`, the nearest) template of another
+            # digit: better no answer than a wrong one, or a wrong template that would misread
+            # this glyph on every later run.
             return DigitRead(None, score, "none")
-        if self.learn:
+        if self.learn and not confirm:
             self._add(style, digit, glyph)
         return DigitRead(digit, score, "tesseract")
 
