@@ -39,6 +39,7 @@ def glare_lift(picture: np.ndarray, shapes: list[np.ndarray]) -> float:
     if not (paper & beside).any():
         return 0.0
     lightness = picture.min(axis=2).astype(np.float32)  # glare lifts the darkest channel most
+    # A plane, not the paper's curved fit (camera._paper_fit), which bends to a glare spot.
     ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
     terms = np.stack([np.ones_like(xs), xs / width, ys / height], -1)
     coefficients = np.linalg.lstsq(terms[paper], lightness[paper], rcond=None)[0]
