@@ -99,11 +99,17 @@ def test_a_page_s_board_reads_as_the_puzzle_as_before():
         read_picture(daily_board(numbers, Look("2022")), kind="table")
 
 
-def test_cards_touching_that_do_not_part_are_refused_as_a_table_not_read_as_fewer():
-    """Two cards touching that do not part into whole cards (laid askew): one light region,
-    not a card; the table is refused rather than read without them."""
+def test_cards_touching_that_do_not_part_are_refused_as_a_table_not_read_as_fewer(monkeypatch):
+    """Two cards touching askew make one light region, not a card: where it does not part
+    into whole cards (the parting left out here), the table is refused rather than read
+    without them; parted, it reads exactly."""
     picture, placed, drawn = draw_board(25, size=(960, 720), touching=True, art="physical",
                                         table="dark")
+    found = read_picture(picture, lossy=True)
+    assert [c.reading.card for c in found.cards] == [Card(**card.card) for card in placed]
+    monkeypatch.setattr(parting, "parted", lambda *args: None)
+    monkeypatch.setattr(parting, "seamed", lambda *args: None)
+    monkeypatch.setattr(parting, "rest_of", lambda *args: [])
     found = find_cards(picture)
     assert drawn.touching and found.strays >= 1 and len(found.cards) < len(placed)
     with pytest.raises(BoardError, match=r"as large as a card but not shaped like one: cards "
@@ -148,11 +154,16 @@ def test_a_card_whose_shapes_do_not_show_is_refused_at_its_place_not_left_out(ta
         read_picture(picture)
 
 
-def test_two_cards_edge_to_edge_seen_as_one_card_turned_are_refused_not_read_as_one():
+def test_two_cards_edge_to_edge_seen_as_one_card_turned_are_parted_or_refused_not_read_as_one(
+        monkeypatch):
     """Two cards standing on end, side by side, make a region of nearly a card's proportions
-    lying across: on a board of cards on end it is no card, and the table is refused."""
+    lying across: on a board of cards on end it is no card. Parted, the board reads exactly;
+    where it does not part (the parting left out here), the table is refused."""
     picture, placed, drawn = draw_board(191, size=(960, 720))
     assert drawn.touching and drawn.orientation == "portrait"
+    found = read_picture(picture, lossy=True)
+    assert [c.reading.card for c in found.cards] == [Card(**card.card) for card in placed]
+    monkeypatch.setattr(parting, "parted", lambda *args: None)
     found = find_cards(picture)
     assert len(found.cards) < len(placed) and found.strays >= 1
     with pytest.raises(BoardError, match=r"not shaped like one"):
@@ -306,6 +317,23 @@ def test_a_card_touching_a_card_found_is_found_beside_it_in_their_light_region(s
     assert find_cards(picture).strays >= 1
 
 
+@pytest.mark.parametrize("seed", [
+    pytest.param(22, id="faint outlines on a card lit unevenly: ink below the paper's plane"),
+    pytest.param(126, id="two cards edge to edge on a dark table, lit unevenly"),
+    pytest.param(240, id="a card found alone, the rest of its row edge to edge, parted"),
+    pytest.param(54, id="two cards one region only at a level other than the one that won"),
+])
+def test_cards_touching_once_refused_are_parted_and_read(seed):
+    """Cards touching that were refused as a stray (tune boards): each piece's shapes are
+    looked for against the paper's own light, in the card's middle, specks and seams left
+    out; what a card found leaves of its region is parted too; and a region only another
+    threshold shows is looked at as the winning one's are."""
+    picture, placed, drawn = draw_board(seed, size=(960, 720))
+    assert drawn.touching
+    found = read_picture(picture, lossy=True)
+    assert [c.reading.card for c in found.cards] == [Card(**card.card) for card in placed]
+
+
 def test_two_cards_touching_where_the_board_is_seen_smaller_are_parted_by_their_proportions():
     """Two cards touching in the far row of a board seen in perspective: the region is two
     cards' proportions, though smaller than the board's median card by a fifth one way."""
@@ -318,8 +346,8 @@ def test_two_cards_touching_where_the_board_is_seen_smaller_are_parted_by_their_
 def test_a_pale_card_touching_one_found_at_a_column_s_end_is_found_not_left_out(monkeypatch):
     """A pale card (dense pale stripes) on a white table, touching the found card below it:
     the level that showed that card left it out; a lower one shows both as one region, in
-    which it is found, its pale stripes counted as ink by their colour. Without that look,
-    the table was read without it: a wrong answer. Read, it is the cards drawn or refused."""
+    which it is found. Without that look, the table was read without it: a wrong answer.
+    Read, it is the cards drawn or refused."""
     picture, placed, drawn = draw_board(555, size=(960, 720))
     assert drawn.table == "white" and drawn.touching
     assert len(find_cards(picture).cards) == len(placed)
@@ -329,7 +357,7 @@ def test_a_pale_card_touching_one_found_at_a_column_s_end_is_found_not_left_out(
         assert "unsure of the" in str(exc)
     else:
         assert [c.reading.card for c in found.cards] == [Card(**card.card) for card in placed]
-    monkeypatch.setattr(parting, "INK_COLOURED", 255)  # (ink only where darker)
+    monkeypatch.setattr(parting, "rest_of", lambda *args: [])  # (the region not looked at)
     assert len(find_cards(picture).cards) < len(placed)
 
 

@@ -31,6 +31,10 @@ PALEST, INK_COLOURED = 10, 10  # a*b* length above a card's palest tenth that is
 # A region's shapes, looked at upright ALONG_SIDE px long: ink pieces of SHAPE_SHARE of it or
 # more, SHAPE_LONG times as long as wide (a SET shape is about twice as long).
 ALONG_SIDE, SHAPE_SHARE, SHAPE_LONG = 200, 0.02, 1.4
+# A card's middle looked in for its shapes: the card shrunk so round its middle (leaving out
+# its edge and a seam's shadow along it).
+LOOKED_IN = 0.8
+SPECKS = (2, 98)  # percentiles of a card's ink taken as its extent
 HELD_GROWN = 1.06  # a card found in a region, grown so, left out of what else it holds
 
 
@@ -74,10 +78,11 @@ def parted(outline: np.ndarray, lab: np.ndarray, card: np.ndarray
     return pieces
 
 def rest_of(outline: np.ndarray, held: list[np.ndarray], lab: np.ndarray,
-             card: float) -> list[np.ndarray]:
+            card: float, card_sides: np.ndarray) -> list[np.ndarray]:
     """The cards in what a light region holds beside the cards found in it (`held`: another
     card touching them): each piece left, opened by a few px, that is a card of the board's
-    size with its shapes in its middle, or cards touching askew cut along their seam."""
+    size (`card`: its area; `card_sides`: as `parted` takes them) with its shapes in its
+    middle, cards edge to edge parted, or cards touching askew cut along their seam."""
     mask, origin = rest(outline, held)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE,
                                    offset=origin)
@@ -89,7 +94,8 @@ def rest_of(outline: np.ndarray, held: list[np.ndarray], lab: np.ndarray,
                 shapes_in_middle(lab, quad, short):
             pieces.append(quad.astype(np.float32))
         elif cv2.contourArea(contour) >= CARD_AREAS[0] * card:
-            pieces += seamed(contour.reshape(-1, 2), lab, card) or []
+            outline = contour.reshape(-1, 2)
+            pieces += parted(outline, lab, card_sides) or seamed(outline, lab, card) or []
     return pieces
 
 def rest(outline: np.ndarray, held: list[np.ndarray]) -> tuple[np.ndarray, tuple[int, int]]:
@@ -146,15 +152,16 @@ def shapes_in_middle(lab: np.ndarray, quad: np.ndarray, short: float) -> bool:
     part = lab[y:y + h, x:x + w]
     within = np.zeros(part.shape[:2], np.uint8)
     middle = quad.mean(axis=0) - (x, y)
-    cv2.fillConvexPoly(within, np.round(middle + (quad - (x, y) - middle) * 0.9).astype(np.int32),
-                       1)
+    cv2.fillConvexPoly(within, np.round(middle + (quad - (x, y) - middle) * LOOKED_IN).astype(
+        np.int32), 1)
     paper = np.count_nonzero(within)
     if not paper:
         return False
     ys, xs = np.nonzero(_ink(part, within))
     if xs.size < INKED_SHARE * paper:
         return False
-    centre = np.array([(xs.min() + xs.max()) / 2, (ys.min() + ys.max()) / 2])
+    # (the ink's extent but for specks: a seam's shadow, the table's grain at the edge)
+    centre = np.array([np.mean(np.percentile(xs, SPECKS)), np.mean(np.percentile(ys, SPECKS))])
     return bool(np.linalg.norm(centre - middle) <= PARTED_OFF_MIDDLE * short)
 
 
@@ -182,11 +189,26 @@ def shapes_along(lab: np.ndarray, quad: np.ndarray) -> bool:
 
 
 def _ink(part: np.ndarray, within: np.ndarray) -> np.ndarray:
-    """A card's ink (Lab `part`, the card `within`): darker than its paper, or more coloured
-    than its palest tenth (pale stripes, faint beside the paper, fill a card with their
-    colour)."""
-    lightness, chroma = part[..., 0], chroma_of(part)
+    """A card's ink (Lab `part`, the card `within`): darker than its paper where it lies (a
+    plane of light fitted through the paper: a card lit unevenly keeps its faint outlines), or
+    more coloured than its palest tenth (pale stripes, faint beside the paper, fill a card
+    with their colour)."""
+    lightness, chroma = part[..., 0].astype(np.float32), chroma_of(part)
     card = within > 0
+    paper = _paper_plane(lightness, card)
     palest = float(np.percentile(chroma[card], PALEST))
-    return card & ((lightness < np.median(lightness[card]) - INK_CONTRAST / 2)
-                   | (chroma > palest + INK_COLOURED))
+    return card & ((lightness < paper - INK_CONTRAST / 2) | (chroma > palest + INK_COLOURED))
+
+
+def _paper_plane(lightness: np.ndarray, card: np.ndarray) -> np.ndarray:
+    """The paper's lightness across a card: a plane fitted through the card's pixels, then
+    again through those not darker than it (the paper, its shapes left out)."""
+    height, width = lightness.shape
+    ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
+    terms = np.stack([np.ones_like(xs), xs / width, ys / height], -1)
+    chosen = card
+    for _ in range(2):
+        coefficients = np.linalg.lstsq(terms[chosen], lightness[chosen], rcond=None)[0]
+        plane = terms @ coefficients
+        chosen = card & (lightness >= plane - INK_CONTRAST / 4)
+    return plane

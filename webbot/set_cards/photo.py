@@ -20,6 +20,7 @@ import numpy as np
 from webbot.set_cards import parting
 from webbot.set_cards.parting import EDGE_THRESHOLDS, PALEST
 from webbot.set_cards.quads import (
+    CARD_AREAS,
     INK_CONTRAST,
     INKED_SHARE,
     MIN_CARD_SHARE,
@@ -100,6 +101,8 @@ def find_cards(image: np.ndarray, cut_off: bool = False) -> CardsFound:
                   key=lambda regions: -len(regions[0]))
     quads, others = seen[0]
     holding = []  # card-shaped regions another level shows holding a card found, and more
+    elsewhere = [other for _, more in seen[1:] for other in more]  # regions of no card's
+    # shape another level shows: cards touching, looked at below
     for more, _ in seen[1:]:  # cards in shade or in light another level shows
         for quad in more:
             over = [cv2.contourArea(q) for q in quads if overlap(quad, q)]
@@ -136,13 +139,13 @@ def find_cards(image: np.ndarray, cut_off: bool = False) -> CardsFound:
             continue
         looked_at.append(outline)
         held = [q for q in alike if inside(q.mean(axis=0), outline)]
-        alike += [q for q in parting.rest_of(outline, held, lab, card)
+        alike += [q for q in parting.rest_of(outline, held, lab, card, card_sides)
                   if not any(overlap(q, a) for a in alike)] if held else []
     unshaped = []  # regions not card-shaped
     for area, outline in others:
         held = [q for q in alike if inside(q.mean(axis=0), outline)]
         if held:  # (what else it holds is looked at again below: all of it cards, or a stray)
-            alike += parting.rest_of(outline, held, lab, card)
+            alike += parting.rest_of(outline, held, lab, card, card_sides)
             unshaped.append((area, outline))
             continue
         parted = parting.parted(outline, lab, card_sides) \
@@ -151,6 +154,13 @@ def find_cards(image: np.ndarray, cut_off: bool = False) -> CardsFound:
             alike += parted
         else:
             unshaped.append((area, outline))
+    for area, outline in elsewhere:
+        if area > parting.MAX_PARTED * CARD_AREAS[1] * card:  # (the table round the cards)
+            continue
+        held = [q for q in alike if inside(q.mean(axis=0), outline)]
+        pieces = parting.rest_of(outline, held, lab, card, card_sides) if held else \
+            parting.parted(outline, lab, card_sides) or parting.seamed(outline, lab, card)
+        alike += [q for q in pieces or [] if not any(overlap(q, a) for a in alike)]
     loose = [] if cut_off else ink_outside(small, alike, card)
     if loose:  # a card lit or shaded like its table round it: looked for where its ink lies
         closer = looked_closer(lightness, loose, alike, card)
