@@ -16,7 +16,7 @@ from scripts.photo_cards import photo_card
 from scripts.render_set_board import LAYOUTS, Look, board, card_picture, daily_board, daily_puzzle
 from tests.conftest import run_webbot, sweep
 from tests.daily_set.conftest import IMAGES, REAL, site_card
-from webbot.set_cards import parting, photo
+from webbot.set_cards import camera, parting, photo, unseen
 from webbot.set_cards.model import BoardError, Card, find_sets
 from webbot.set_cards.perceive import classify, load
 from webbot.set_cards.photo import find_cards
@@ -332,6 +332,35 @@ def test_cards_touching_once_refused_are_parted_and_read(seed):
     assert drawn.touching
     found = read_picture(picture, lossy=True)
     assert [c.reading.card for c in found.cards] == [Card(**card.card) for card in placed]
+
+
+def test_a_washed_out_card_touching_one_found_is_refused_by_its_faint_shapes_not_left_out(
+        monkeypatch):
+    """A card on a white table touching the card beside it, its empty ovals' outlines faint
+    (a little darker than the table, a little coloured), is not found: its shapes are ink
+    outside the cards found, and the table is refused; with only clear ink looked for, the
+    table was read without it (15 cards of 16: a wrong answer)."""
+    picture, placed, drawn = draw_board(723, size=(960, 720))
+    assert drawn.touching and drawn.table == "white"
+    with pytest.raises(BoardError, match=r"ink of 3 shapes outside the cards found"):
+        read_picture(picture, lossy=True)
+    monkeypatch.setattr(unseen, "FAINT_DARKER", 255)
+    assert len(read_picture(picture, lossy=True).cards) == len(placed) - 1
+
+
+@pytest.mark.parametrize("seed", [56, 143])
+def test_a_shape_paler_than_its_two_neighbours_is_counted_by_a_second_look(seed, monkeypatch):
+    """Three empty ovals, the middle one paler (light falling on it): at the share of the
+    strongest ink that makes a shape it breaks into pieces, and the camera's rules counted
+    two; looked at again at a paler share, where no shape breaks and the three are alike,
+    they count three, as the learned reader does, and the board reads exactly. Without the
+    second look the card is refused, not read."""
+    picture, placed, _ = draw_board(seed, size=(960, 720))
+    found = read_picture(picture, lossy=True)
+    assert [c.reading.card for c in found.cards] == [Card(**card.card) for card in placed]
+    monkeypatch.setattr(camera, "PALE_SHARE", camera.INK_SHARE)
+    with pytest.raises(BoardError, match=r"unsure of the count: 2 or 3 shapes"):
+        read_picture(picture, lossy=True)
 
 
 def test_two_cards_touching_where_the_board_is_seen_smaller_are_parted_by_their_proportions():

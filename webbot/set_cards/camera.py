@@ -32,6 +32,9 @@ BORDER = 0.03  # of the cut's height: the card's own edge and the table beyond, 
 # Ink: darkness in the darkest channel once the paper is divided out, against the card's
 # strongest ink; a shape's pixels are those at INK_SHARE of it or more.
 INK_SHARE = 0.45
+# Where a shape breaks at INK_SHARE, the shapes at PALE_SHARE, taken where none breaks there
+# and their sizes are alike (count doubt at most ALIKE_DOUBT).
+PALE_SHARE, ALIKE_DOUBT = 0.25, 0.5
 MIN_INK = 0.15  # below this the card holds no shape
 PAPER_DARKNESS = 0.08  # what the paper fit keeps as paper (noise, grain)
 # Inks' directions in Lab's a*b* plane (degrees), ranges holding both the physical cards'
@@ -81,6 +84,10 @@ def read_normal(normal: np.ndarray, height: float = CUT_HEIGHT,
     if strongest < MIN_INK:
         raise NoInk("no shape stands out from the card's paper")
     shapes, fragments = silhouettes(darkness >= INK_SHARE * strongest)
+    if fragments:  # a shape paler than the others (light falling on it) broken: looked again
+        again, broken = silhouettes(darkness >= PALE_SHARE * strongest)
+        if not broken and 1 <= len(again) <= 3 and count_doubt_of(again, 0) <= ALIKE_DOUBT:
+            shapes, fragments = again, 0
     if not 1 <= len(shapes) <= 3:
         raise Uncounted(f"{len(shapes)} shapes found on the card (a card has 1 to 3)")
     inked = np.maximum.reduce(shapes) > 0

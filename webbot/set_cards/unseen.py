@@ -23,6 +23,9 @@ from webbot.set_cards.quads import (
 
 OUTSIDE_CHROMA = 30  # a*b* length of ink beside its surroundings (a coloured table's own less)
 PALE_CHROMA = 15  # above a grey table's a*b* length: ink (faint shapes: 18-20 above it)
+# A faint shape's outline (a washed-out card's on a white table): a little darker than its
+# surroundings and a little more coloured than the table.
+FAINT_DARKER, FAINT_COLOURED = 15, 6
 OUTSIDE_INK_SHARE = 0.04  # of a card's area: ink this large (its box) outside the cards is a
 # card's (a shape's box: ~0.14)
 OUTSIDE_PAPER = 0.6  # of the cards' lightness: what ink outside them must lie on
@@ -85,7 +88,11 @@ def ink_outside(picture: np.ndarray, quads: list[np.ndarray], card: float
     # (coloured: beside a grey table's colour too, where a pale card's shapes are faint)
     coloured = np.minimum(OUTSIDE_CHROMA, float(np.median(chroma[cards == 0])) + PALE_CHROMA) \
         if (cards == 0).any() else OUTSIDE_CHROMA
-    ink = (darker > INK_CONTRAST) | ((chroma > coloured) & (darker > INK_CONTRAST / 2))
+    table = float(np.median(chroma[cards == 0])) if (cards == 0).any() else 0.0
+    ink = (darker > INK_CONTRAST) | ((chroma > coloured) & (darker > INK_CONTRAST / 2)) \
+        | ((chroma > table + FAINT_COLOURED) & (darker > FAINT_DARKER))
+    # (a faint outline's strokes, joined where they break)
+    ink = cv2.morphologyEx(ink.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)) > 0
     short = np.sqrt(card / CARD_RATIO)  # a card's short side
     margin = int(OUTSIDE_MARGIN * short) * 2 + 1
     cards = cv2.dilate(cards, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (margin, margin)))
