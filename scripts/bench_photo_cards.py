@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """How `webbot daily-set classify` reads single cards, by part (scripts/parts.py) and source:
 right, refused, or wrong (a card read wrong is the one thing that must never happen; a doubt
-is a refusal). With `--choose`, the learned reader's limit of sureness (verdict.SURE) is chosen
-on the tune part: the lowest of LIMITS at which no tune card is read wrong, a step up.
+is a refusal). With `--choose`, the learned reader's limits of sureness are chosen on the tune
+part: verdict.SURE, the lowest of LIMITS at which no tune card is read wrong, a step up (the
+cards whose fill the rules only guess left out); then verdict.SURE_ALONE on those cards,
+likewise among ALONE_LIMITS.
 
     .venv/bin/python scripts/bench_photo_cards.py [--part test] [--drawn 243] [--boards 40]
         [--wrong] [--docs]
-    .venv/bin/python scripts/bench_photo_cards.py --choose
+    .venv/bin/python scripts/bench_photo_cards.py --choose [--boards 1000]
 
 Sources: the real photos of the part (../shared/reference/daily-set/real-cards, one deck: a
 part is skipped when ../shared is absent); single cards drawn by scripts/photo_cards.py from the
@@ -14,8 +16,8 @@ part's seeds; the cards of tables drawn by scripts/photo_boards.py from the part
 by the bot's finder and read as a table's card is; and, in the tune part, the page's art (the
 bundled cards and the real ones in ../shared/reference/daily-set/cards), on which the page's
 reader was tuned (the learned reader was trained on the bundled art too).
-Exit 1 when a card of the test part is read wrong, or --choose finds another limit than
-verdict.SURE.
+Exit 1 when a card of the test part is read wrong, or --choose finds other limits than
+verdict.SURE and verdict.SURE_ALONE.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -50,10 +52,11 @@ from webbot.set_cards.model import Card  # noqa: E402
 from webbot.set_cards.perceive import CardError, decode  # noqa: E402
 from webbot.set_cards.photo import find_cards  # noqa: E402
 from webbot.set_cards.single import Looks, decided, looked_at  # noqa: E402
-from webbot.set_cards.verdict import SURE  # noqa: E402
+from webbot.set_cards.verdict import SURE, SURE_ALONE  # noqa: E402
 
 ART = ROOT / "fixtures" / "daily-set" / "images" / "setcards"
 LIMITS = (0.5, 0.7, 0.8, 0.9, 0.95, 0.97, 0.98, 0.99, 0.995, 0.999)
+ALONE_LIMITS = (0.95, 0.98, 0.99, 0.995, 0.998, 0.999, 0.9995, 0.9999)
 
 
 @dataclass(frozen=True)
@@ -63,10 +66,10 @@ class Looked:
     truth: Card
     looks: Looks
 
-    def outcome(self, sure: float = SURE) -> tuple[str, str]:
+    def outcome(self, sure: float = SURE, sure_alone: float = SURE_ALONE) -> tuple[str, str]:
         """'right', 'wrong' or 'refused', and what was read or why not."""
         try:
-            card = decided(self.looks, sure).card
+            card = decided(self.looks, sure, sure_alone).card
         except CardError as exc:
             return "refused", str(exc)
         return ("right" if card == self.truth else "wrong"), str(card)
@@ -131,17 +134,30 @@ def table(part: str, looked: list[Looked]) -> tuple[str, int]:
     return "\n".join(lines), wrong_total
 
 
-def choose(looked: list[Looked]) -> float:
-    """A step above the lowest limit from which no card of the tune part is read wrong."""
-    print("| sureness | read | wrong |\n|---:|---:|---:|")
+def choose(looked: list[Looked]) -> tuple[float, float]:
+    """The limits: SURE on the cards whose fill the rules do not only guess, SURE_ALONE (with
+    that SURE) on those whose fill they do; each a step above the lowest from which no card
+    of the tune part is read wrong."""
+    guessed = [item for item in looked if not isinstance(item.looks.rules, CardError)
+               and item.looks.rules[1].get("fill", 0.0) >= 1.0]
+    rest = [item for item in looked if not any(item is other for other in guessed)]
+    sure = lowest_clean(rest, "sureness", LIMITS, lambda item, limit: item.outcome(limit))
+    alone = lowest_clean(guessed, "sureness alone (a fill the rules guess)", ALONE_LIMITS,
+                         lambda item, limit: item.outcome(sure, limit))
+    return sure, alone
+
+
+def lowest_clean(looked: list[Looked], name: str, limits: tuple[float, ...],
+                 outcome: Callable[[Looked, float], tuple[str, str]]) -> float:
+    print(f"| {name} | read | wrong |\n|---:|---:|---:|")
     wrongs = []
-    for limit in LIMITS:
-        outcomes = [item.outcome(limit)[0] for item in looked]
+    for limit in limits:
+        outcomes = [outcome(item, limit)[0] for item in looked]
         wrongs.append(outcomes.count("wrong"))
         print(f"| {limit} | {len(outcomes) - outcomes.count('refused')} of {len(outcomes)} "
               f"| {wrongs[-1]} |")
-    clean = next((i for i in range(len(LIMITS)) if not any(wrongs[i:])), len(LIMITS) - 1)
-    return LIMITS[min(clean + 1, len(LIMITS) - 1)]
+    clean = next((i for i in range(len(limits)) if not any(wrongs[i:])), len(limits) - 1)
+    return limits[min(clean + 1, len(limits) - 1)]
 
 
 def main() -> int:
@@ -158,9 +174,10 @@ def main() -> int:
     part = "tune" if args.choose else args.part
     looked = look(part, args.drawn, args.boards)
     if args.choose:
-        sure = choose(looked)
-        print(f"\nchosen on the tune part: {sure} (verdict.SURE is {SURE})")
-        return 0 if sure == SURE else 1
+        sure, alone = choose(looked)
+        print(f"\nchosen on the tune part: {sure} and {alone} alone (verdict.SURE is {SURE}, "
+              f"SURE_ALONE {SURE_ALONE})")
+        return 0 if (sure, alone) == (SURE, SURE_ALONE) else 1
     text, wrong = table(part, looked)
     print(text)
     if args.wrong or wrong:

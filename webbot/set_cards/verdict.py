@@ -4,8 +4,9 @@ fill the rules only guess (a striping where glare falls: glare.py). Otherwise it
 refused, and the reason names the attribute in doubt in words: `unsure of the fill: striped or
 empty?`.
 
-SURE is chosen by `scripts/bench_photo_cards.py --choose` on the tune part of
-scripts/parts.py: the lowest sureness at which no card of that part is read wrong, a step up.
+SURE and SURE_ALONE are chosen by `scripts/bench_photo_cards.py --choose --boards 1000` on the
+tune part of scripts/parts.py: the lowest sureness at which no card of that part is read
+wrong, a step up.
 """
 
 from __future__ import annotations
@@ -15,25 +16,28 @@ from webbot.set_cards.model import ATTRIBUTES, Card, Reading
 from webbot.set_cards.perceive import Unclear
 
 SURE = 0.8
-# Where the rules only guess the fill (doubt 1), the learned reader's word alone: on the drawn
-# tables' tune part a solid washed out by glare was read striped 0.956 sure, stripings under
-# glare 0.997 and surer. (A colour the rules cannot see, grey ink, is the learned reader's at
-# SURE: 0.99 would refuse real photos' cards of the tune part read right.)
-SURE_ALONE = 0.99
+# Where the rules only guess the fill (doubt 1), the learned reader's word alone, chosen on the
+# tune part's cards whose fill the rules guess by `scripts/bench_photo_cards.py --choose
+# --boards 1000` (the lowest limit with none read wrong there, 0.998, a step up): a solid
+# washed out by glare was read striped 0.997 sure (board 464). (A colour the rules cannot see,
+# grey ink, is the learned reader's at SURE: a higher limit would refuse real photos' cards of
+# the tune part read right.)
+SURE_ALONE = 0.999
 
 
 def agreed(rules: Card, doubts: dict[str, float], learned: Learned,
-           sure: float = SURE) -> Reading:
+           sure: float = SURE, sure_alone: float | None = None) -> Reading:
     """The card both readers name, where the learned reader is at least `sure` of each
-    attribute and SURE_ALONE of a fill the rules only guess (doubt 1); else Unclear, naming
-    each attribute in doubt and its two likeliest values."""
+    attribute and `sure_alone` (by default SURE_ALONE) of a fill the rules only guess (doubt
+    1); else Unclear, naming each attribute in doubt and its two likeliest values."""
+    sure_alone = SURE_ALONE if sure_alone is None else sure_alone
     differ = [name for name in ATTRIBUTES if getattr(rules, name) != getattr(learned.card, name)]
     if differ:
         raise Unclear("; ".join(unsure_of(name, getattr(rules, name), getattr(learned.card, name))
                                 for name in differ))
     name: str | None = learned.least
     if learned.sure[learned.least] >= sure:  # and of a fill the rules only guess, surer still
-        guessed = doubts.get("fill", 0.0) >= 1.0 and learned.sure["fill"] < SURE_ALONE
+        guessed = doubts.get("fill", 0.0) >= 1.0 and learned.sure["fill"] < sure_alone
         name = "fill" if guessed else None
     if name is not None:
         second = learned.second[name] if learned.second else "another"
