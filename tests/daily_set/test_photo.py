@@ -375,8 +375,9 @@ def test_two_cards_touching_where_the_board_is_seen_smaller_are_parted_by_their_
 def test_a_pale_card_touching_one_found_at_a_column_s_end_is_found_not_left_out(monkeypatch):
     """A pale card (dense pale stripes) on a white table, touching the found card below it:
     the level that showed that card left it out; a lower one shows both as one region, in
-    which it is found. Without that look, the table was read without it: a wrong answer.
-    Read, it is the cards drawn or refused."""
+    which it is found. Without that look, the table was once read without it (a wrong
+    answer); its faint shapes outside the cards found now refuse it. Read, it is the cards
+    drawn or refused."""
     picture, placed, drawn = draw_board(555, size=(960, 720))
     assert drawn.table == "white" and drawn.touching
     assert len(find_cards(picture).cards) == len(placed)
@@ -388,6 +389,8 @@ def test_a_pale_card_touching_one_found_at_a_column_s_end_is_found_not_left_out(
         assert [c.reading.card for c in found.cards] == [Card(**card.card) for card in placed]
     monkeypatch.setattr(parting, "rest_of", lambda *args: [])  # (the region not looked at)
     assert len(find_cards(picture).cards) < len(placed)
+    with pytest.raises(BoardError, match=r"ink of \d+ shapes outside the cards found"):
+        read_picture(picture, lossy=True)  # (its faint shapes seen: refused, not left out)
 
 
 @pytest.mark.parametrize("seed", [366, 591])
