@@ -101,8 +101,8 @@ def find_cards(image: np.ndarray, cut_off: bool = False) -> CardsFound:
                   key=lambda regions: -len(regions[0]))
     quads, others = seen[0]
     holding = []  # card-shaped regions another level shows holding a card found, and more
-    elsewhere = [other for _, more in seen[1:] for other in more]  # regions of no card's
-    # shape another level shows: cards touching, looked at below
+    # Regions of no card's shape another level shows (cards touching): looked at below.
+    elsewhere = [other for _, more in seen[1:] for other in more]
     for more, _ in seen[1:]:  # cards in shade or in light another level shows
         for quad in more:
             over = [cv2.contourArea(q) for q in quads if overlap(quad, q)]

@@ -85,10 +85,10 @@ def ink_outside(picture: np.ndarray, quads: list[np.ndarray], card: float
     for quad in quads:
         cv2.fillConvexPoly(cards, quad.astype(np.int32), 1)
     paper = float(np.median(lightness[cards > 0]))
+    beyond = chroma[cards == 0]
+    table = float(np.median(beyond)) if beyond.size else 0.0  # the table's a*b* length
     # (coloured: beside a grey table's colour too, where a pale card's shapes are faint)
-    coloured = np.minimum(OUTSIDE_CHROMA, float(np.median(chroma[cards == 0])) + PALE_CHROMA) \
-        if (cards == 0).any() else OUTSIDE_CHROMA
-    table = float(np.median(chroma[cards == 0])) if (cards == 0).any() else 0.0
+    coloured = min(OUTSIDE_CHROMA, table + PALE_CHROMA) if beyond.size else OUTSIDE_CHROMA
     ink = (darker > INK_CONTRAST) | ((chroma > coloured) & (darker > INK_CONTRAST / 2)) \
         | ((chroma > table + FAINT_COLOURED) & (darker > FAINT_DARKER))
     # (a faint outline's strokes, joined where they break)
