@@ -10,6 +10,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from webbot.set_cards.quads import plane_through
+
 # Glare on the shapes: the paper beside them (within SIDE_PX, their own blur NEAR_PX left out)
 # lifted above the card's plane of light by GLARE_LIFT of the way to white or more, at its
 # 90th percentile. Chosen on the drawn tables' tune part (scripts/parts.py): the solids read
@@ -40,9 +42,6 @@ def glare_lift(picture: np.ndarray, shapes: list[np.ndarray]) -> float:
         return 0.0
     lightness = picture.min(axis=2).astype(np.float32)  # glare lifts the darkest channel most
     # A plane, not the paper's curved fit (camera._paper_fit), which bends to a glare spot.
-    ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
-    terms = np.stack([np.ones_like(xs), xs / width, ys / height], -1)
-    coefficients = np.linalg.lstsq(terms[paper], lightness[paper], rcond=None)[0]
-    plane = terms @ coefficients
+    plane = plane_through(lightness, paper)
     lift = (lightness - plane) / np.maximum(255 - plane, 10)
     return float(np.percentile(lift[paper & beside], 90))

@@ -16,6 +16,7 @@ from webbot.set_cards.quads import (
     chroma_of,
     corners_of,
     of_card_size,
+    plane_through,
     sides,
 )
 
@@ -203,12 +204,5 @@ def _ink(part: np.ndarray, within: np.ndarray) -> np.ndarray:
 def _paper_plane(lightness: np.ndarray, card: np.ndarray) -> np.ndarray:
     """The paper's lightness across a card: a plane fitted through the card's pixels, then
     again through those not darker than it (the paper, its shapes left out)."""
-    height, width = lightness.shape
-    ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
-    terms = np.stack([np.ones_like(xs), xs / width, ys / height], -1)
-    chosen = card
-    for _ in range(2):
-        coefficients = np.linalg.lstsq(terms[chosen], lightness[chosen], rcond=None)[0]
-        plane = terms @ coefficients
-        chosen = card & (lightness >= plane - INK_CONTRAST / 4)
-    return plane
+    plane = plane_through(lightness, card)
+    return plane_through(lightness, card & (lightness >= plane - INK_CONTRAST / 4))

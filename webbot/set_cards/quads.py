@@ -104,3 +104,13 @@ def chroma_of(lab: np.ndarray) -> np.ndarray:
     """How coloured each pixel is: its a*b* length."""
     a, b = (lab[..., i].astype(np.float32) - 128 for i in (1, 2))
     return np.hypot(a, b)
+
+
+def plane_through(values: np.ndarray, chosen: np.ndarray) -> np.ndarray:
+    """A plane fitted (least squares) through `values` (2-D, float32) where `chosen`, over
+    the whole picture: light across a card, which a curved fit would bend to a spot."""
+    height, width = values.shape
+    ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
+    terms = np.stack([np.ones_like(xs), xs / width, ys / height], -1)
+    coefficients = np.linalg.lstsq(terms[chosen], values[chosen], rcond=None)[0]
+    return terms @ coefficients
