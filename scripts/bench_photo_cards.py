@@ -3,7 +3,7 @@
 right, refused, or wrong (a card read wrong is the one thing that must never happen; a doubt
 is a refusal). With `--choose`, the learned reader's limits of sureness are chosen on the tune
 part: verdict.SURE, the lowest of LIMITS at which no tune card is read wrong, a step up (the
-cards whose fill the rules only guess left out); then verdict.SURE_ALONE on those cards,
+cards whose fill or count the rules only guess left out); then verdict.SURE_ALONE on those cards,
 likewise among ALONE_LIMITS.
 
     .venv/bin/python scripts/bench_photo_cards.py [--part test] [--drawn 243] [--boards 40]
@@ -52,7 +52,7 @@ from webbot.set_cards.model import Card  # noqa: E402
 from webbot.set_cards.perceive import CardError, decode  # noqa: E402
 from webbot.set_cards.photo import find_cards  # noqa: E402
 from webbot.set_cards.single import Looks, decided, looked_at  # noqa: E402
-from webbot.set_cards.verdict import SURE, SURE_ALONE  # noqa: E402
+from webbot.set_cards.verdict import GUESSED, SURE, SURE_ALONE  # noqa: E402
 
 ART = ROOT / "fixtures" / "daily-set" / "images" / "setcards"
 LIMITS = (0.5, 0.7, 0.8, 0.9, 0.95, 0.97, 0.98, 0.99, 0.995, 0.999)
@@ -135,14 +135,14 @@ def table(part: str, looked: list[Looked]) -> tuple[str, int]:
 
 
 def choose(looked: list[Looked]) -> tuple[float, float]:
-    """The limits: SURE on the cards whose fill the rules do not only guess, SURE_ALONE (with
-    that SURE) on those whose fill they do; each a step above the lowest from which no card
-    of the tune part is read wrong."""
+    """The limits: SURE on the cards whose fill and count the rules do not only guess,
+    SURE_ALONE (with that SURE) on those whose fill or count they do; each a step above the
+    lowest from which no card of the tune part is read wrong."""
     guessed = [item for item in looked if not isinstance(item.looks.rules, CardError)
-               and item.looks.rules[1].get("fill", 0.0) >= 1.0]
+               and any(item.looks.rules[1].get(name, 0.0) >= 1.0 for name in GUESSED)]
     rest = [item for item in looked if not any(item is other for other in guessed)]
     sure = lowest_clean(rest, "sureness", LIMITS, lambda item, limit: item.outcome(limit))
-    alone = lowest_clean(guessed, "sureness alone (a fill the rules guess)", ALONE_LIMITS,
+    alone = lowest_clean(guessed, "sureness alone (a fill or count the rules guess)", ALONE_LIMITS,
                          lambda item, limit: item.outcome(sure, limit))
     return sure, alone
 

@@ -130,6 +130,14 @@ def test_what_the_rules_only_guess_is_answered_only_when_the_learned_reader_is_s
         agreed(card, guessed, fairly)
     surely = replace(fairly, sure={**fairly.sure, "fill": SURE_ALONE})
     assert agreed(card, guessed, surely).card == card
+    # A count the rules only guess (a shape broken, or sizes unlike): a board of the test part
+    # read 1 diamond where 2 lay, the learned reader 0.797 sure, once SURE was 0.7.
+    broken = {**dict.fromkeys(VALUES, 0.0), "count": 1.0}
+    one = Learned(card, {**dict.fromkeys(VALUES, 1.0), "count": 0.797},
+                  {**dict.fromkeys(VALUES, None), "count": 2})
+    with pytest.raises(CardError, match=r"^unsure of the count: 1 or 2 shapes\?$"):
+        agreed(card, broken, one, sure=0.7)
+    assert agreed(card, broken, replace(one, sure={**one.sure, "count": SURE_ALONE})).card == card
     grey = {**dict.fromkeys(VALUES, 0.0), "color": 1.0}  # a colour the rules cannot see
     assert agreed(card, grey, replace(fairly, sure={**fairly.sure, "fill": 1.0,
                                                     "color": SURE})).card == card

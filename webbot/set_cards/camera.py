@@ -5,7 +5,8 @@ The paper's colour is fitted across the card (light falls unevenly, warm or cold
 pixel divided by it, so a colour cast, a shadow's gradient or glare is not ink. Ink is what
 absorbs light in some channel more than the paper does (the darkest channel), which holds for
 the three inks however dark a photo makes them (purple turns nearly grey). Colour is judged by
-the ink's direction in Lab's a*b* plane, fill by the ink share in the shapes' middles, shape by
+the ink's direction in Lab's a*b* plane, fill by the ink share in the shapes' middles (each
+against its own strongest ink) and whether a striping's lines are seen (glare.py), shape by
 the silhouettes' likeness to a diamond and an oval and their solidity.
 """
 
@@ -16,7 +17,7 @@ from functools import cache
 import cv2
 import numpy as np
 
-from webbot.set_cards.glare import glare_on
+from webbot.set_cards.glare import LINES_SEEN, TYPICAL_LINES, glare_on, stripe_lines
 from webbot.set_cards.model import Card
 from webbot.set_cards.perceive import (
     CardError,
@@ -92,8 +93,11 @@ def read_normal(normal: np.ndarray, height: float = CUT_HEIGHT,
         raise Uncounted(f"{len(shapes)} shapes found on the card (a card has 1 to 3)")
     inked = np.maximum.reduce(shapes) > 0
     color, color_doubt = _color(normal, inked & (darkness >= 0.7 * strongest))
-    fill, fill_doubt = _fill(darkness / strongest, shapes, height / CUT_HEIGHT)
-    if fill == "striped" and picture is not None and glare_on(picture, shapes):
+    coverage = _coverage(darkness, shapes)
+    lines = stripe_lines(coverage, shapes)
+    fill, fill_doubt = _fill(coverage, shapes, height / CUT_HEIGHT, lines)
+    if (fill == "striped" and lines < LINES_SEEN and picture is not None
+            and glare_on(picture, shapes)):
         fill_doubt = 1.0  # or a solid washed out
     shape, shape_doubt = _shape(shapes)
     doubts = {"count": count_doubt_of(shapes, fragments), "shape": shape_doubt,
@@ -177,10 +181,24 @@ def _angle_to(angle: float, low: float, high: float) -> float:
     return min(abs((angle - end + 180) % 360 - 180) for end in (low, high))
 
 
-def _fill(coverage: np.ndarray, shapes: list[np.ndarray], scale: float) -> tuple[str, float]:
+def _coverage(darkness: np.ndarray, shapes: list[np.ndarray]) -> np.ndarray:
+    """The ink's darkness in each shape as a share of that shape's own strongest ink: light
+    falling unevenly on the card pales one shape's outline and stripes alike."""
+    coverage = np.zeros_like(darkness)
+    for mask in shapes:
+        inked = mask > 0
+        coverage[inked] = darkness[inked] / max(float(np.percentile(darkness[inked], 99.5)),
+                                                MIN_INK)
+    return coverage
+
+
+def _fill(coverage: np.ndarray, shapes: list[np.ndarray], scale: float,
+          lines: float) -> tuple[str, float]:
     """By the ink share in the middle of the shapes. Thin stripes and an empty shape's
     inside blurred by its outline look alike when the shape is small in the picture (`scale`:
-    the picture's px per cut px): a faint striping is then in doubt."""
+    the picture's px per cut px): a faint striping is then in doubt. A striping's share
+    evenly spread is a guess (or a solid washed out) unless its `lines` are seen
+    (glare.stripe_lines)."""
     inside = np.zeros(coverage.shape, bool)
     depths = []
     for mask in shapes:
@@ -197,12 +215,14 @@ def _fill(coverage: np.ndarray, shapes: list[np.ndarray], scale: float) -> tuple
                             boundary_doubt(uneven, SOLID_UNEVEN, TYPICAL_EVEN))
     if share < EMPTY_BELOW:
         return "empty", boundary_doubt(share, EMPTY_BELOW, TYPICAL_EMPTY)
-    if share >= FAINT_STRIPES:  # and unevenly inked: a solid washed out by glare is even
-        uneven = float(middles.std())
-        if uneven <= EVEN_STRIPES:
-            return "striped", 1.0
+    if share >= FAINT_STRIPES:  # and unevenly inked, or its lines seen: a washed-out solid
+        uneven = float(middles.std())  # is even and smooth
+        evenness = (boundary_doubt(uneven, EVEN_STRIPES, TYPICAL_UNEVEN)
+                    if uneven > EVEN_STRIPES else 1.0)
+        smoothness = (boundary_doubt(lines, LINES_SEEN, TYPICAL_LINES)
+                      if lines >= LINES_SEEN else 1.0)
         return "striped", max(boundary_doubt(share, SOLID_ABOVE, TYPICAL_STRIPED[1]),
-                              boundary_doubt(uneven, EVEN_STRIPES, TYPICAL_UNEVEN))
+                              min(evenness, smoothness))
     small = boundary_doubt(float(np.median(depths)), SMALL_DEPTH[0], SMALL_DEPTH[1])
     return "striped", max(small, boundary_doubt(share, EMPTY_BELOW, TYPICAL_STRIPED[0]))
 
