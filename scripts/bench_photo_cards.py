@@ -3,21 +3,23 @@
 right, refused, or wrong (a card read wrong is the one thing that must never happen; a doubt
 is a refusal). With `--choose`, the learned reader's limits of sureness are chosen on the tune
 part: verdict.SURE, the lowest of LIMITS at which no tune card is read wrong, a step up (the
-cards whose fill or count the rules only guess left out); then verdict.SURE_ALONE on those cards,
-likewise among ALONE_LIMITS.
+cards whose fill, count or colour the rules only guess left out); then verdict.SURE_ALONE on the
+cards whose fill or count they guess, likewise among ALONE_LIMITS; then
+verdict.SURE_COLOUR_ALONE on those whose colour they guess, among LIMITS.
 
     .venv/bin/python scripts/bench_photo_cards.py [--part test] [--drawn 243] [--boards 40]
         [--wrong] [--docs]
     .venv/bin/python scripts/bench_photo_cards.py --choose [--boards 1000]
 
 Sources: the real photos of the part (../shared/reference/daily-set/real-cards, one deck: a
-part is skipped when ../shared is absent); single cards drawn by scripts/photo_cards.py from the
-part's seeds; the cards of tables drawn by scripts/photo_boards.py from the part's seeds, cut
-by the bot's finder and read as a table's card is; and, in the tune part, the page's art (the
-bundled cards and the real ones in ../shared/reference/daily-set/cards), on which the page's
-reader was tuned (the learned reader was trained on the bundled art too).
+part is skipped when ../shared is absent), as they are and JPEG-compressed as another camera or
+a messaging app would (each at JPEG_QUALITIES); single cards drawn by scripts/photo_cards.py
+from the part's seeds; the cards of tables drawn by scripts/photo_boards.py from the part's
+seeds, cut by the bot's finder and read as a table's card is; and, in the tune part, the page's
+art (the bundled cards and the real ones in ../shared/reference/daily-set/cards), on which the
+page's reader was tuned (the learned reader was trained on the bundled art too).
 Exit 1 when a card of the test part is read wrong, or --choose finds other limits than
-verdict.SURE and verdict.SURE_ALONE.
+verdict.SURE, verdict.SURE_ALONE and verdict.SURE_COLOUR_ALONE.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -52,11 +55,19 @@ from webbot.set_cards.model import Card  # noqa: E402
 from webbot.set_cards.perceive import CardError, decode  # noqa: E402
 from webbot.set_cards.photo import find_cards  # noqa: E402
 from webbot.set_cards.single import Looks, decided, looked_at  # noqa: E402
-from webbot.set_cards.verdict import GUESSED, SURE, SURE_ALONE  # noqa: E402
+from webbot.set_cards.verdict import (  # noqa: E402
+    GUESSED,
+    SURE,
+    SURE_ALONE,
+    SURE_COLOUR_ALONE,
+)
 
 ART = ROOT / "fixtures" / "daily-set" / "images" / "setcards"
 LIMITS = (0.5, 0.7, 0.8, 0.9, 0.95, 0.97, 0.98, 0.99, 0.995, 0.999)
 ALONE_LIMITS = (0.95, 0.98, 0.99, 0.995, 0.998, 0.999, 0.9995, 0.9999)
+# The real photos again, compressed (OpenCV's JPEG: colour at half resolution), from a phone's
+# high quality to a messaging app's low.
+JPEG_QUALITIES = (90, 70, 50, 35)
 
 
 @dataclass(frozen=True)
@@ -66,19 +77,26 @@ class Looked:
     truth: Card
     looks: Looks
 
-    def outcome(self, sure: float = SURE, sure_alone: float = SURE_ALONE) -> tuple[str, str]:
+    def outcome(self, sure: float = SURE, sure_alone: float = SURE_ALONE,
+                sure_colour_alone: float = SURE_COLOUR_ALONE) -> tuple[str, str]:
         """'right', 'wrong' or 'refused', and what was read or why not."""
         try:
-            card = decided(self.looks, sure, sure_alone).card
+            card = decided(self.looks, sure, sure_alone, sure_colour_alone).card
         except CardError as exc:
             return "refused", str(exc)
         return ("right" if card == self.truth else "wrong"), str(card)
 
 
 def pictures(part: str, drawn: int) -> Iterator[tuple[str, str, np.ndarray, Card]]:
-    for path in real_card_part(part):
-        yield ("real photos", f"{path.parent.name}/{path.name}",
-               decode(path.read_bytes(), path.name), Card(**real_card_label(path)))
+    real = [(f"{path.parent.name}/{path.name}", decode(path.read_bytes(), path.name),
+             Card(**real_card_label(path))) for path in real_card_part(part)]
+    for name, picture, card in real:
+        yield "real photos", name, picture, card
+    for name, picture, card in real:
+        for quality in JPEG_QUALITIES:
+            compressed = cv2.imencode(".jpg", picture, [cv2.IMWRITE_JPEG_QUALITY, quality])[1]
+            yield ("real photos, JPEG 35-90", f"{name} at {quality}",
+                   cv2.imdecode(compressed, cv2.IMREAD_COLOR), card)
     for seed in CARD_SEEDS.of(part)[:drawn]:
         rng = np.random.default_rng(seed)
         picture, card = photo_card(int(rng.integers(1, 82)), rng)
@@ -134,17 +152,24 @@ def table(part: str, looked: list[Looked]) -> tuple[str, int]:
     return "\n".join(lines), wrong_total
 
 
-def choose(looked: list[Looked]) -> tuple[float, float]:
-    """The limits: SURE on the cards whose fill and count the rules do not only guess,
-    SURE_ALONE (with that SURE) on those whose fill or count they do; each a step above the
-    lowest from which no card of the tune part is read wrong."""
-    guessed = [item for item in looked if not isinstance(item.looks.rules, CardError)
-               and any(item.looks.rules[1].get(name, 0.0) >= 1.0 for name in GUESSED)]
-    rest = [item for item in looked if not any(item is other for other in guessed)]
+def choose(looked: list[Looked]) -> tuple[float, float, float]:
+    """The limits: SURE on the cards whose fill, count and colour the rules do not only
+    guess, SURE_ALONE (with that SURE) on those whose fill or count they do, SURE_COLOUR_ALONE
+    (with both) on those whose colour they do; each a step above the lowest from which no card
+    of the tune part is read wrong."""
+    def guessing(names: tuple[str, ...]) -> list[Looked]:
+        return [item for item in looked if not isinstance(item.looks.rules, CardError)
+                and any(item.looks.rules[1].get(name, 0.0) >= 1.0 for name in names)]
+
+    colour = guessing(("color",))
+    guessed = [item for item in guessing(GUESSED) if not any(item is it for it in colour)]
+    rest = [item for item in looked if not any(item is it for it in colour + guessed)]
     sure = lowest_clean(rest, "sureness", LIMITS, lambda item, limit: item.outcome(limit))
     alone = lowest_clean(guessed, "sureness alone (a fill or count the rules guess)", ALONE_LIMITS,
                          lambda item, limit: item.outcome(sure, limit))
-    return sure, alone
+    colour_alone = lowest_clean(colour, "sureness alone (a colour the rules guess)", LIMITS,
+                                lambda item, limit: item.outcome(sure, alone, limit))
+    return sure, alone, colour_alone
 
 
 def lowest_clean(looked: list[Looked], name: str, limits: tuple[float, ...],
@@ -174,10 +199,11 @@ def main() -> int:
     part = "tune" if args.choose else args.part
     looked = look(part, args.drawn, args.boards)
     if args.choose:
-        sure, alone = choose(looked)
-        print(f"\nchosen on the tune part: {sure} and {alone} alone (verdict.SURE is {SURE}, "
-              f"SURE_ALONE {SURE_ALONE})")
-        return 0 if (sure, alone) == (SURE, SURE_ALONE) else 1
+        chosen = choose(looked)
+        print(f"\nchosen on the tune part: {chosen[0]}, {chosen[1]} alone and {chosen[2]} alone "
+              f"for a colour (verdict.SURE is {SURE}, SURE_ALONE {SURE_ALONE}, "
+              f"SURE_COLOUR_ALONE {SURE_COLOUR_ALONE})")
+        return 0 if chosen == (SURE, SURE_ALONE, SURE_COLOUR_ALONE) else 1
     text, wrong = table(part, looked)
     print(text)
     if args.wrong or wrong:

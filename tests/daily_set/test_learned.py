@@ -20,7 +20,7 @@ from webbot.set_cards.learned import VALUES, Learned, read_learned
 from webbot.set_cards.model import BoardError, Card, all_cards
 from webbot.set_cards.perceive import CardError, Unclear, load
 from webbot.set_cards.picture import read_picture
-from webbot.set_cards.verdict import SURE, SURE_ALONE, agreed
+from webbot.set_cards.verdict import SURE, SURE_ALONE, SURE_COLOUR_ALONE, agreed
 
 
 def on_white(card: np.ndarray) -> np.ndarray:
@@ -138,9 +138,15 @@ def test_what_the_rules_only_guess_is_answered_only_when_the_learned_reader_is_s
     with pytest.raises(CardError, match=r"^unsure of the count: 1 or 2 shapes\?$"):
         agreed(card, broken, one, sure=0.7)
     assert agreed(card, broken, replace(one, sure={**one.sure, "count": SURE_ALONE})).card == card
-    grey = {**dict.fromkeys(VALUES, 0.0), "color": 1.0}  # a colour the rules cannot see
-    assert agreed(card, grey, replace(fairly, sure={**fairly.sure, "fill": 1.0,
-                                                    "color": SURE})).card == card
+    # A colour the rules only guess (faint ink): thin red outlines compressed hard were read
+    # purple by both, the learned reader 0.874 sure.
+    faint = {**dict.fromkeys(VALUES, 0.0), "color": 1.0}
+    purple = Learned(replace(card, color="purple"), {**dict.fromkeys(VALUES, 1.0), "color": 0.874},
+                     {**dict.fromkeys(VALUES, None), "color": "red"})
+    with pytest.raises(CardError, match=r"^unsure of the colour: red or purple\?$"):
+        agreed(replace(card, color="purple"), faint, purple)
+    surely_purple = replace(purple, sure={**purple.sure, "color": SURE_COLOUR_ALONE})
+    assert agreed(replace(card, color="purple"), faint, surely_purple).card.color == "purple"
 
 
 def test_every_card_of_the_page_s_art_is_read_right_as_page_art():
@@ -154,3 +160,22 @@ def test_every_card_of_the_page_s_art_is_read_right_as_page_art():
         picture = load(path)
         assert single.is_page_art(picture), path
         assert single.read_single(picture).card == site_card(int(path.stem)), path
+
+
+COMPRESSED_RED = ("1-red-empty-oval/183.png", "1-red-empty-oval/tytyt__103_.png",
+                  "2-red-empty-oval/tytyt__153_.png", "3-red-empty-squiggle/50.png")
+
+
+@pytest.mark.skipif(not (REFERENCE / "daily-set" / "real-cards").is_dir(),
+                    reason="../shared/reference is absent")
+@pytest.mark.parametrize("name", COMPRESSED_RED)
+def test_thin_red_outlines_whose_colour_jpeg_smears_are_refused_not_read_purple(name: str):
+    """Real photos of the tune part, 100 px wide, saved at JPEG quality 35: the rules and the
+    learned reader both saw purple, the learned reader up to 0.874 sure. The ink is too faint
+    for the rules to judge (camera.FAINT_INK_CHROMA), so the learned reader's word stands alone
+    and must be surer (verdict.SURE_COLOUR_ALONE)."""
+    picture = load(REFERENCE / "daily-set" / "real-cards" / name)
+    compressed = cv2.imdecode(cv2.imencode(".jpg", picture, [cv2.IMWRITE_JPEG_QUALITY, 35])[1],
+                              cv2.IMREAD_COLOR)
+    with pytest.raises(CardError, match=r"^unsure of the colour: (red|green) or purple\?$"):
+        single.read_single(compressed)

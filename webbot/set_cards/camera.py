@@ -42,7 +42,10 @@ PAPER_DARKNESS = 0.08  # what the paper fit keeps as paper (noise, grain)
 # inks in photos and the page's art: an ink within its range is sure, one halfway between two
 # ranges' nearest ends wholly in doubt.
 INK_RANGES = {"red": (14.0, 35.0), "green": (139.0, 167.0), "purple": (-46.0, -13.0)}
-MIN_INK_CHROMA = 4.0  # a*b* length below which the ink has no colour to judge
+# Below this a*b* length the ink's colour is only a guess (doubt 1): on the tune part's real
+# photos, as taken and JPEG-compressed as another camera would (scripts/bench_photo_cards.py),
+# the rules named a wrong colour at up to 8 (thin red outlines turned purple), a step up.
+FAINT_INK_CHROMA = 10.0
 # Ink share inside the shapes: photos of the cards give empty <= 0.05, striped 0.2-0.3 (thin
 # lines), solid >= 0.93; the page's striped art 0.55-0.8.
 EMPTY_BELOW, SOLID_ABOVE = 0.15, 0.8
@@ -168,7 +171,7 @@ def _color(normal: np.ndarray, inked: np.ndarray) -> tuple[str, float]:
     angle = float(np.degrees(np.arctan2(b, a)))
     distances = {name: _angle_to(angle, *ends) for name, ends in INK_RANGES.items()}
     ranked = sorted(distances, key=distances.__getitem__)
-    if np.hypot(a, b) < MIN_INK_CHROMA:  # no colour to judge: the nearest, wholly in doubt
+    if np.hypot(a, b) < FAINT_INK_CHROMA:  # too faint to judge: the nearest, wholly in doubt
         return ranked[0], 1.0
     best, second = distances[ranked[0]], distances[ranked[1]]
     return ranked[0], 2 * best / (best + second)

@@ -84,7 +84,8 @@ def is_page_art(image: np.ndarray) -> bool:
     return float((np.abs(pixels - commonest).max(axis=1) <= 2).mean()) >= ART_FLAT
 
 
-def decided(looks: Looks, sure: float = SURE, sure_alone: float | None = None) -> Reading:
+def decided(looks: Looks, sure: float = SURE, sure_alone: float | None = None,
+            sure_colour_alone: float | None = None) -> Reading:
     """The answer the looks give, or Unclear saying why there is none."""
     if looks.art:
         return _art_reading(looks)
@@ -92,7 +93,7 @@ def decided(looks: Looks, sure: float = SURE, sure_alone: float | None = None) -
         raise looks.rules
     if looks.learned is None:  # (the rules read what the learned reader was not shown)
         raise Unclear("the learned reader has no card to read")
-    return agreed(*looks.rules, looks.learned, sure, sure_alone)
+    return agreed(*looks.rules, looks.learned, sure, sure_alone, sure_colour_alone)
 
 
 def _art_reading(looks: Looks) -> Reading:

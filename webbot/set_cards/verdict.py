@@ -1,13 +1,12 @@
 """When a card read from a photo is an answer: the camera's rules and the learned reader name
-the same card, and the learned reader is at least SURE of each attribute, and SURE_ALONE of a
-fill or a count the rules only guess (a striping where glare falls: glare.py; a shape broken).
-Otherwise it is
+the same card, and the learned reader is at least SURE of each attribute, SURE_ALONE of a fill
+or a count the rules only guess (a striping where glare falls: glare.py; a shape broken) and
+SURE_COLOUR_ALONE of a colour they only guess (ink too faint to judge). Otherwise it is
 refused, and the reason names the attribute in doubt in words: `unsure of the fill: striped or
 empty?`.
 
-SURE and SURE_ALONE are chosen by `scripts/bench_photo_cards.py --choose --boards 1000` on the
-tune part of scripts/parts.py: the lowest sureness at which no card of that part is read
-wrong, a step up.
+The limits are chosen by `scripts/bench_photo_cards.py --choose --boards 1000` on the tune part
+of scripts/parts.py: the lowest sureness at which no card of that part is read wrong, a step up.
 """
 
 from __future__ import annotations
@@ -22,29 +21,33 @@ SURE = 0.7
 # Where the rules only guess the fill or the count (doubt 1), the learned reader's word alone,
 # chosen on the tune part's cards whose fill or count the rules guess by
 # `scripts/bench_photo_cards.py --choose --boards 1000` (the lowest limit with none read wrong
-# there, a step up): a solid washed out by glare was read striped 0.997 sure (board 464). (A
-# colour the rules cannot see, grey ink, is the learned reader's at SURE: a higher limit would
-# refuse real photos' cards of the tune part read right.)
+# there, a step up): a solid washed out by glare was read striped 0.997 sure (board 464).
 SURE_ALONE = 0.999
-# What the rules may only guess (doubt 1), where the learned reader's word stands alone: a
-# fill (a striping where glare falls), a count (a shape broken or sizes unlike).
+# What the rules may only guess (doubt 1) and the learned reader must be SURE_ALONE of: a fill
+# (a striping where glare falls), a count (a shape broken or sizes unlike).
 GUESSED = ("count", "fill")
+# A colour the rules only guess (ink too faint: grey in poor light, thin outlines whose colour
+# JPEG smears), chosen likewise on the tune part's cards whose colour the rules guess: thin red
+# outlines compressed hard were read purple up to 0.874 sure.
+SURE_COLOUR_ALONE = 0.95
 
 
-def agreed(rules: Card, doubts: dict[str, float], learned: Learned,
-           sure: float = SURE, sure_alone: float | None = None) -> Reading:
+def agreed(rules: Card, doubts: dict[str, float], learned: Learned, sure: float = SURE,
+           sure_alone: float | None = None, sure_colour_alone: float | None = None) -> Reading:
     """The card both readers name, where the learned reader is at least `sure` of each
-    attribute and `sure_alone` (by default SURE_ALONE) of a fill or count the rules only
-    guess (doubt 1); else Unclear, naming each attribute in doubt and its two likeliest values."""
-    sure_alone = SURE_ALONE if sure_alone is None else sure_alone
+    attribute, `sure_alone` (by default SURE_ALONE) of a fill or count the rules only guess
+    (doubt 1) and `sure_colour_alone` (SURE_COLOUR_ALONE) of a colour they only guess; else
+    Unclear, naming each attribute in doubt and its two likeliest values."""
+    alone = dict.fromkeys(GUESSED, SURE_ALONE if sure_alone is None else sure_alone)
+    alone["color"] = SURE_COLOUR_ALONE if sure_colour_alone is None else sure_colour_alone
     differ = [name for name in ATTRIBUTES if getattr(rules, name) != getattr(learned.card, name)]
     if differ:
         raise Unclear("; ".join(unsure_of(name, getattr(rules, name), getattr(learned.card, name))
                                 for name in differ))
     name: str | None = learned.least
     if learned.sure[learned.least] >= sure:  # and of what the rules only guess, surer still
-        name = next((guessed for guessed in GUESSED if doubts.get(guessed, 0.0) >= 1.0
-                     and learned.sure[guessed] < sure_alone), None)
+        name = next((guessed for guessed, limit in alone.items()
+                     if doubts.get(guessed, 0.0) >= 1.0 and learned.sure[guessed] < limit), None)
     if name is not None:
         second = learned.second[name] if learned.second else "another"
         raise Unclear(unsure_of(name, getattr(learned.card, name), second))
