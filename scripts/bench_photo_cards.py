@@ -182,6 +182,13 @@ def lowest_clean(looked: list[Looked], name: str, limits: tuple[float, ...],
         print(f"| {limit} | {len(outcomes) - outcomes.count('refused')} of {len(outcomes)} "
               f"| {wrongs[-1]} |")
     clean = next((i for i in range(len(limits)) if not any(wrongs[i:])), len(limits) - 1)
+    for item in looked:  # what the lowest limit lets through wrong
+        verdict, read = outcome(item, limits[0])
+        if verdict == "wrong":
+            sure = ", ".join(f"{name} {value:.3f}" for name, value in
+                             item.looks.learned.sure.items() if value < 0.999)
+            print(f"- at {limits[0]}: {item.source} {item.name}: {item.truth} read as {read}"
+                  f" (the learned reader's sureness under 0.999: {sure or 'none'})")
     return limits[min(clean + 1, len(limits) - 1)]
 
 
