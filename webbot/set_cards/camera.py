@@ -5,9 +5,10 @@ The paper's colour is fitted across the card (light falls unevenly, warm or cold
 pixel divided by it, so a colour cast, a shadow's gradient or glare is not ink. Ink is what
 absorbs light in some channel more than the paper does (the darkest channel), which holds for
 the three inks however dark a photo makes them (purple turns nearly grey). Colour is judged by
-the ink's direction in Lab's a*b* plane, fill by the ink share in the shapes' middles (each
-against its own strongest ink) and whether a striping's lines are seen (glare.py), shape by
-the silhouettes' likeness to a diamond and an oval and their solidity.
+the ink's direction in Lab's a*b* plane (over the shapes and a margin, where JPEG spreads it),
+fill by the ink share in the shapes' middles (each against its own strongest ink) and whether
+a striping's lines are seen (glare.py), shape by the silhouettes' likeness to a diamond and an
+oval and their solidity.
 """
 
 from __future__ import annotations
@@ -44,8 +45,9 @@ PAPER_DARKNESS = 0.08  # what the paper fit keeps as paper (noise, grain)
 INK_RANGES = {"red": (14.0, 35.0), "green": (139.0, 167.0), "purple": (-46.0, -13.0)}
 # Below this a*b* length the ink's colour is only a guess (doubt 1): on the tune part's real
 # photos, as taken and JPEG-compressed as another camera would (scripts/bench_photo_cards.py),
-# the rules named a wrong colour at up to 8 (thin red outlines turned purple), a step up.
+# the rules named a wrong colour at up to 7 (thin red outlines turned purple), a step up.
 FAINT_INK_CHROMA = 10.0
+INK_MARGIN = 7  # px of the cut: a JPEG block's colour, spread, at a small photo's scale
 # Ink share inside the shapes: photos of the cards give empty <= 0.05, striped 0.2-0.3 (thin
 # lines), solid >= 0.93; the page's striped art 0.55-0.8.
 EMPTY_BELOW, SOLID_ABOVE = 0.15, 0.8
@@ -95,7 +97,7 @@ def read_normal(normal: np.ndarray, height: float = CUT_HEIGHT,
     if not 1 <= len(shapes) <= 3:
         raise Uncounted(f"{len(shapes)} shapes found on the card (a card has 1 to 3)")
     inked = np.maximum.reduce(shapes) > 0
-    color, color_doubt = _color(normal, inked & (darkness >= 0.7 * strongest))
+    color, color_doubt = _color(normal, darkness, inked, inked & (darkness >= 0.7 * strongest))
     coverage = _coverage(darkness, shapes)
     lines = stripe_lines(coverage, shapes)
     fill, fill_doubt = _fill(coverage, shapes, height / CUT_HEIGHT, lines)
@@ -162,12 +164,20 @@ def _darkness(normal: np.ndarray) -> np.ndarray:
     return 1 - np.minimum(np.minimum(normal[..., 0], normal[..., 1]), normal[..., 2])
 
 
-def _color(normal: np.ndarray, inked: np.ndarray) -> tuple[str, float]:
-    if not inked.any():
+def _color(normal: np.ndarray, darkness: np.ndarray, inked: np.ndarray,
+           core: np.ndarray) -> tuple[str, float]:
+    """The ink's direction in Lab's a*b* plane, summed over the shapes and a margin round them
+    (INK_MARGIN) and taken per unit of ink: JPEG keeps colour at half resolution and spreads a
+    thin outline's colour onto the paper beside it, which the paper's division leaves neutral.
+    Its strength that of the ink at its `core` darkness."""
+    if not core.any():
         raise NoInk("no clear colour in its shapes")
-    lab = cv2.cvtColor((normal * 255).astype(np.uint8), cv2.COLOR_BGR2LAB).astype(np.float32)
-    a = float(np.median(lab[..., 1][inked])) - 128
-    b = float(np.median(lab[..., 2][inked])) - 128
+    lab = cv2.cvtColor((np.clip(normal, 0, 1) * 255).astype(np.uint8),
+                       cv2.COLOR_BGR2LAB).astype(np.float32) - 128
+    region = cv2.dilate(inked.astype(np.uint8), np.ones((INK_MARGIN, INK_MARGIN), np.uint8)) > 0
+    per_ink = float(np.median(darkness[core])) / max(float(darkness[region].sum()), 1e-6)
+    a = float(lab[..., 1][region].sum()) * per_ink
+    b = float(lab[..., 2][region].sum()) * per_ink
     angle = float(np.degrees(np.arctan2(b, a)))
     distances = {name: _angle_to(angle, *ends) for name, ends in INK_RANGES.items()}
     ranked = sorted(distances, key=distances.__getitem__)
