@@ -147,6 +147,13 @@ def test_what_the_rules_only_guess_is_answered_only_when_the_learned_reader_is_s
         agreed(replace(card, color="purple"), faint, purple)
     surely_purple = replace(purple, sure={**purple.sure, "color": SURE_COLOUR_ALONE})
     assert agreed(replace(card, color="purple"), faint, surely_purple).card.color == "purple"
+    # The rules' nearest colour to a faint ink is no reading to disagree with: the learned
+    # reader's colour stands, at that sureness or not at all.
+    assert agreed(replace(card, color="red"), faint, surely_purple).card.color == "purple"
+    with pytest.raises(CardError, match=r"^unsure of the colour: red or purple\?$"):
+        agreed(replace(card, color="red"), faint, purple)
+    with pytest.raises(CardError, match=r"^unsure of the colour: red or purple\?$"):
+        agreed(replace(card, color="red"), {**faint, "color": 0.9}, surely_purple)
 
 
 def test_every_card_of_the_page_s_art_is_read_right_as_page_art():

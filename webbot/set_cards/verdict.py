@@ -1,7 +1,8 @@
 """When a card read from a photo is an answer: the camera's rules and the learned reader name
 the same card, and the learned reader is at least SURE of each attribute, SURE_ALONE of a fill
 or a count the rules only guess (a striping where glare falls: glare.py; a shape broken) and
-SURE_COLOUR_ALONE of a colour they only guess (ink too faint to judge). Otherwise it is
+SURE_COLOUR_ALONE of a colour they only guess (ink too faint to judge: there the colour is
+the learned reader's alone, the rules' nearest no reading to disagree with). Otherwise it is
 refused, and the reason names the attribute in doubt in words: `unsure of the fill: striped or
 empty?`.
 
@@ -10,6 +11,8 @@ of scripts/parts.py: the lowest sureness at which no card of that part is read w
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from webbot.set_cards.learned import VALUES, Learned
 from webbot.set_cards.model import ATTRIBUTES, Card, Reading
@@ -36,10 +39,13 @@ def agreed(rules: Card, doubts: dict[str, float], learned: Learned, sure: float 
            sure_alone: float | None = None, sure_colour_alone: float | None = None) -> Reading:
     """The card both readers name, where the learned reader is at least `sure` of each
     attribute, `sure_alone` (by default SURE_ALONE) of a fill or count the rules only guess
-    (doubt 1) and `sure_colour_alone` (SURE_COLOUR_ALONE) of a colour they only guess; else
+    (doubt 1) and `sure_colour_alone` (SURE_COLOUR_ALONE) of a colour they only guess (that
+    colour the learned reader's alone: the rules' nearest to a faint ink is no reading); else
     Unclear, naming each attribute in doubt and its two likeliest values."""
     alone = dict.fromkeys(GUESSED, SURE_ALONE if sure_alone is None else sure_alone)
     alone["color"] = SURE_COLOUR_ALONE if sure_colour_alone is None else sure_colour_alone
+    if doubts.get("color", 0.0) >= 1.0:  # ink too faint: the rules' nearest colour says nothing
+        rules = replace(rules, color=learned.card.color)
     differ = [name for name in ATTRIBUTES if getattr(rules, name) != getattr(learned.card, name)]
     if differ:
         raise Unclear("; ".join(unsure_of(name, getattr(rules, name), getattr(learned.card, name))
