@@ -4,6 +4,7 @@ where glare falls, its lines not seen, is answered only when the learned reader 
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -72,7 +73,8 @@ def test_a_striping_s_lines_are_seen_where_a_washed_out_solid_is_smooth():
         picture = lit(card, glare)
         darkness = 1 - paper_divided(picture).min(axis=2)
         shapes = shapes_of(picture)
-        return stripe_lines(camera._coverage(darkness, shapes), shapes)
+        depths = [cv2.distanceTransform(mask, cv2.DIST_L2, 3) for mask in shapes]
+        return stripe_lines(camera._coverage(darkness, shapes), depths)
 
     assert lines(Card(1, "diamond", "green", "solid"), 0.5) < LINES_SEEN / 3
     for glare in (0.0, 0.4):

@@ -99,8 +99,9 @@ def read_normal(normal: np.ndarray, height: float = CUT_HEIGHT,
     inked = np.maximum.reduce(shapes) > 0
     color, color_doubt = _color(normal, darkness, inked, inked & (darkness >= 0.7 * strongest))
     coverage = _coverage(darkness, shapes)
-    lines = stripe_lines(coverage, shapes)
-    fill, fill_doubt = _fill(coverage, shapes, height / CUT_HEIGHT, lines)
+    depths = [cv2.distanceTransform(mask, cv2.DIST_L2, 3) for mask in shapes]
+    lines = stripe_lines(coverage, depths)
+    fill, fill_doubt = _fill(coverage, depths, height / CUT_HEIGHT, lines)
     if (fill == "striped" and lines < LINES_SEEN and picture is not None
             and glare_on(picture, shapes)):
         fill_doubt = 1.0  # or a solid washed out
@@ -205,19 +206,16 @@ def _coverage(darkness: np.ndarray, shapes: list[np.ndarray]) -> np.ndarray:
     return coverage
 
 
-def _fill(coverage: np.ndarray, shapes: list[np.ndarray], scale: float,
+def _fill(coverage: np.ndarray, depths: list[np.ndarray], scale: float,
           lines: float) -> tuple[str, float]:
     """By the ink share in the middle of the shapes. Thin stripes and an empty shape's
     inside blurred by its outline look alike when the shape is small in the picture (`scale`:
     the picture's px per cut px): a faint striping is then in doubt. A striping's share
     evenly spread is a guess (or a solid washed out) unless its `lines` are seen
-    (glare.stripe_lines)."""
+    (glare.stripe_lines). `depths`: each shape's distance to its edge."""
     inside = np.zeros(coverage.shape, bool)
-    depths = []
-    for mask in shapes:
-        distance = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
+    for distance in depths:
         inside |= distance > 0.8 * distance.max()
-        depths.append(float(distance.max()) * scale)
     middles = np.clip(coverage[inside], 0, 1)
     share = float(middles.mean())
     if share >= SOLID_ABOVE:  # and evenly inked: stripes blurred together are not
@@ -236,7 +234,8 @@ def _fill(coverage: np.ndarray, shapes: list[np.ndarray], scale: float,
                       if lines >= LINES_SEEN else 1.0)
         return "striped", max(boundary_doubt(share, SOLID_ABOVE, TYPICAL_STRIPED[1]),
                               min(evenness, smoothness))
-    small = boundary_doubt(float(np.median(depths)), SMALL_DEPTH[0], SMALL_DEPTH[1])
+    deepest = [float(distance.max()) * scale for distance in depths]
+    small = boundary_doubt(float(np.median(deepest)), SMALL_DEPTH[0], SMALL_DEPTH[1])
     return "striped", max(small, boundary_doubt(share, EMPTY_BELOW, TYPICAL_STRIPED[0]))
 
 

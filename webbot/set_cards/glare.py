@@ -56,15 +56,14 @@ def glare_lift(picture: np.ndarray, shapes: list[np.ndarray]) -> float:
     return float(np.percentile(lift[paper & beside], 90))
 
 
-def stripe_lines(coverage: np.ndarray, shapes: list[np.ndarray]) -> float:
+def stripe_lines(coverage: np.ndarray, depths: list[np.ndarray]) -> float:
     """How clearly lines across the shapes are seen, which glare does not draw: down the middle
     half of each shape (a cut card's shapes stand upright, a striping's lines across them),
     the ink share row by row less its running mean over STRIPE_RUN rows, its spread; the
-    median over the shapes. A solid washed out by glare is smooth (0 to 0.01 on the tune
-    part), lines a few px apart are not."""
+    median over the shapes (`depths`: each shape's distance to its edge). A solid washed out
+    by glare is smooth (0 to 0.01 on the tune part), lines a few px apart are not."""
     spreads = []
-    for mask in shapes:
-        depth = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
+    for depth in depths:
         middle = depth > 0.5 * depth.max()
         wide = middle.sum(axis=1)
         rows = wide >= MIN_ROW_PX
