@@ -11,7 +11,7 @@ for script in webbot/page_scripts/*.js; do node --check "$script"; done
 # --strict too).
 site=$(mktemp -d)
 trap 'rm -rf "$site"' EXIT
-if ! NO_MKDOCS_2_WARNING=1 .venv/bin/mkdocs build --strict --site-dir "$site/html" \
+if ! .venv/bin/mkdocs build --strict --site-dir "$site/html" \
     > "$site/log" 2>&1; then
   grep -v "^INFO" "$site/log" >&2
   exit 1

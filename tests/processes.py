@@ -59,13 +59,18 @@ def started(command: Sequence[str], grace_s: float = GRACE_S,
 
 
 def run(command: Sequence[str], timeout: float, env: dict | None = None,
-        input: str | None = None) -> subprocess.CompletedProcess:
+        input: str | bytes | None = None, stdin: Any = None) -> subprocess.CompletedProcess:
     """subprocess.run with output captured as text; past `timeout` the child's whole group is
-    stopped (see stop) before TimeoutExpired is raised, so nothing it started lives on."""
-    process = start(command, stdin=subprocess.PIPE if input is not None else subprocess.DEVNULL,
-                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    stopped (see stop) before TimeoutExpired is raised, so nothing it started lives on.
+    `input`: what its standard input reads (bytes as they are); `stdin`: a file of the test's
+    for it instead (a terminal, say)."""
+    if stdin is None:
+        stdin = subprocess.PIPE if input is not None else subprocess.DEVNULL
+    process = start(command, stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                    env=env)
+    data = input.encode() if isinstance(input, str) else input
     try:
-        out, err = process.communicate(input, timeout=timeout)
+        out, err = process.communicate(data, timeout=timeout)
     except subprocess.TimeoutExpired:
         stop(process, grace_s=2)
         process.communicate()
@@ -75,7 +80,9 @@ def run(command: Sequence[str], timeout: float, env: dict | None = None,
             stop(process, grace_s=2)
     # Whatever the child left behind in its group (a browser it did not close) goes too.
     _signal_group(process, signal.SIGKILL)
-    return subprocess.CompletedProcess(process.args, process.returncode, out, err)
+    return subprocess.CompletedProcess(process.args, process.returncode,
+                                       out.decode(errors="replace"),
+                                       err.decode(errors="replace"))
 
 
 def descendants(pid: int) -> list[int]:

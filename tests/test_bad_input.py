@@ -12,6 +12,7 @@ import json
 import os
 import struct
 import sys
+import zipfile
 import zlib
 from pathlib import Path
 
@@ -23,7 +24,7 @@ from tests import processes
 from tests.conftest import in_own_thread, run_webbot
 from tests.test_cli import closed_port
 from webbot.cli import main
-from webbot.inputs import InputError, read_bytes
+from webbot.files import InputError, read_bytes
 
 SMALL = {"cells": [[0, 0, None], [0, 1, 1]], "pieces": [{"value": 2, "color": "blue"}]}
 
@@ -104,6 +105,8 @@ def inputs(tmp_path_factory) -> Path:
     cv2.imwrite(str(folder / "tiny.png"), np.zeros((8, 8, 3), np.uint8))
     cv2.imwrite(str(folder / "blank.png"), np.full((600, 800, 3), 255, np.uint8))
     (folder / "a-folder").mkdir()
+    with zipfile.ZipFile(folder / "other.zip", "w") as archive:  # a zip, but not a trace
+        archive.writestr("notes.txt", "hello")
     os.mkfifo(folder / "pipe")
     for shot in ("ring.png", "results.png", "a-folder/ring.png"):  # white, 800x600
         cv2.imwrite(str(folder / shot), np.full((600, 800, 3), 255, np.uint8))
@@ -221,10 +224,13 @@ ROWS = [
     ("burrito-bison pack cut {d}/ring.png {d}/a-folder --out {d}/cut", 2,
      "{d}/a-folder is a folder, not a file"),
     ("trace {d}/a-folder", 2, "{d}/a-folder: no trace here"),
+    ("trace {d}/tiny.png", 2, "{d}/tiny.png: not a Playwright trace (not a zip file)"),
+    ("trace {d}/other.zip", 2, "{d}/other.zip: not a Playwright trace (a zip without the "
+                               "trace's actions)"),
     # options
-    ("puzlogic --levels 0", 2, "Invalid value for --levels: '0': levels go from 1 to 15"),
-    ("puzlogic --levels 3-99", 2, "Invalid value for --levels: '3-99': levels go from 1 to 15"),
-    ("puzlogic --levels one", 2, "Invalid value for --levels: 'one' is not a list of levels"),
+    ("puzlogic --levels 0", 2, "Invalid value for '--levels': '0': levels go from 1 to 15"),
+    ("puzlogic --levels 3-99", 2, "Invalid value for '--levels': '3-99': levels go from 1 to 15"),
+    ("puzlogic --levels one", 2, "Invalid value for '--levels': 'one' is not a list of levels"),
     ("puzlogic --url notaurl", 2, "Invalid value for '--url': 'notaurl': expected a URL"),
     ("puzlogic --url http://:80/", 2, "Invalid value for '--url': 'http://:80/' has no host"),
     ("puzlogic --url http://127.0.0.1:99999/", 2, "Invalid value for '--url'"),

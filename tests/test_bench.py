@@ -63,3 +63,13 @@ def test_bench_portal_prints_a_table():
     assert len(rows) == 4 and rows[0].endswith("| 1.0x |  |")
     assert "own (before the engine)" in rows[1] and "autoconsent" in rows[2]
     assert rows[2].split("|")[-2].strip().startswith(("+", "-"))  # the engine's cost
+
+
+@pytest.mark.full  # (CI's time: it checks an earlier commit out and times each command)
+def test_bench_startup_prints_its_tables():
+    script = SCRIPT.with_name("bench_startup.py")
+    result = processes.run([sys.executable, str(script), "--repeat", "1"], timeout=600)
+    assert result.returncode == 0, result.stderr
+    rows = [line for line in result.stdout.splitlines() if line.startswith("| `webbot ")]
+    assert len(rows) == 8 and all(row.endswith("as fast |") for row in rows[:-1])
+    assert "| what the command adds |" in result.stdout

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import os
+import pty
 import re
 import select
 import shutil
@@ -22,6 +24,7 @@ from tests.conftest import run_webbot
 from webbot import __version__
 from webbot.cli import STACKS_END
 from webbot.registry import games
+from webbot.server import fixtures_root
 
 
 def one_line_error(result) -> str:
@@ -136,7 +139,16 @@ def test_dead_browser_endpoint():
     endpoint = f"ws://127.0.0.1:{closed_port()}/"
     result = run_webbot("check", "--connect", endpoint)
     assert result.returncode == 1
-    assert f"browser endpoint {endpoint} did not answer" in one_line_error(result)
+    assert one_line_error(result) == (f"webbot: error: browser endpoint {endpoint}: nothing "
+                                      "answers there (connection refused)")
+
+
+def test_an_endpoint_that_is_no_browser_is_said_in_our_words(fixtures_url):
+    for endpoint in (fixtures_url, fixtures_url.replace("http://", "ws://")):
+        result = run_webbot("check", "--connect", endpoint)
+        assert result.returncode == 1
+        assert one_line_error(result).startswith(
+            f"webbot: error: browser endpoint {endpoint}: no browser endpoint at that address")
 
 
 def test_no_chromium():
@@ -149,6 +161,13 @@ def test_headed_without_display_says_why():
     result = run_webbot("check", "--headed", env={"DISPLAY": ""})
     assert result.returncode == 1
     assert "no display for --headed" in one_line_error(result)
+
+
+def test_a_profile_window_without_display_does_not_speak_of_headed():
+    result = run_webbot("profile", "open", env={"DISPLAY": ""})
+    assert result.returncode == 1
+    line = one_line_error(result)
+    assert "no display for its window (run it under xvfb-run)" in line and "headed" not in line
 
 
 @pytest.mark.skipif(not shutil.which("xvfb-run"), reason="needs xvfb-run (scripts/setup.sh)")
@@ -462,3 +481,31 @@ def test_a_failure_after_a_ctrl_c_ends_as_interrupted(tmp_path, monkeypatch, cap
     heard.set()
     assert main(["puzlogic", "solve", str(puzzle)]) == 130
     assert capsys.readouterr().err.strip() == "webbot: error: interrupted"
+
+
+def webbot_reading(*args: str, **kwargs) -> subprocess.CompletedProcess:
+    return processes.run([sys.executable, "-m", "webbot.cli", *args], timeout=120, **kwargs)
+
+
+def test_a_file_named_dash_is_standard_input():
+    card = fixtures_root() / "daily-set/images/setcards/small/28.gif"
+    by_name = webbot_reading("daily-set", "classify", str(card))
+    piped = webbot_reading("daily-set", "classify", "-", input=card.read_bytes())
+    assert piped.returncode == by_name.returncode == 0, piped.stderr
+    assert piped.stdout == by_name.stdout.replace(str(card), "-")
+    puzzle = {"cells": [[0, 0, None], [0, 1, 2]], "pieces": [{"value": 1, "color": "blue"}]}
+    solved = webbot_reading("puzlogic", "solve", "-", "--json", input=json.dumps(puzzle))
+    assert solved.returncode == 0, solved.stderr
+    assert json.loads(solved.stdout)["placements"] == [[0, 0, 1, "blue"]]
+
+
+def test_standard_input_from_a_terminal_is_refused_not_waited_on():
+    leader, follower = pty.openpty()
+    try:
+        done = webbot_reading("puzlogic", "solve", "-", stdin=follower)
+    finally:
+        os.close(leader)
+        os.close(follower)
+    assert done.returncode == 2
+    assert one_line_error(done) == ("webbot: error: -: standard input is a terminal; pipe a "
+                                    "file into it (... | webbot ... -) or name the file")

@@ -7,11 +7,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from webbot.debug import Mark, annotate
 from webbot.puzlogic.perceive import READ_LEGEND, SOLUTION_LEGEND
 from webbot.screen import Box, Grab
 from webbot.set_cards.draw import BOX_COLOUR, SET_COLOURS
 from webbot.vision.labels import Key, text_on, with_legend
+from webbot.vision.marks import Mark, annotate
 
 CONSENT = (160, 0, 160)  # the consent steps' and pressed buttons' colour (webbot/session.py)
 
@@ -71,3 +71,13 @@ def test_a_legend_below_says_what_each_mark_means():
     for key in keys:  # each key's sample drawn in its colour
         assert (strip == key.colour).all(axis=2).any()
     assert (with_legend(picture, [], 11) == picture).all()
+
+
+def test_a_meaning_too_long_for_a_narrow_picture_is_folded_not_cut():
+    picture = np.full((100, 240, 3), 128, np.uint8)
+    key = Key("7", (60, 60, 60), "a card's position, row by row from the top left")
+    narrow = with_legend(picture, [key], 11)[100:]
+    wide = with_legend(np.full((100, 2000, 3), 128, np.uint8), [key], 11)[100:]
+    assert narrow.shape[0] > wide.shape[0]  # more lines
+    ink = np.argwhere((narrow < 200).any(axis=2))
+    assert ink[:, 1].max() < narrow.shape[1] - 4  # nothing reaches the picture's edge

@@ -14,8 +14,8 @@ from webbot.burrito_bison.bot import BurritoBot, game_spec
 from webbot.burrito_bison.matching import TemplatePack
 from webbot.daily_set.bot import DailySetBot
 from webbot.errors import WebbotError
+from webbot.files import InputError
 from webbot.finder import NoGameFound, frame_selector
-from webbot.inputs import InputError
 from webbot.puzlogic.bot import GAME as PUZLOGIC
 from webbot.puzlogic.bot import PuzlogicBot
 from webbot.server import FixtureServer

@@ -85,7 +85,10 @@ def test_profile_says_where_it_is_and_clear_empties_it(fixtures_url, tmp_path):
     run_webbot("puzlogic", "--url", f"{fixtures_url}puzlogic/index.html", "--levels", "1",
                "--profile", str(profile))
     said = run_webbot("profile", "--profile", str(profile))
-    assert re.fullmatch(rf"profile: {re.escape(str(profile))} \(\d+\.\d MB\)\n", said.stdout)
+    site = fixtures_url.rstrip("/")
+    assert re.fullmatch(rf"profile: {re.escape(str(profile))} \(\d+\.\d MB of browser data\)\n"
+                        rf"  puzlogic on {re.escape(site)}: 1 level done \(1\); last run "
+                        r"\d{4}-\d\d-\d\d \d\d:\d\d\n", said.stdout)
     with profile_lock(profile):
         busy = run_webbot("profile", "--profile", str(profile), "clear")
     assert busy.returncode == 1 and "is in use by another run" in busy.stderr
@@ -94,6 +97,9 @@ def test_profile_says_where_it_is_and_clear_empties_it(fixtures_url, tmp_path):
     assert sorted(path.name for path in profile.iterdir()) == [MARK, LOCK]
     again = run_webbot("profile", "--profile", str(profile), "clear")
     assert again.stdout == f"profile: {profile} (nothing to clear)\n"
+    said = run_webbot("profile", "--profile", str(profile))  # its lock and mark are not data
+    assert said.stdout == (f"profile: {profile} (0 bytes of browser data)\n"
+                           "  no game played in it yet (by a run that kept it)\n")
 
 
 def test_fresh_and_profile_do_not_go_together(tmp_path):
@@ -196,6 +202,9 @@ def test_burrito_bison_goes_on_with_the_coins_of_the_run_before(fixtures_url):
                         env={"COLUMNS": "200"}, timeout=240)
     assert second.returncode == 0, second.stderr
     assert f"started with {ended[1]} coins, ended with " in second.stdout
+    now = re.search(r"ended with ([\d,]+) coins", second.stdout)[1]
+    said = run_webbot("profile").stdout
+    assert f"  burrito-bison on {url[:url.index('/', 8)]}: {now} coins; last run " in said
 
 
 def test_puzlogic_without_levels_plays_those_not_done_before(fixtures_url, tmp_path):
@@ -212,7 +221,9 @@ def test_puzlogic_without_levels_plays_those_not_done_before(fixtures_url, tmp_p
         assert _levels(run_webbot("puzlogic", "--url", url, "--levels", "1-2")) == ["01", "02"]
         rest = run_webbot("puzlogic", "--url", url, env={"COLUMNS": "200"})
         assert _levels(rest) == ["03"]
-        assert "Puzlogic: 3 of 3 levels completed (2 before this run) in " in rest.stdout
+        said = rest.stdout.index("2 levels done before this run (kept in the profile): "
+                                 "playing the 1 not done")  # said as it starts, not only at the end
+        assert said < rest.stdout.index("Puzlogic: 3 of 3 levels completed (2 before this run) in ")
         again = run_webbot("puzlogic", "--url", url, env={"COLUMNS": "200"})
         assert _levels(again) == ["01", "02", "03"]
         assert "all 3 levels were done before this run: playing them all again" in again.stdout
@@ -230,6 +241,9 @@ def test_the_daily_set_done_before_is_said_and_ends_well(fixtures_url):
     assert second.returncode == 0, second.stderr
     assert "today's puzzle was done before this run" in second.stdout
     assert "6 of 6 sets confirmed (found before this run) in" in second.stdout
+    said = run_webbot("profile").stdout
+    assert re.search(rf"  daily-set on {re.escape(fixtures_url.rstrip('/'))}: the puzzle of "
+                     r"\d{4}-\d\d-\d\d done; last run ", said), said
     assert "lost page" not in second.stdout
 
 

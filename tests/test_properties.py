@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 from tests.puzlogic.conftest import comparable
 from tests.puzlogic.replica import level, open_game
 from webbot.errors import WebbotError
-from webbot.inputs import InputError, decode_image, parse_json
+from webbot.files import InputError, parse_json
+from webbot.inputs import decode_image
 from webbot.puzlogic.model import KINDS, Piece, Placement, Puzzle, PuzzleError, Sum
 from webbot.puzlogic.perceive import classify, normalise
 from webbot.puzlogic.rules import broken_rules

@@ -101,7 +101,8 @@ def test_connect_over_devtools(playwright, devtools_chromium, pages_url):
 @pytest.mark.parametrize("scheme", ["ws", "http"])
 def test_dead_endpoint_is_a_one_line_error(playwright, scheme):
     endpoint = f"{scheme}://127.0.0.1:{free_port()}/"
-    with pytest.raises(WebbotError, match=f"browser endpoint {endpoint} did not answer") as caught:
+    with pytest.raises(WebbotError, match=f"browser endpoint {endpoint}: nothing answers there "
+                       r"\(connection refused\)") as caught:
         open_browser(playwright, BrowserOptions(connect=endpoint))
     assert "\n" not in str(caught.value)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -56,6 +57,7 @@ def test_a_small_soak_of_each_game_on_a_local_cluster(short_tmp, game, args, pag
     out = " ".join(done.stdout.split())
     assert f"soak of {game}: {counted(count, 'game')} in" in out and "per worker" in out
     assert "dashboard: http://127.0.0.1:" in out
+    assert f"games: {count} of {count} ended in " in out  # progress, without a terminal
     assert f"report: {report}" in out
     page.goto(report.as_uri())
     assert f"soak of {game}" in " ".join(page.inner_text("body").split())
@@ -231,8 +233,10 @@ def test_ctrl_c_stops_the_soak_and_a_killed_soak_resumes_each_game_once(short_tm
     finally:
         processes.stop(child)  # at once when it has exited
     assert child.returncode == 130
-    assert "interrupted:" in out and "had ended" in out and "per worker" in out
-    assert err == ""  # no worker's traceback
+    assert "per worker" in out
+    # the one line an interrupted command ends in, and no worker's traceback
+    assert re.fullmatch(r"webbot: error: interrupted \(\d+ games? had ended; the same command "
+                        r"with --resume goes on from its --jsonl records\)\n", err), err
     before = records(jsonl)
     assert 1 <= len(before) < 200
     passed = [r for r in before if r["outcome"] == "passed"]
@@ -247,11 +251,14 @@ def test_ctrl_c_stops_the_soak_and_a_killed_soak_resumes_each_game_once(short_tm
         processes.stop(child)
     assert len(records(jsonl)) < total
     # Resumed again: only the games not recorded yet are played, each recorded once.
+    passed_now = sum(r["outcome"] == "passed" for r in records(jsonl))
     done = run_webbot("soak", "puzlogic", "--count", str(total), "--workers", "1",
                       "--jsonl", str(jsonl), "--resume", env={"TMPDIR": str(short_tmp)},
                       timeout=180)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "resuming:" in done.stdout
+    assert (f"soak of puzlogic: {total} games ({passed_now} passed before, {total - passed_now} "
+            "to play)") in done.stdout
     after = records(jsonl)
     assert sorted(r["number"] for r in after) == list(range(total))
     assert all(r["outcome"] == "passed" for r in after)
@@ -259,7 +266,7 @@ def test_ctrl_c_stops_the_soak_and_a_killed_soak_resumes_each_game_once(short_tm
 
 
 def test_a_record_cut_short_by_a_kill_is_resumed_and_another_soaks_is_refused(tmp_path):
-    from webbot.inputs import InputError
+    from webbot.files import InputError
     from webbot.soak.games import Played
     from webbot.soak.resume import recorded
     from webbot.soak.runner import GameRecord, Plan, Try
@@ -286,6 +293,8 @@ def test_a_record_cut_short_by_a_kill_is_resumed_and_another_soaks_is_refused(tm
 def test_usage_errors_and_a_dead_scheduler(short_tmp):
     done = run_webbot("soak", "puzlogic")
     assert done.returncode == 2 and "give --count N or --minutes M" in done.stderr
+    done = run_webbot("soak", "puzlogic", "--count", "2", "--minutes", "1")
+    assert done.returncode == 2 and "give --count N or --minutes M, not both" in done.stderr
     done = run_webbot("soak", "chess", "--count", "1")
     assert done.returncode == 2
     done = run_webbot("soak", "puzlogic", "--count", "1", "--scheduler",
@@ -332,3 +341,20 @@ def test_a_seed_draws_the_same_varied_cases():
     assert sizes == {f"{w}x{h}" for w, h in BURRITO_SIZES}
     assert make_case("puzlogic", 3, 0, "leaves=0").path.endswith("&leaves=0")
     assert make_case("burrito-bison", 3, 0, options={"rounds": 5}).name.endswith("5 rounds")
+
+
+@pytest.mark.parametrize("resumable", [False, True])
+def test_a_soak_stopped_before_any_game_ended_says_so_and_how_to_go_on(capsys, resumable):
+    from webbot.shown import TextConsole
+    from webbot.soak.cli import _report
+    from webbot.soak.runner import Plan, SoakResult
+
+    console = TextConsole()
+    code = _report(Plan("puzlogic", count=5), SoakResult([], 3.0, interrupted=True, workers=2),
+                   console, resumable=resumable)
+    out, err = capsys.readouterr()
+    assert code == 130
+    assert out == "soak of puzlogic: no game ended\n"  # no table of zeros
+    assert err == "webbot: error: interrupted (0 games had ended; " + (
+        "the same command with --resume goes on from its --jsonl records)\n" if resumable else
+        "with --jsonl FILE a soak stopped can be resumed (--resume))\n")

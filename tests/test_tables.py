@@ -79,13 +79,16 @@ def test_the_report_holds_the_table_whole(tmp_path, monkeypatch):
 
 def test_the_soak_page_holds_its_tables_whole_whatever_the_terminal(tmp_path, monkeypatch):
     from webbot.soak.cli import _report
+    from webbot.soak.games import Played, make_case
     from webbot.soak.pages import SoakPages
-    from webbot.soak.runner import Plan, SoakResult
+    from webbot.soak.runner import GameRecord, Plan, SoakResult, Try
 
     monkeypatch.delenv("COLUMNS", raising=False)
     terminal = TextConsole(file=io.StringIO(), width=80, force_terminal=True, color_system=None)
-    pages = SoakPages(tmp_path / "soak.html", "webbot soak puzlogic --count 0")
-    _report(Plan("puzlogic", count=0), SoakResult(records=[], seconds=1.0), terminal, pages)
+    pages = SoakPages(tmp_path / "soak.html", "webbot soak puzlogic --count 1")
+    played = GameRecord(make_case("puzlogic", 0, 0), [Try("w1", Played(True, 1.5, ""))])
+    _report(Plan("puzlogic", count=1), SoakResult(records=[played], seconds=1.0), terminal,
+            pages)
     assert "…" not in terminal.file.getvalue()
     page = pages.path.read_text()
     assert "…" not in page
@@ -101,3 +104,27 @@ def test_every_table_is_one_that_folds():
     direct = [path.name for path in Path(webbot.__file__).parent.rglob("*.py")
               if "from rich.table import" in path.read_text(encoding="utf-8")]
     assert direct == [], "use webbot.shown.Table, whose cells fold"
+
+
+TITLE = ("Burrito Bison: 1 round in 31.2 s (50.3 decisions/s, 9 ms from a picture to a "
+         "decision) (1 page recovered)")
+
+
+@pytest.mark.parametrize(("width", "lines"), [
+    (None, [TITLE]),
+    (80, ["Burrito Bison: 1 round in 31.2 s",
+          "(50.3 decisions/s, 9 ms from a picture to a decision) (1 page recovered)"]),
+    (60, ["Burrito Bison: 1 round in 31.2 s",
+          "(50.3 decisions/s, 9 ms from a picture to a decision)", "(1 page recovered)"]),
+])
+def test_a_title_breaks_between_its_phrases_not_at_the_table_s_width(width, lines,
+                                                                     monkeypatch):
+    monkeypatch.delenv("COLUMNS", raising=False)
+    console = TextConsole(file=io.StringIO(), width=width, force_terminal=width is not None,
+                          color_system=None)
+    table = Table("round", "coins", title=TITLE)  # a table far narrower than its title
+    table.add_row("1", "56")
+    console.print(table)
+    printed = console.file.getvalue().splitlines()
+    assert [line.rstrip() for line in printed[:len(lines)]] == lines
+    assert printed[len(lines)].startswith("┏")

@@ -21,6 +21,7 @@ from webbot.answer import NoAnswer, answered, cdp_session, detach, evaluate, wit
 from webbot.consent import Consent
 from webbot.deadline import Deadline
 from webbot.errors import WebbotError, first_line
+from webbot.options import BrowserOptions
 from webbot.playwright_inside import driver_pid
 from webbot.profile import ProfileInUse, profile_lock
 from webbot.shown import shown_name
@@ -49,17 +50,6 @@ LAUNCH_TIMEOUT_MS = 60_000  # a browser not started by then will not start
 ALIVE_S = 5.0
 # How long Playwright may take to stop before its driver is ended.
 STOP_S = 10.0
-
-
-@dataclass(frozen=True)
-class BrowserOptions:
-    headed: bool = False
-    slow_mo: float = 0
-    connect: str | None = None
-    viewport: tuple[int, int] = (1280, 800)
-    device_scale_factor: float = 1
-    # A profile kept between runs (webbot.profile); None: a throwaway context, gone at the end.
-    profile: Path | None = None
 
 
 def find_chromium() -> str:
@@ -181,7 +171,8 @@ def _launch(playwright: Playwright, options: BrowserOptions, *, sandbox: bool
     except Error as exc:
         reason = first_line(exc)
         if "DISPLAY" in str(exc) or "X server" in str(exc):
-            reason = "no display for --headed (run under xvfb-run, or drop --headed)"
+            drop = ", or drop --headed" if options.window_for == "--headed" else ""
+            reason = f"no display for {options.window_for} (run it under xvfb-run{drop})"
         elif "ProcessSingleton" in str(exc) or "profile appears to be in use" in str(exc):
             raise ProfileInUse(f"profile {shown_name(options.profile)} is in use by another "
                                "browser (a Chromium still running on it)") from None
@@ -217,7 +208,30 @@ def _connect(playwright: Playwright, options: BrowserOptions) -> Browser:
             headers={"x-playwright-launch-options": json.dumps(launch)},
         )
     except Error as exc:
-        raise WebbotError(f"browser endpoint {url} did not answer: {first_line(exc)}") from None
+        raise WebbotError(f"browser endpoint {url}: {endpoint_problem(first_line(exc))}") \
+            from None
+
+
+# Playwright's words for a browser endpoint that does not answer, and ours.
+ENDPOINT_PROBLEMS = (
+    ("ECONNREFUSED", "nothing answers there (connection refused)"),
+    ("ENOTFOUND", "no such host"),
+    ("EAI_AGAIN", "no such host"),
+    ("ECONNRESET", "it closed the connection"),
+    ("socket hang up", "it closed the connection"),
+    ("Timeout", "it did not answer within 15 s"),
+    ("404", "no browser endpoint at that address (HTTP 404)"),
+    ("WebSocket error", "no browser endpoint at that address (it answers, but not as one)"),
+)
+
+
+def endpoint_problem(said: str) -> str:
+    """Why a browser endpoint did not answer, in our words (Playwright's own, without the
+    name of its call, when they are none of those known)."""
+    for words, ours in ENDPOINT_PROBLEMS:
+        if words in said:
+            return ours
+    return re.sub(r"^BrowserType\.\w+:\s*", "", said)
 
 
 def new_page(browser: Browser, options: BrowserOptions) -> tuple[Page, Consent]:
@@ -602,7 +616,7 @@ def chromium_version(page: Page) -> str:
 def window_on_profile(folder: Path, url: str | None, say: Callable[[str], None]) -> None:
     """A browser window on the profile in `folder` for the user (to sign in to a portal, say),
     until they close it: no game is looked for, nothing is played or recovered."""
-    options = BrowserOptions(headed=True, profile=folder)
+    options = BrowserOptions(headed=True, profile=folder, window_for="its window")
     with profile_lock(folder), playwright_driver() as playwright:
         context, _ = start_browser(playwright, options)
         assert isinstance(context, BrowserContext)

@@ -10,9 +10,9 @@ import time
 
 from webbot.browser import Sandbox, chromium_version
 from webbot.consent.engine import find_library
-from webbot.debug import Mark
 from webbot.errors import WebbotError
 from webbot.session import RunOptions, game_session
+from webbot.vision.marks import Mark
 from webbot.vision.ocr import read_words, tesseract_version
 
 EXPECTED_WORD = "webbot"

@@ -18,20 +18,20 @@ from types import FrameType
 import click
 
 from webbot import __version__
-from webbot.commands import check_options, console
-from webbot.contract import STEPS, plays
+from webbot.commands import LazyGroup, check_options, console
 from webbot.errors import WebbotError, ctrl_c_heard, first_line, hear_ctrl_c, say_error
+from webbot.options import RunOptions
 from webbot.output import READER_GONE, Guarded, OutputClosed
 from webbot.params import PAGE_URL, OwnFolder
 from webbot.profile import PROFILE
 from webbot.registry import check as registry_check
 from webbot.registry import games
-from webbot.session import RunOptions
 from webbot.shown import Table, shown, shown_name
 from webbot.soak.cli import soak
+from webbot.words import unknown as unknown_name
 
 
-class WithGames(click.Group):
+class WithGames(LazyGroup):
     """The built-in commands, then one group per registered game, loaded when it is used (so
     one game's command does not load the other games' vision)."""
 
@@ -140,18 +140,29 @@ def check(options: RunOptions) -> None:
 @click.pass_context
 def profile(ctx: click.Context, folder: Path | None) -> None:
     """The browser profile the games play in, kept between runs as a person's browser keeps a
-    game's progress: where it is and its size.
+    game's progress: where it is, the size of the browser's data, and what each game kept
+    there as the bot's runs saw it (levels done, coins, a puzzle done).
 
     Example: webbot profile"""
     from webbot.folders import check
     from webbot.profile import default_profile, size_of
+    from webbot.progress import described, kept
     from webbot.words import in_bytes
 
     ctx.obj = folder or default_profile()
     check(ctx.obj, PROFILE)  # (the bot's own too: a link there is refused)
-    if ctx.invoked_subcommand is None:
-        made = in_bytes(size_of(ctx.obj)) if ctx.obj.is_dir() else "not made yet"
-        click.echo(f"profile: {shown_name(ctx.obj)} ({made})")
+    if ctx.invoked_subcommand is not None:
+        return
+    if not ctx.obj.is_dir():
+        click.echo(f"profile: {shown_name(ctx.obj)} (not made yet)")
+        return
+    click.echo(f"profile: {shown_name(ctx.obj)} ({in_bytes(size_of(ctx.obj))} of browser data)")
+    records = kept(ctx.obj)
+    for game, sites in records.items():
+        for site, record in sites.items():
+            click.echo(f"  {shown(game, 40)} on {shown(site, 100)}: {described(game, record)}")
+    if not records:
+        click.echo("  no game played in it yet (by a run that kept it)")
 
 
 @profile.command("clear")
@@ -196,9 +207,11 @@ def list_games(check: bool, names: tuple[str, ...]) -> None:
     with GAMEs, those alone.
 
     Example: webbot games --check GAME"""
+    from webbot.contract import STEPS, plays
+
     known = games()
     if unknown := [name for name in names if name not in known]:
-        raise click.UsageError(f"no game {unknown[0]!r}: one of {', '.join(known)}")
+        raise click.UsageError(unknown_name("game", unknown[0], list(known)))
     broken = []
     for name, registration in known.items():
         if names and name not in names:
@@ -219,13 +232,10 @@ def list_games(check: bool, names: tuple[str, ...]) -> None:
 cli.add_command(soak)
 
 
-def _fail(message: str, code: int, *, lines: bool = False) -> int:
+def _fail(message: str, code: int) -> int:
     """The run's error line: one line, its newlines shown as pictures (a file's name given may
-    hold one), unless `lines` (click's help, when no command was given)."""
-    if lines:
-        print(f"webbot: error: {shown(message, limit=None)}", file=sys.stderr)
-    else:
-        say_error(message)
+    hold one)."""
+    say_error(message)
     return code
 
 
@@ -283,10 +293,12 @@ def _run(argv: list[str] | None) -> int:
     """The command's exit status, its errors said in one line on stderr."""
     try:
         result = cli.main(args=argv, prog_name="webbot", standalone_mode=False)
+    except click.exceptions.NoArgsIsHelpError as exc:  # a bare `webbot`: its help, as asked
+        click.echo(exc.ctx.get_help())
+        return 0
     except click.UsageError as exc:
         path = exc.ctx.command_path if exc.ctx else "webbot"
-        return _fail(f"{exc.format_message()} (see '{path} --help')", exc.exit_code,
-                     lines=isinstance(exc, click.exceptions.NoArgsIsHelpError))
+        return _fail(f"{exc.format_message()} (see '{path} --help')", exc.exit_code)
     except click.ClickException as exc:
         return _fail(exc.format_message(), exc.exit_code)
     except (click.Abort, KeyboardInterrupt):

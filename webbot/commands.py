@@ -9,13 +9,13 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from webbot import folders
-from webbot.browser import BrowserOptions
 from webbot.errors import WebbotError, ctrl_c_heard, first_line, say_error, stop_if_ctrl_c
-from webbot.finder import FIND_TIMEOUT_S
+from webbot.options import FIND_TIMEOUT_S, MAX_RECOVERIES, BrowserOptions, RunOptions
 from webbot.output import OutputClosed
 from webbot.params import (
     BROWSER_ENDPOINT,
@@ -28,11 +28,25 @@ from webbot.params import (
     WordsDefault,
 )
 from webbot.profile import PROFILE, default_profile
-from webbot.report import RunReport
-from webbot.session import MAX_RECOVERIES, RunOptions
 from webbot.shown import Table, TextConsole, shown_name
 
+if TYPE_CHECKING:
+    from webbot.report import RunReport
+
 console = TextConsole()  # page text in its lines is shown as text
+
+
+class LazyGroup(click.Group):
+    """A group whose commands are made when asked for (its `list_commands` names them all): a
+    mistyped one is answered with the closest of them, as click does for commands it holds."""
+
+    def resolve_command(self, ctx: click.Context, args: list[str]):
+        name = args[0]
+        if self.get_command(ctx, name) is None and not name.startswith("-") \
+                and not ctx.resilient_parsing:
+            raise click.exceptions.NoSuchCommand(name, possibilities=self.list_commands(ctx),
+                                                 ctx=ctx)
+        return super().resolve_command(ctx, args)
 
 
 def run_options(command: Callable) -> Callable:
@@ -118,6 +132,8 @@ def browser_options(command: Callable) -> Callable:
                                    "give the folder too")
         browser = BrowserOptions(headed=headed, slow_mo=slow_mo, connect=connect,
                                  viewport=viewport)
+        if report:
+            from webbot.report import RunReport
         options = RunOptions(url=url, browser=browser, debug_dir=debug_dir,
                              game_selector=game_selector, find_timeout_s=find_timeout,
                              max_recoveries=max_recoveries, keep_frames=keep,

@@ -3,79 +3,37 @@
 from __future__ import annotations
 
 import os
+import queue
 import re
 import shutil
 import sys
 import tempfile
+import threading
+import time
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import suppress
-from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
-import numpy as np
 from playwright.sync_api import BrowserContext, Error
 
 from webbot import folders
 from webbot.answer import NoAnswer
 from webbot.browser import start_trace, stop_trace
-from webbot.errors import WebbotError
 from webbot.phases import Phases
 from webbot.report import RunReport
 from webbot.screen import Grab
 from webbot.shown import shown
-from webbot.vision.labels import Key, badge, badge_size, with_legend
+from webbot.vision.labels import Key
+from webbot.vision.marks import Mark, annotate
+from webbot.words import counted
 
 MAX_NAME = 80  # characters of a label in a frame's file name
-LETTERS = 11  # the height of a label's letters, in CSS pixels
-
-
-@dataclass(frozen=True)
-class Mark:
-    """Something recognised in a frame: a box in image coordinates and what it was read as."""
-
-    x: float
-    y: float
-    width: float
-    height: float
-    text: str = ""
-    color: tuple[int, int, int] = (0, 0, 255)  # BGR
-    # Where the text goes: "above" the box, or "inside" it, large, over what is there (a
-    # cell's reading or answer, read at a glance)
-    where: str = "above"
-
-
-def annotate(grab: Grab, marks: Iterable[Mark], legend: Sequence[Key] = ()) -> np.ndarray:
-    """A copy of the frame's picture with the marks drawn on it, each text in a badge that
-    reads on any background; with a `legend`, a strip below saying what the marks mean."""
-    image = grab.image.copy()
-    thickness = max(1, round(grab.scale))
-    letters = LETTERS * grab.scale
-    for mark in marks:
-        top_left = (round(mark.x), round(mark.y))
-        bottom_right = (round(mark.x + mark.width), round(mark.y + mark.height))
-        cv2.rectangle(image, top_left, bottom_right, mark.color, thickness)
-        if not mark.text:
-            continue
-        if mark.where == "above":
-            _, tall = badge_size(mark.text, letters)
-            badge(image, mark.text, (mark.x, mark.y - tall - 1), mark.color, letters)
-            continue
-        height = mark.height * 0.4
-        width, tall = badge_size(mark.text, height)
-        if width > mark.width * 0.9:  # a long text: smaller letters, still inside
-            height *= mark.width * 0.9 / width
-            width, tall = badge_size(mark.text, height)
-        badge(image, mark.text, (mark.x + (mark.width - width) / 2,
-                                 mark.y + (mark.height - tall) / 2), mark.color, height)
-    return with_legend(image, legend, letters)
-
-
-def lines(grab: Grab, texts: Sequence[str], colour: tuple[int, int, int]) -> list[Mark]:
-    """Lines of text at the picture's top left, one under the other, as marks."""
-    step = badge_size("Mg", LETTERS * grab.scale)[1] + 2
-    return [Mark(8, step * (i + 1), 0, 0, text, colour) for i, text in enumerate(texts)]
+# Frames waiting to be drawn and written by the writer thread: past this, a frame is dropped
+# (and the run says so) rather than the play loop waiting on the disk.
+QUEUE_FRAMES = 32
+DRAIN_S = 10.0  # how long the end of a run waits for the frames still queued
 
 
 def _slug(label: str) -> str:
@@ -112,6 +70,11 @@ class Recorder:
         self._failure_folder: Path | None = None
         self._warn = warn  # told once when a frame cannot be written
         self._unwritten = False
+        # Frames are drawn, encoded and written by a thread of their own, in order, so that
+        # watching a run does not slow the run it watches.
+        self._queue: queue.Queue[Callable[[], None] | None] = queue.Queue(QUEUE_FRAMES)
+        self._writer: threading.Thread | None = None
+        self.dropped = 0  # frames not kept: the writer was QUEUE_FRAMES behind
 
     def _write(self, path: Path, image) -> None:
         """A frame into the folder; one that cannot be written (a full disk, a folder gone)
@@ -124,14 +87,59 @@ class Recorder:
                 self._warn(f"cannot write the frame {path}; frames after it may be missing "
                            "too")
 
+    def _later(self, work: Callable[[], None]) -> None:
+        """`work` (drawing and writing a frame) done by the writer thread, after the work
+        queued before it; dropped, and counted, when QUEUE_FRAMES are waiting already."""
+        if self._writer is None:
+            self._writer = threading.Thread(target=self._write_queued, name="webbot-frames",
+                                            daemon=True)
+            self._writer.start()
+        try:
+            self._queue.put_nowait(work)
+        except queue.Full:
+            self.dropped += 1
+
+    def _write_queued(self) -> None:
+        while (work := self._queue.get()) is not None:
+            try:
+                work()
+            except Exception as exc:  # a frame that cannot be drawn must not end the writer
+                if not self._unwritten:
+                    self._unwritten = True
+                    self._warn(f"cannot keep a frame ({type(exc).__name__}: {exc})")
+
+    def close(self) -> None:
+        """The frames still queued written (within DRAIN_S), and how many were dropped said."""
+        if self._writer is not None:
+            deadline = time.monotonic() + DRAIN_S
+            while True:
+                try:
+                    self._queue.put(None, timeout=0.1)
+                    break
+                except queue.Full:
+                    if time.monotonic() > deadline or not self._writer.is_alive():
+                        break
+            self._writer.join(max(deadline - time.monotonic(), 0))
+            self._writer = None
+        if self.dropped:
+            self._warn(f"{counted(self.dropped, 'frame')} not kept: the folder's writing fell "
+                       f"{QUEUE_FRAMES} frames behind the run, which does not wait for it")
+            self.dropped = 0
+
     def _path(self, label: str, suffix: str = "") -> Path:
+        """The next frame's name in the folder (numbered as the run saw it, a dropped frame's
+        number left unused)."""
         assert self.directory is not None
         self._count += 1
-        path = self.directory / f"{self._count:04d}-{_slug(label)}{suffix}.png"
+        return self.directory / f"{self._count:04d}-{_slug(label)}{suffix}.png"
+
+    def _store(self, path: Path, image) -> None:
+        """A frame written into the folder, then the oldest past `keep` removed (the writer
+        thread's: the frames are written in order)."""
+        self._write(path, image)
         self._written.append(path)
         while self._keep is not None and len(self._written) > self._keep:
             self._written.popleft().unlink(missing_ok=True)
-        return path
 
     def saw(self, grab: Grab) -> None:
         self.last_grab = grab
@@ -141,7 +149,8 @@ class Recorder:
     def keep(self, grab: Grab, label: str) -> None:
         self.last_grab = grab  # (seen already: counted)
         if self.directory:
-            self._write(self._path(label), grab.image)
+            path = self._path(label)
+            self._later(lambda: self._store(path, grab.image))
 
     def wants_frames(self) -> bool:
         """Whether annotated frames are kept (a debug folder, or a report)."""
@@ -149,15 +158,21 @@ class Recorder:
 
     def annotated(self, grab: Grab, label: str, marks: Iterable[Mark],
                   legend: Sequence[Key] = ()) -> None:
+        """The frame with `marks` drawn on it, kept in the folder and the report: drawn and
+        written by the writer thread, the play loop going on meanwhile."""
         if not self.wants_frames():
             return
-        image = annotate(grab, marks, legend)
-        if self.directory:
-            path = self._path(label, "-annotated")
-            self._write(path, image)
-            label = path.stem
-        if self.report is not None:
-            self.report.frame(label, image)
+        marks, legend = list(marks), tuple(legend)
+        path = self._path(label, "-annotated") if self.directory else None
+
+        def draw_and_keep() -> None:
+            image = annotate(grab, marks, legend)
+            if path is not None:
+                self._store(path, image)
+            if self.report is not None:
+                self.report.frame(path.stem if path is not None else label, image)
+
+        self._later(draw_and_keep)
 
     def lost(self, cause: str, number: int) -> None:
         """A lost page, in the debug folder: the cause in recoveries.txt, and the last frame
@@ -228,11 +243,3 @@ class Recorder:
         if self.page_shot:
             folders.write_private(folder / "page.png", self.page_shot)
         return folder
-
-
-def save_picture(path: Path, image) -> None:
-    """An annotated picture saved where the user asked, or a one-line error."""
-    if path.suffix.lower() not in (".png", ".jpg", ".jpeg", ".bmp", ".webp"):
-        raise WebbotError(f"{path}: name a .png (or .jpg) file for the annotated picture")
-    if not cv2.imwrite(str(path), image):
-        raise WebbotError(f"cannot write {path} (does its folder exist?)")

@@ -18,8 +18,9 @@ from playwright.sync_api import ElementHandle, Error, Frame, Page
 from webbot import answer
 from webbot.deadline import Deadline
 from webbot.errors import WebbotError, first_line
+from webbot.files import InputError
 from webbot.game import Candidate, GameSpec, frame_name
-from webbot.inputs import InputError
+from webbot.options import FIND_TIMEOUT_S
 from webbot.page_scripts import page_script
 from webbot.screen import Box, Camera
 from webbot.shown import shown
@@ -28,7 +29,6 @@ from webbot.words import counted
 
 FRAME_SEPARATOR = ">>>"
 ENTER_FRAME = " >> internal:control=enter-frame >> "
-FIND_TIMEOUT_S = 45.0  # a preroll may run 15-30 s before the game shows
 SAY_WAITING_S = 2.0  # a game found sooner is found without a word
 
 

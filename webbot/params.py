@@ -115,8 +115,8 @@ class GameSelector(click.ParamType):
     name = "SELECTOR"
 
     def convert(self, value, param, ctx):
+        from webbot.files import InputError
         from webbot.finder import frame_selector
-        from webbot.inputs import InputError
 
         try:
             frame_selector(value)
@@ -135,7 +135,7 @@ class InputFile(click.ParamType):
     name = "FILE"
 
     def convert(self, value, param, ctx):
-        from webbot.inputs import check_file
+        from webbot.files import check_file
 
         check_file(value)
         return str(value)

@@ -22,11 +22,13 @@ from pathlib import Path
 
 from webbot import folders
 from webbot.errors import WebbotError
+from webbot.progress import RECORDS
 from webbot.shown import shown, shown_name
 
 LOCK = "webbot.lock"
 PORT = "webbot-replica-port"  # where the bundled replicas were served for this profile
 CHROMIUM_STATE = "Local State"  # the file Chromium keeps at the top of every profile
+OWN = {LOCK, PORT, folders.MARK, RECORDS}  # webbot's own files in a profile
 
 
 def _made_before_marks(names: set[str]) -> bool:
@@ -100,10 +102,13 @@ def profile_lock(folder: Path) -> Iterator[Path]:
 
 
 def size_of(folder: Path) -> int:
-    """The bytes of every file in `folder` (0 when there is none); no link is followed."""
+    """The bytes of the browser's data in `folder` (0 when there is none): every file but
+    webbot's own at its top (its lock, mark and records); no link is followed."""
     total = 0
     for top, _, names in os.walk(folder) if not folder.is_symlink() else ():
         for name in names:
+            if top == str(folder) and name in OWN:
+                continue
             try:
                 info = os.lstat(os.path.join(top, name))
             except OSError:

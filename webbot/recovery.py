@@ -11,11 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol, TypeVar
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
-from webbot.debug import Recorder
 from webbot.errors import WebbotError, stop_if_ctrl_c
 from webbot.words import counted
+
+if TYPE_CHECKING:
+    from webbot.debug import Recorder
 
 T = TypeVar("T")
 

@@ -23,6 +23,7 @@ import click
 
 from webbot.errors import WebbotError
 from webbot.server import fixtures_root
+from webbot.words import unknown
 
 GROUP = "webbot.games"
 EXTRA = "WEBBOT_GAMES"
@@ -88,7 +89,7 @@ def games() -> dict[str, Registration]:
 def game(name: str) -> Registration:
     known = games()
     if name not in known:
-        raise WebbotError(f"no game {name!r}: one of {', '.join(known)}")
+        raise WebbotError(unknown("game", name, list(known)))
     return known[name]
 
 

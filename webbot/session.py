@@ -24,7 +24,6 @@ from playwright.sync_api import ElementHandle, Error, Page
 
 from webbot.answer import NoAnswer, box, evaluate, pause
 from webbot.browser import (
-    BrowserOptions,
     Tab,
     Unanswered,
     full_page,
@@ -34,36 +33,24 @@ from webbot.browser import (
     open_url_again,
 )
 from webbot.consent import Consent
-from webbot.debug import Mark, Recorder, lines
+from webbot.debug import Recorder
 from webbot.errors import WebbotError, ctrl_c_heard, first_line
-from webbot.finder import FIND_TIMEOUT_S, Found, find_game
+from webbot.finder import Found, find_game
 from webbot.game import GameSpec
 from webbot.inputs import decode_page_picture
 from webbot.mouse import Mouse
+from webbot.options import FIND_TIMEOUT_S, MAX_RECOVERIES, RunOptions
 from webbot.profile import profile_lock, remember_port, remembered_port, users_browser_data
 from webbot.recovery import Recovery
-from webbot.report import RunReport
 from webbot.screen import Box, Camera, Grab, Screen
 from webbot.server import FixtureServer
 from webbot.shown import shown
 from webbot.stream import FrameStream
+from webbot.vision.marks import Mark, lines
 from webbot.way import Clearance
 
-MAX_RECOVERIES = 3
 # How long a lost page's server is tried again (a server restarting, a network blip).
 RETURN_PATIENCE_S = 60.0
-
-
-@dataclass(frozen=True)
-class RunOptions:
-    url: str | None = None
-    browser: BrowserOptions = field(default_factory=BrowserOptions)
-    debug_dir: Path | None = None
-    game_selector: str | None = None  # see webbot.finder.frame_selector
-    find_timeout_s: float = FIND_TIMEOUT_S
-    max_recoveries: int = MAX_RECOVERIES  # lost pages a run gets back (webbot.recovery)
-    report: RunReport | None = None  # --report: the run's page, gathered as it runs
-    keep_frames: int | None = None  # --keep: the latest frames kept in debug_dir
 
 
 @dataclass
@@ -277,6 +264,8 @@ def game_session(options: RunOptions, fixture_path: str) -> Iterator[Session]:
         reason = f"unexpected {type(exc).__name__}: {first_line(exc)}"
         where = recorder.save_failure(reason, traceback.format_exc())
         raise WebbotError(f"{reason} (details saved in {where})") from exc
+    finally:
+        recorder.close()  # the frames still queued written (the report's too) before its end
 
 
 def _interrupted(options: RunOptions, recorder: Recorder) -> None:

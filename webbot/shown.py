@@ -87,8 +87,43 @@ class TextConsole(Console):
 
 class Table(table.Table):
     """rich's Table whose columns fold a cell (its header too) that does not fit onto more
-    lines, never ending it in an ellipsis."""
+    lines, never ending it in an ellipsis; its title is printed above it as wide as the page
+    allows (rich would fold it to the table's width), broken only between its phrases."""
 
     def add_column(self, *args, **options) -> None:
         options.setdefault("overflow", "fold")
         super().add_column(*args, **options)
+
+    def __rich_console__(self, console: Console, options):
+        title, self.title = self.title, None
+        try:
+            if title:
+                for line in title_lines(str(title), options.max_width):
+                    yield Text(line, style="table.title", overflow="fold")
+            yield from super().__rich_console__(console, options)
+        finally:
+            self.title = title
+
+
+def phrases(text: str) -> list[str]:
+    """A title's phrases: what stands in brackets, and the runs of words between them."""
+    return [part.strip() for part in re.split(r"(\([^()]*\))", text) if part.strip()]
+
+
+def title_lines(text: str, width: int) -> list[str]:
+    """`text` in lines of at most `width` characters, broken between phrases; a phrase longer
+    than a line is broken between its words."""
+    lines: list[str] = []
+    for phrase in phrases(text):
+        glued = f"{lines[-1]} {phrase}" if lines else phrase
+        if lines and len(glued) <= width:
+            lines[-1] = glued
+            continue
+        words = phrase.split(" ")
+        lines.append(words[0])
+        for word in words[1:]:
+            if len(lines[-1]) + 1 + len(word) <= width:
+                lines[-1] += " " + word
+            else:
+                lines.append(word)
+    return lines

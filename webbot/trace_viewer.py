@@ -16,6 +16,7 @@ import signal
 import subprocess
 import sys
 import threading
+import zipfile
 from collections.abc import Callable
 from contextlib import suppress
 from pathlib import Path
@@ -23,7 +24,7 @@ from urllib.parse import urlsplit
 
 from webbot.deadline import Deadline
 from webbot.errors import WebbotError
-from webbot.inputs import InputError
+from webbot.files import InputError
 from webbot.shown import shown_name
 
 START_S = 30.0  # the viewer listens within a second or two; a busy machine gets more
@@ -35,6 +36,15 @@ def trace_file(path: Path) -> Path:
     trace = path / "trace.zip" if path.is_dir() else path
     if not trace.is_file():
         raise InputError(f"{path}: no trace here (a --debug-dir folder holds trace.zip)")
+    try:
+        with zipfile.ZipFile(trace) as archive:
+            names = archive.namelist()
+    except (zipfile.BadZipFile, OSError) as exc:
+        reason = "not a zip file" if isinstance(exc, zipfile.BadZipFile) else exc.strerror
+        raise InputError(f"{shown_name(trace)}: not a Playwright trace ({reason})") from None
+    if not any(name.endswith(".trace") for name in names):  # Playwright's actions: trace.trace
+        raise InputError(f"{shown_name(trace)}: not a Playwright trace (a zip without the "
+                         "trace's actions)")
     return trace
 
 

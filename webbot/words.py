@@ -1,6 +1,9 @@
-"""Counts in words: "1 round", "2 rounds", "2.0 MB"."""
+"""Counts in words: "1 round", "2 rounds", "2.0 MB"; a name not known, with the known one it
+looks like."""
 
 from __future__ import annotations
+
+import difflib
 
 
 def counted(number: int, noun: str, plural: str | None = None) -> str:
@@ -14,3 +17,11 @@ def in_bytes(count: int) -> str:
         if count >= scale:
             return f"{count / scale:.1f} {unit}"
     return f"{count} bytes"
+
+
+def unknown(kind: str, name: str, known: list[str]) -> str:
+    """"no game 'puzlogik': did you mean 'puzlogic'? (one of ...)", as click says it of a
+    mistyped command."""
+    close = difflib.get_close_matches(name, known, n=1)
+    mean = f" did you mean {close[0]!r}?" if close else ""
+    return f"no {kind} {name!r}:{mean} one of {', '.join(known)}"

@@ -303,6 +303,19 @@ def test_read_command_lists_the_sets(fixtures_url):
     assert "current layout, 12 cards read" in done.stdout and "set 6: cards" in done.stdout
 
 
+def test_read_says_in_its_result_when_the_browser_would_play_another_board(fixtures_url):
+    """The replica makes its ?seed= puzzle in its scripts, which `read` does not run."""
+    url = fixtures_url + "daily-set/set/puzzle/index.html?seed=7"
+    done = run_webbot("daily-set", "read", url, "--json")
+    assert done.returncode == 0, done.stderr
+    assert "were not run here" in json.loads(done.stdout)["note"] and not done.stderr
+    done = run_webbot("daily-set", "read", url)
+    assert done.stdout.splitlines()[1].startswith("note: this page's scripts read its "
+                                                  "address's query (seed=7)")
+    plain = run_webbot("daily-set", "read", url.removesuffix("?seed=7"), "--json")
+    assert "note" not in json.loads(plain.stdout)
+
+
 @needs_reference
 def test_read_command_on_the_real_page_and_cards(tmp_path):
     from tests.daily_set.conftest import REAL_SETS, real_site

@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 import re
 import shutil
+import threading
 from html.parser import HTMLParser
 from urllib.parse import quote
 
@@ -17,6 +18,7 @@ from rich.table import Table
 
 from tests.conftest import run_webbot
 from tests.hostile.conftest import OBEYED
+from webbot import folders
 from webbot.debug import Recorder
 from webbot.report import RunReport
 from webbot.screen import Box, Grab
@@ -97,6 +99,7 @@ def test_a_frame_named_by_a_long_page_string_is_written_under_a_short_name(tmp_p
     recorder = Recorder(tmp_path)
     grab = Grab(np.zeros((20, 20, 3), np.uint8), Box(0, 0, 20, 20))
     recorder.keep(grab, "covered by div#" + "[/x]/../" * 5000 + ESC)
+    recorder.close()  # (frames are written by a thread of their own)
     [written] = tmp_path.glob("*.png")
     assert len(written.name) < 100 and re.fullmatch(r"[A-Za-z0-9_.-]+", written.name)
 
@@ -108,6 +111,7 @@ def test_a_frame_that_cannot_be_written_is_said_once(tmp_path):
     grab = Grab(np.zeros((20, 20, 3), np.uint8), Box(0, 0, 20, 20))
     for label in ("one", "two", "three"):
         recorder.keep(grab, label)
+    recorder.close()  # (frames are written by a thread of their own)
     assert len(said) == 1 and "cannot write the frame" in said[0] and "0001-one" in said[0]
 
 
@@ -157,3 +161,33 @@ def test_a_hostile_cover_that_stays_ends_the_run_in_one_clean_line(hostile_url, 
     reason = (folder / "reason.txt").read_text()
     _clean(reason)
     assert "covered by div#[/x]" in reason
+
+
+def test_frames_are_written_off_the_play_loop_and_dropped_not_waited_for(tmp_path,
+                                                                           monkeypatch):
+    """A disk that does not keep up: the run queues its frames and goes on; past the queue's
+    room a frame is dropped and counted, the rest are written at the end, and the run says
+    how many it did not keep."""
+    from webbot import debug
+
+    disk = threading.Event()  # the disk answers once this is set
+    real_write = folders.write_private
+
+    def slow_write(path, data):
+        disk.wait(30)
+        real_write(path, data)
+
+    said: list[str] = []
+    recorder = Recorder(tmp_path / "debug", warn=said.append)
+    monkeypatch.setattr(folders, "write_private", slow_write)
+    grab = Grab(np.zeros((20, 20, 3), np.uint8), Box(0, 0, 20, 20))
+    frames = debug.QUEUE_FRAMES + 10
+    for number in range(frames):  # (returns at once: nothing waits on the disk here)
+        recorder.keep(grab, f"frame-{number}")
+    assert 9 <= recorder.dropped <= 10 and not list((tmp_path / "debug").glob("*.png"))
+    dropped = recorder.dropped
+    disk.set()
+    recorder.close()
+    assert len(list((tmp_path / "debug").glob("*.png"))) == frames - dropped
+    assert said == [f"{dropped} frames not kept: the folder's writing fell "
+                    f"{debug.QUEUE_FRAMES} frames behind the run, which does not wait for it"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import cv2
 import pytest
 
 from tests.conftest import in_own_thread, run_webbot
@@ -13,7 +14,7 @@ from tests.test_cli import closed_port
 from webbot.browser import BrowserOptions
 from webbot.errors import WebbotError
 from webbot.puzlogic.act import Tempo
-from webbot.puzlogic.bot import PuzlogicBot
+from webbot.puzlogic.bot import ENDING, LANDED, PuzlogicBot
 from webbot.puzlogic.perceive import Reader
 from webbot.server import FixtureServer
 from webbot.session import RunOptions, game_session
@@ -223,6 +224,13 @@ def test_the_command_plays_prints_a_table_and_keeps_annotated_frames(tmp_path):
     names = [path.name[5:] for path in sorted(tmp_path.glob("*-level-02-*-annotated.png"))]
     assert names == ["level-02-read-annotated.png", "level-02-solution-annotated.png",
                      "level-02-drops-1-4-pieces-annotated.png"], names
+    # The look after the drops boxes each piece's cell (seen there, or the level ending as
+    # the board fades), not the legend alone.
+    for drops in tmp_path.glob("*-drops-*-annotated.png"):
+        frame = cv2.imread(str(drops))
+        game = frame[:600]  # the game's 800x600 (the legend's strip is below it)
+        marked = sum((game == colour).all(axis=2).sum() for colour in (LANDED, ENDING))
+        assert marked > 100, drops.name
 
 
 @pytest.mark.parametrize("spec", ["0-3", "16", "1-x", "5-2"])

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from tests.puzlogic.conftest import needs_reference, reference_levels
-from webbot.inputs import InputError
+from webbot.files import InputError
 from webbot.puzlogic.model import Piece, Placement, Puzzle, PuzzleError, Sum
 from webbot.puzlogic.rules import broken_rules, givens_repeat
 

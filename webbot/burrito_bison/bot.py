@@ -25,12 +25,12 @@ from webbot.burrito_bison.model import DEFAULT_ROUNDS, Observation, Round, Sight
 from webbot.burrito_bison.perceive import SearchPace, classify, fitted
 from webbot.burrito_bison.readout import ResultsReading, read_results, results_numbers
 from webbot.burrito_bison.shopping import Visit
-from webbot.debug import Mark
 from webbot.game import Candidate, GameSpec
 from webbot.play import play
 from webbot.recovery import Recovery
 from webbot.screen import Grab, MovedSinceSeen, Screen
 from webbot.session import Session
+from webbot.vision.marks import Mark
 from webbot.vision.still import Stillness
 from webbot.wrappers import Watched, limited
 
@@ -251,11 +251,15 @@ class BurritoBot:
         if not self.events or self.events[-1] != text:
             self.events.append(text)
 
+    def coins_now(self) -> int | None:
+        """The coins the game keeps now, as last read (None: no total read yet)."""
+        return None if self.total is None else self.total - self.spent
+
     def coins_line(self) -> str | None:
         """The coins the run started and ended with, in words, when both were read."""
-        if self.started_with is None or self.total is None:
+        ended = self.coins_now()
+        if self.started_with is None or ended is None:
             return None
-        ended = self.total - self.spent
         return (f"started with {self.started_with:,} coins, ended with {ended:,} coins "
                 f"({ended - self.started_with:+,})")
 

@@ -8,37 +8,35 @@ import statistics
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
-from rich.console import Console
-from rich.text import Text
 
 from webbot import folders
 from webbot.burrito_bison import REGISTRATION
 from webbot.burrito_bison.layout import MANIFEST, SHOTS, Box
-from webbot.burrito_bison.matching import TemplatePack
 from webbot.burrito_bison.model import DEFAULT_ROUNDS, SCREENS, Round
-from webbot.burrito_bison.pack import cut_pack
-from webbot.burrito_bison.perceive import (
-    classify,
-    classify_picture,
-    game_of,
-    placed_game,
-    read_image,
-)
 from webbot.commands import console, run_options, summed_up
 from webbot.errors import WebbotError
 from webbot.params import INPUT_FILE, Finite, OwnFolder, Rect, WordsDefault
+from webbot.progress import remember
 from webbot.recovery import recovered
-from webbot.session import RunOptions, game_session
 from webbot.shown import Table, shown_name
 from webbot.words import counted
+
+if TYPE_CHECKING:  # (the vision and the browser are loaded by the commands that use them)
+    from rich.console import Console
+
+    from webbot.burrito_bison.matching import TemplatePack
+    from webbot.options import RunOptions
 
 
 def play_command(options: RunOptions, templates: Path | None, rounds: int | None,
                  minutes: float | None, shop: bool, stuck_after: float,
                  console: Console) -> int:
     from webbot.burrito_bison.bot import BurritoBot
+    from webbot.burrito_bison.matching import TemplatePack
+    from webbot.session import game_session
 
     pack = TemplatePack(templates)
     started = time.perf_counter()
@@ -62,6 +60,8 @@ def play_command(options: RunOptions, templates: Path | None, rounds: int | None
                 options.report))
             if (coins := bot.coins_line()) is not None:
                 console.print(coins)
+            if (now := bot.coins_now()) is not None:
+                remember(options, REGISTRATION.name, lambda last: {"coins": now})
     if not bot.rounds:
         raise WebbotError("no round was finished")
     return 0
@@ -90,6 +90,9 @@ def rounds_table(rounds: list[Round], seconds: float, per_second: float,
 
 
 def classify_command(paths: Sequence[str], templates: Path | None, as_json: bool) -> None:
+    from webbot.burrito_bison.matching import TemplatePack
+    from webbot.burrito_bison.perceive import classify_picture, read_image
+
     pack = TemplatePack(templates)
     for path in paths:
         sighting = classify_picture(pack, read_image(path))
@@ -108,6 +111,7 @@ def numbers_of(pack: TemplatePack, path: str) -> dict[str, object]:
     """What a screenshot's numbers say: the results' distance, coins and total, or the shop's
     coins and the selected upgrade's name, level and price (None: unreadable)."""
     from webbot.burrito_bison import readout, shop
+    from webbot.burrito_bison.perceive import classify, game_of, placed_game, read_image
 
     picture = read_image(path)
     found = game_of(picture, whole=False) or placed_game(pack, picture) or game_of(picture)
@@ -140,6 +144,8 @@ def _with_reasons(numbers: dict[str, object], why: dict[str, str]) -> dict[str, 
 
 
 def read_command(paths: Sequence[str], templates: Path | None, as_json: bool) -> None:
+    from webbot.burrito_bison.matching import TemplatePack
+
     # Any pack will do that knows the results or the shop, one cut from those two alone too.
     pack = TemplatePack(templates, required=())
     for path in paths:
@@ -157,6 +163,10 @@ def read_command(paths: Sequence[str], templates: Path | None, as_json: bool) ->
 
 
 def pack_cut_command(paths: list[Path], out: Path, box: Box | None, console: Console) -> int:
+    from rich.text import Text
+
+    from webbot.burrito_bison.pack import cut_pack
+
     report = cut_pack(paths, out, box)
     for shot, (x, y, width, height) in report.framed.items():
         console.print(f"the game in {shot}.png: {width}x{height} at {x},{y} (framed by black)")
@@ -260,7 +270,8 @@ def screenshots_command(name: str, prints: str, help_text: str) -> Callable:
 # The lists in the help come from the code: every screen the bot tells apart.
 @screenshots_command("classify", '{"file", "screen"}',
                      "Tell which screen each screenshot shows (a canvas grab, or a page grab "
-                     f"at 1:1): {', '.join(SCREENS[:-1])} or {SCREENS[-1]}.")
+                     "at 1:1; - reads one from standard input): "
+                     f"{', '.join(SCREENS[:-1])} or {SCREENS[-1]}.")
 def classify_screens(images: tuple[str, ...], templates: Path | None, as_json: bool) -> None:
     classify_command(images, templates, as_json)
 

@@ -4,10 +4,12 @@ and finished rounds."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:  # (the command line reads the screens' names without loading the vision)
+    import numpy as np
 
-from webbot.screen import Grab
+    from webbot.screen import Grab
 
 # The screens the classifier tells apart, in the names of the command-line contract.
 DEFAULT_ROUNDS = 3  # a run without --rounds or --minutes

@@ -4,14 +4,16 @@ one soak game, its options, and how it is judged."""
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING
 
 import click
 
-from webbot.answer import evaluate
 from webbot.burrito_bison.model import Round
 from webbot.params import Finite
-from webbot.session import Session
 from webbot.words import counted
+
+if TYPE_CHECKING:  # (a soak's help is given without loading the browser)
+    from webbot.session import Session
 
 SIZES = ((1173, 660), (1146, 644), (1280, 768), (1120, 540))  # the real game's sizes
 SOAK_OPTIONS = (
@@ -49,6 +51,7 @@ def play_and_judge(session: Session, options: dict) -> str | None:
     reports are the game's (the slams at least those the bot saw, at most those and its
     rocket clicks it did not see land), and so are the total and every purchase, else why
     not."""
+    from webbot.answer import evaluate
     from webbot.burrito_bison.bot import BurritoBot
     from webbot.burrito_bison.matching import TemplatePack
 

@@ -14,7 +14,8 @@ from webbot.burrito_bison.matching import TemplatePack
 from webbot.burrito_bison.model import Observation
 from webbot.burrito_bison.shop import Card, Detail, buy_button, grid_cards, panel, read_detail
 from webbot.deadline import Deadline
-from webbot.debug import Mark, Recorder
+from webbot.debug import Recorder
+from webbot.vision.marks import Mark
 from webbot.vision.still import alike
 
 VISIT_LIMIT = 10   # purchases in one visit, a guard against a misread balance

@@ -15,7 +15,6 @@ from webbot.daily_set.act import Hands
 from webbot.daily_set.answers import Answer
 from webbot.daily_set.decide import Misread, Observation, next_set, todays_sets
 from webbot.daily_set.page import Board, ImageFetcher, parse_board
-from webbot.debug import Mark
 from webbot.errors import WebbotError
 from webbot.game import Candidate, GameSpec
 from webbot.play import play
@@ -24,6 +23,7 @@ from webbot.screen import Box, Grab
 from webbot.session import Session
 from webbot.set_cards.model import DAILY_SETS, Card, Reading, least_certain
 from webbot.set_cards.perceive import CardError, classify, decode
+from webbot.vision.marks import Mark
 
 COMPLETION_WAIT_S = 5.0
 TILE = (190, 124)  # a card in the picture of what the bot saw

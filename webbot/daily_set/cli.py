@@ -7,40 +7,35 @@ import json
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 import click
-from rich.console import Console
 
 from webbot.commands import answer_each, console, run_options, summed_up
-from webbot.daily_set.bot import (
-    DailySetBot,
-    Outcome,
-    fetch_images,
-    layout_name,
-    read_cards,
-)
-from webbot.daily_set.decide import todays_sets
-from webbot.daily_set.page import fetch_page, parse_board
-from webbot.debug import save_picture
 from webbot.errors import WebbotError
-from webbot.inputs import MAX_IMAGE_BYTES, check_file, decode_image, is_lossy, read_bytes
 from webbot.params import INPUT_FILE, OUTPUT_FILE, Url
+from webbot.progress import remember
 from webbot.recovery import recovered
-from webbot.session import RunOptions, game_session
-from webbot.set_cards.draw import annotated
-from webbot.set_cards.model import DAILY_SETS
-from webbot.set_cards.perceive import CardError, NotAPicture
-from webbot.set_cards.picture import Kind, read_picture
-from webbot.set_cards.single import read_file
 from webbot.shown import Table, shown_name
 from webbot.words import counted
+
+if TYPE_CHECKING:  # (the reading of cards and the browser are loaded by the commands that use
+    from rich.console import Console  # them)
+
+    from webbot.daily_set.bot import Outcome
+    from webbot.options import RunOptions
+    from webbot.set_cards.picture import Kind
 
 BUNDLED_PAGE = "daily-set/puzzle/set.htm"
 WEB_URL = Url(("http", "https"))  # fetched with requests: no file:// pages
 
 
 def play_command(options: RunOptions, console: Console) -> int:
+    from webbot.daily_set.bot import DailySetBot
+    from webbot.session import game_session
+    from webbot.set_cards.model import DAILY_SETS
+
     started = time.perf_counter()
     with game_session(options, BUNDLED_PAGE) as session:
         bot = DailySetBot(session, report=console.print)
@@ -51,12 +46,17 @@ def play_command(options: RunOptions, console: Console) -> int:
                                     options.report))
             if bot.outcome.completion:  # a URL is one line, however long
                 console.print(f"Done: {bot.outcome.completion}", soft_wrap=True)
+            if bot.outcome.complete:
+                remember(options, "daily-set",
+                         lambda last: {"puzzle done on": time.strftime("%Y-%m-%d")})
     if not outcome.complete:
         raise WebbotError(f"only {len(outcome.found)} of {DAILY_SETS} sets were confirmed")
     return 0
 
 
 def sets_table(outcome: Outcome, seconds: float) -> Table:
+    from webbot.set_cards.model import DAILY_SETS
+
     confirmed = DAILY_SETS if outcome.done_before else len(outcome.found)
     before = " (found before this run)" if outcome.done_before else ""
     table = Table("set", "cards", "what they show", "page said",
@@ -76,6 +76,9 @@ def classify_command(paths: Sequence[str], as_json: bool) -> int:
 
 
 def classify_one(path: str, as_json: bool) -> None:
+    from webbot.set_cards.perceive import CardError, NotAPicture
+    from webbot.set_cards.single import read_file
+
     try:
         reading = read_file(path)
     except NotAPicture:
@@ -90,10 +93,18 @@ def classify_one(path: str, as_json: bool) -> None:
 
 def read_command(url: str, as_json: bool) -> None:
     """Scrape a page with requests (no scripts run), read its cards and list its sets."""
-    if urlsplit(url).query:
-        click.echo("note: the page's scripts do not run here, so a puzzle they would make "
-                   "(such as the replica's ?seed=) is not what is read", err=True)
+    from webbot.daily_set.bot import fetch_images, layout_name, read_cards
+    from webbot.daily_set.decide import todays_sets
+    from webbot.daily_set.page import fetch_page, parse_board
+    from webbot.set_cards.perceive import CardError
+
     page = fetch_page(url)
+    # The replica makes the puzzle of its ?seed= in its scripts: read without them, the page is
+    # another board than the browser plays. Said in the result, where it is read.
+    note = (f"this page's scripts read its address's query ({urlsplit(url).query}) and were "
+            "not run here: the board read is the one in its HTML, which the browser's may not "
+            "be (webbot daily-set --url plays the browser's)") \
+        if urlsplit(url).query and b"location.search" in page.body else None
     board = parse_board(page.body, page.url)
     started = time.perf_counter()
     images = fetch_images(board)
@@ -109,9 +120,11 @@ def read_command(url: str, as_json: bool) -> None:
         cards = [{"position": s.position, "image": s.image_url, **r.card.as_dict()}
                  for s, r in zip(board.slots, readings, strict=True)]
         click.echo(json.dumps({"url": url, "layout": layout, "cards": cards,
-                               "sets": positions}))
+                               "sets": positions, **({"note": note} if note else {})}))
         return
     click.echo(f"{shown_name(url)}: {layout} layout, 12 cards read in {ms:.0f} ms")
+    if note:
+        click.echo(f"note: {shown_name(note)}")
     for slot, reading in zip(board.slots, readings, strict=True):
         click.echo(f"  {slot.position:2d}: {reading.card} (sure)")
     for number, triple in enumerate(positions, 1):
@@ -121,6 +134,12 @@ def read_command(url: str, as_json: bool) -> None:
 def read_picture_command(path: str, as_json: bool, annotate_to: Path | None,
                          kind: Kind | None = None) -> None:
     """Find and read the board in a picture file; list its cards and sets."""
+    from webbot.files import read_bytes
+    from webbot.inputs import MAX_IMAGE_BYTES, decode_image, is_lossy
+    from webbot.set_cards.draw import annotated
+    from webbot.set_cards.picture import read_picture
+    from webbot.vision.marks import save_picture
+
     data = read_bytes(path, MAX_IMAGE_BYTES)
     image = decode_image(data, path)
     started = time.perf_counter()
@@ -176,7 +195,8 @@ def command(ctx: click.Context, options: RunOptions) -> None:
                    '"color", "fill"}, or {"file", "refused": its error line} for one not read '
                    '(the line is on stderr too).')
 def classify(images: tuple[str, ...], as_json: bool) -> int:
-    """Read the count, shape, colour and fill of card pictures (GIF, PNG, JPEG).
+    """Read the count, shape, colour and fill of card pictures (GIF, PNG, JPEG; - reads one
+    from standard input).
 
     Every picture is answered: one that is refused is an error line naming it on stderr, and
     the others are still read. Exit 2 when any was bad input (a missing file, a folder: all
@@ -208,7 +228,8 @@ def classify(images: tuple[str, ...], as_json: bool) -> int:
 def read(targets: tuple[str, ...], as_json: bool, annotate_to: Path | None,
          kind: Kind | None) -> int:
     """Read the cards and list the sets of a board: in a picture (a screenshot of the Daily
-    SET, a photo of the card game on a table; PNG, JPEG, WebP...), or on a Daily SET page
+    SET, a photo of the card game on a table; PNG, JPEG, WebP...; - reads one from standard
+    input), or on a Daily SET page
     fetched with requests (its scripts are not run). Nothing is clicked. A picture that does
     not show every card clearly is refused, naming the positions. Whether a picture is the
     puzzle or a table is told from it (--puzzle, --table: say which).
@@ -219,6 +240,8 @@ def read(targets: tuple[str, ...], as_json: bool, annotate_to: Path | None,
     picture, when it is read), else 1 when any was refused.
 
     Example: webbot daily-set read board.jpg --annotate board-sets.png"""
+    from webbot.files import check_file
+
     urls = {t: _web_url(t) for t in targets if "://" in t}  # all checked before any is read
     for target in targets:
         if target not in urls:

@@ -23,7 +23,8 @@ from urllib3.util.retry import Retry
 from webbot.bounded import SHOWN_DIGITS, OutOfBounds, whole_number
 from webbot.cache import default_cache_dir
 from webbot.errors import WebbotError
-from webbot.inputs import InputError, decode_image, read_bytes
+from webbot.files import InputError, read_bytes
+from webbot.inputs import decode_image
 from webbot.shown import shown
 
 CARDS = 12

@@ -4,9 +4,10 @@ soak game, and how it is judged."""
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING
 
-from webbot.answer import evaluate
-from webbot.session import Session
+if TYPE_CHECKING:  # (a soak's help is given without loading the browser)
+    from webbot.session import Session
 
 LAYOUTS = {"old": "daily-set/puzzle/set.htm",
            "2022": "daily-set/set/puzzle/2022.html",
@@ -24,6 +25,7 @@ def soak_case(chance: random.Random, extra: str, options: dict) -> tuple[str, st
 def play_and_judge(session: Session, options: dict) -> str | None:
     """Play the puzzle; None when the bot found the puzzle's 6 sets and the page said it was
     completed, else why not."""
+    from webbot.answer import evaluate
     from webbot.daily_set.bot import DailySetBot
 
     puzzle = evaluate(session.page, "window.__dailySetTest.state()")

@@ -16,7 +16,6 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from webbot.cache import home_relative
-from webbot.debug import Mark
 from webbot.errors import WaitTimeout, WebbotError
 from webbot.game import GameSpec
 from webbot.phases import Phases
@@ -56,6 +55,7 @@ from webbot.screen import Grab, Screen
 from webbot.session import Session
 from webbot.vision.digits import DigitReader
 from webbot.vision.labels import Key
+from webbot.vision.marks import Mark
 from webbot.vision.region import GameNotFound
 
 READ_TRIES = 5  # grabs to try when a reading has doubts (a drifting leaf, say)
@@ -63,8 +63,11 @@ BOX_CHECKS = 3  # grabs in which a drop is looked for on its two boxes before a 
 SELECT_CLEAR_S = 15  # to wait for a look at the level select with no leaf over a button
 SCREENS = ("title", "select", "level", "completed")
 LANDED, NOT_THERE = (0, 160, 0), (0, 0, 255)  # BGR, of the marks after a drop
+ENDING = (0, 140, 255)  # BGR: the last drop's cells while the level's board fades out
 DROP_LEGEND = (Key("landed", LANDED, "the piece is seen on the cell it was dropped on"),
-               Key("not there", NOT_THERE, "it is not (the screen seen then)"))
+               Key("not there", NOT_THERE, "it is not (the screen seen then)"),
+               Key("level ends", ENDING, "the board fades out after the last piece: the "
+                   "screen after it tells"))
 GAME = GameSpec("Puzlogic", "canvas", lambda candidate: recognises(candidate.grab().image))
 
 
@@ -476,12 +479,17 @@ class PuzlogicBot:
         what = f"drops-{self._drops}-{len(ahead) + 1}-pieces" if ahead else \
             f"drop-{self._drops}-{placement.value}{placement.color[0]}-on-r{row + 1}c{col + 1}"
         self._annotated(landed, what, [self._drop_mark(landed, view.spots[p.cell], p)
-                                       for p in (*ahead, placement)]
-                        if landed.screen == "level" else [], DROP_LEGEND)
+                                       for p in (*ahead, placement)], DROP_LEGEND)
         return landed
 
     @staticmethod
     def _drop_mark(landed: Observation, target: Spot, placement: Placement) -> Mark:
+        """The drop's cell on the frame that judged it: the piece seen there, or the level
+        completed (the overlay over the board says every piece landed), or not there."""
+        if landed.screen == "completed":
+            return spot_mark(landed.picture, target, "landed (completed)", LANDED)
+        if landed.screen == "unknown":  # (accepted only after the last piece: see drop)
+            return spot_mark(landed.picture, target, "level ends", ENDING)
         held = landed.view is not None and is_placed(landed.view, placement)
         return spot_mark(landed.picture, target, "landed" if held else
                          f"not there ({landed.screen})", LANDED if held else NOT_THERE)

@@ -7,33 +7,27 @@ import json
 import re
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
-from rich.console import Console
 
 from webbot.bounded import OutOfBounds, whole_number
 from webbot.commands import console, run_options, summed_up
-from webbot.debug import annotate, save_picture
 from webbot.errors import WebbotError
-from webbot.inputs import read_image
 from webbot.params import INPUT_FILE, OUTPUT_FILE, Finite, WordsDefault
-from webbot.puzlogic import REGISTRATION
-from webbot.puzlogic.model import (
-    NoSolution,
-    Placement,
-    Puzzle,
-    Solution,
-    UnreadableScreen,
-    placements_json,
-)
-from webbot.puzlogic.perceive import READ_LEGEND, Reader, classify, marks, normalise
-from webbot.puzlogic.solvers import DEFAULT_TIMEOUT, solutions
-from webbot.puzlogic.solvers import NAMES as SOLVERS
+from webbot.progress import levels_done, remember
+from webbot.puzlogic import REGISTRATION, SOLVE_TIMEOUT_S, SOLVER_BACKENDS
 from webbot.recovery import recovered
-from webbot.screen import Box, Grab
-from webbot.session import RunOptions, game_session
 from webbot.shown import Table, shown_name
 from webbot.words import counted
+
+if TYPE_CHECKING:  # (the vision and the solvers are loaded by the commands that use them)
+    from rich.console import Console
+
+    from webbot.options import RunOptions
+    from webbot.puzlogic.model import Puzzle, Solution
+
+SOLVERS = ("auto", *SOLVER_BACKENDS)
 
 LEVEL_COUNT = 15
 
@@ -64,6 +58,7 @@ def play_command(options: RunOptions, levels: list[int] | None, solver: str,
     """Play `levels`; None: those the level select does not show as finished (all of them
     again when every one is)."""
     from webbot.puzlogic.bot import PuzlogicBot
+    from webbot.session import game_session
 
     started = time.perf_counter()
     before: set[int] = set()  # levels the game shows as done before the run (without --levels)
@@ -78,11 +73,18 @@ def play_command(options: RunOptions, levels: list[int] | None, solver: str,
                     levels = [b.number for b in buttons]
                     console.print(f"all {len(levels)} levels were done before this run: "
                                   "playing them all again")
+                elif before:
+                    console.print(f"{counted(len(before), 'level')} done before this run (kept "
+                                  f"in the profile): playing the {len(levels)} not done")
             bot.play(levels)
         finally:
             console.print(summed_up(results_table(
                 bot.results, time.perf_counter() - started, session.recoveries, len(before),
-                bool(levels) and set(levels) <= before), options.report))
+                bool(levels) and set(levels) <= before, asked=len(levels or ())),
+                options.report))
+            done = before | {r.level for r in bot.results if r.completed}
+            remember(options, REGISTRATION.name,
+                     lambda last: {"levels done": sorted(done | levels_done(last))})
     missing = [n for n in levels if not any(r.level == n and r.completed for r in bot.results)]
     if missing:
         raise WebbotError(f"levels {missing} were not completed")
@@ -90,17 +92,21 @@ def play_command(options: RunOptions, levels: list[int] | None, solver: str,
 
 
 def results_table(results: list, seconds: float, recoveries: list[str] = (),
-                  before: int = 0, replayed: bool = False) -> Table:
+                  before: int = 0, replayed: bool = False, asked: int = 0) -> Table:
     """The levels played; `before`: levels the game showed as finished before the run, which
-    count among those completed as the game counts them (unless they were all `replayed`)."""
+    count among those completed as the game counts them (unless they were all `replayed`);
+    `asked`: the levels this run set out to play (a run stopped early played fewer)."""
     completed = sum(r.completed for r in results)
     played = len(results)
+    unplayed = max(asked - sum(not r.unlocking for r in results), 0)
     if before and not replayed:
         completed, played = completed + before, played + before
     earlier = f" ({before} before this run)" if before else ""
+    left = f" ({unplayed} of the {asked} this run set out to play not reached)" \
+        if unplayed else ""
     table = Table("level", "pieces", "perception ms", "solve ms", "level s", "result",
                   title=f"Puzlogic: {completed} of {counted(played, 'level')} completed{earlier} "
-                        f"in {seconds:.1f} s"
+                        f"in {seconds:.1f} s{left}"
                         f"{recovered(len(recoveries))}")
     for r in results:
         table.add_row(f"{r.level:02d}" + (" (unlock)" if r.unlocking else ""), str(r.pieces),
@@ -111,6 +117,12 @@ def results_table(results: list, seconds: float, recoveries: list[str] = (),
 
 
 def read_command(path: str, as_json: bool, annotate_to: Path | None) -> None:
+    from webbot.inputs import read_image
+    from webbot.puzlogic.model import Placement, UnreadableScreen
+    from webbot.puzlogic.perceive import READ_LEGEND, Reader, classify, marks, normalise
+    from webbot.screen import Box, Grab
+    from webbot.vision.marks import annotate, save_picture
+
     image = read_image(path)
     started = time.perf_counter()
     picture = normalise(image)
@@ -157,7 +169,10 @@ def render(puzzle: Puzzle, solution: Solution) -> str:
 
 
 def solve_command(path: str, solver: str, as_json: bool, all_solutions: bool, unique: bool,
-                  limit: int = 100, timeout_s: float | None = DEFAULT_TIMEOUT) -> None:
+                  limit: int = 100, timeout_s: float | None = SOLVE_TIMEOUT_S) -> None:
+    from webbot.puzlogic.model import NoSolution, Puzzle, placements_json
+    from webbot.puzlogic.solvers import solutions
+
     puzzle = Puzzle.load(path)
     started = time.perf_counter()
     wanted = limit + 1 if all_solutions else 2 if unique else 1  # one more tells "there are more"
@@ -219,7 +234,7 @@ def command(ctx: click.Context, options: RunOptions, level_spec: str, solver: st
     try:
         levels = None if level_spec is None else levels_from_spec(level_spec)
     except ValueError as exc:
-        raise click.BadParameter(str(exc), param_hint="--levels") from None
+        raise click.BadParameter(str(exc), param_hint="'--levels'") from None
     raise click.exceptions.Exit(play_command(options, levels, solver, console))
 
 
@@ -232,7 +247,8 @@ def command(ctx: click.Context, options: RunOptions, level_spec: str, solver: st
 # --annotated: a hidden alias of --annotate, so that existing scripts still work
 @click.option("--annotated", "annotated", type=OUTPUT_FILE, hidden=True)
 def read(image: str, as_json: bool, annotate_to: Path | None, annotated: Path | None) -> None:
-    """Read the puzzle in a screenshot (a canvas grab, or a page with the game inside black).
+    """Read the puzzle in a screenshot (a canvas grab, or a page with the game inside black;
+    - reads it from standard input).
 
     Example: webbot puzlogic read level.png --json"""
     read_command(image, as_json, annotate_to or annotated)
@@ -249,11 +265,12 @@ def read(image: str, as_json: bool, annotate_to: Path | None, annotated: Path | 
               metavar="N", help="With --all: stop after N solutions (and say so).")
 @click.option("--unique", is_flag=True, help="Also say whether the solution is the only one.")
 @click.option("--timeout", type=Finite(0, 86_400, min_open=True),
-              default=DEFAULT_TIMEOUT, show_default=True, metavar="S",
+              default=SOLVE_TIMEOUT_S, show_default=True, metavar="S",
               help="Stop the search after S seconds, with a one-line error.")
 def solve(puzzle_file: str, solver: str, as_json: bool, all_solutions: bool,
                    limit: int, unique: bool, timeout: float) -> None:
-    """Solve a puzzle given as JSON (the schema of the reference levels file).
+    """Solve a puzzle given as JSON (the schema of the reference levels file; - reads it from
+    standard input: webbot puzlogic read shot.png --json | webbot puzlogic solve -).
 
     Example: webbot puzlogic solve level.json --unique"""
     solve_command(puzzle_file, solver, as_json, all_solutions, unique, limit, timeout)

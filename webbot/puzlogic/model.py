@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from webbot.errors import WebbotError
-from webbot.inputs import load_json
+from webbot.files import load_json
 from webbot.puzlogic import schema
 from webbot.puzlogic.schema import PuzzleError
 from webbot.screen import Grab

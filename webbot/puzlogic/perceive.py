@@ -15,7 +15,6 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from webbot.debug import Mark
 from webbot.errors import WebbotError
 from webbot.puzlogic.inks import (
     dark_ink,
@@ -44,6 +43,7 @@ from webbot.puzlogic.model import (
 )
 from webbot.vision.digits import DigitReader
 from webbot.vision.labels import Key
+from webbot.vision.marks import Mark
 from webbot.vision.region import find_game
 
 COLUMNS, ROWS = 16, 11

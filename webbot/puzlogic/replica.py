@@ -4,9 +4,10 @@ game, and how it is judged."""
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING
 
-from webbot.answer import evaluate
-from webbot.session import Session
+if TYPE_CHECKING:  # (a soak's help is given without loading the browser)
+    from webbot.session import Session
 
 SOAK_OPTIONS: tuple = ()
 
@@ -20,6 +21,7 @@ def soak_case(chance: random.Random, extra: str, options: dict) -> tuple[str, st
 
 def play_and_judge(session: Session, options: dict) -> str | None:
     """Play the level; None when the bot saw it completed and the game agrees, else why not."""
+    from webbot.answer import evaluate
     from webbot.puzlogic.bot import PuzlogicBot
 
     results = PuzlogicBot(session, report=lambda line: None).play([1])

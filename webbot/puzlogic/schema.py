@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 
-from webbot.inputs import InputError
+from webbot.files import InputError
 
 
 class PuzzleError(InputError):

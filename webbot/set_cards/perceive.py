@@ -14,7 +14,8 @@ import cv2
 import numpy as np
 
 from webbot.errors import WebbotError
-from webbot.inputs import MAX_IMAGE_BYTES, InputError, decode_image, read_bytes
+from webbot.files import InputError, read_bytes
+from webbot.inputs import MAX_IMAGE_BYTES, decode_image
 from webbot.set_cards.model import Card, Reading
 
 STANDARD_HEIGHT = 124  # twice the small card: stripes 4 px apart, a median filter keeps them

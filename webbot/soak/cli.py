@@ -9,29 +9,23 @@ import sys
 from collections import defaultdict
 from dataclasses import replace
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from webbot.commands import LazyGroup
 from webbot.commands import console as terminal
+from webbot.errors import say_error
 from webbot.params import BROWSER_ENDPOINT, OUTPUT_FILE, SCHEDULER, Finite, WordsDefault
 from webbot.registry import Registration, games
 from webbot.shown import Table, TextConsole
-from webbot.soak.pages import SoakPages
-from webbot.soak.resume import recorded
-from webbot.soak.runner import (
-    GameRecord,
-    Plan,
-    SoakResult,
-    Try,
-    dashboard,
-    dask_client,
-    percentile,
-)
-from webbot.soak.runner import run_soak as run
 from webbot.words import counted
+
+if TYPE_CHECKING:  # (the soak's machinery is loaded when a soak runs: help comes at once)
+    from webbot.soak.pages import SoakPages
+    from webbot.soak.runner import GameRecord, Plan, SoakResult, Try
 
 
 def common_options() -> list[click.Option]:
@@ -78,14 +72,20 @@ def game_command(game: Registration) -> click.Command:
     def play(count: int | None, minutes: float | None, workers: int | None, seed: int,
              scheduler: str | None, connect: tuple[str, ...], jsonl: Path | None,
              report: Path | None, resume: bool, query: str, **options: object) -> None:
-        if (count is None) == (minutes is None):
+        if count is None and minutes is None:
             raise click.UsageError("give --count N or --minutes M")
+        if count is not None and minutes is not None:
+            raise click.UsageError("give --count N or --minutes M, not both")
         if scheduler and workers:
             raise click.UsageError("--workers starts local workers; an existing cluster "
                                    "(--scheduler) has its own")
         if resume and jsonl is None:
             raise click.UsageError("--resume goes on from the records of --jsonl FILE")
         dask_installed()
+        from webbot.soak.pages import SoakPages
+        from webbot.soak.resume import recorded
+        from webbot.soak.runner import Plan
+
         plan = Plan(game.name, count, minutes, workers, seed, scheduler, connect,
                     query.lstrip("?&"), options, report=report is not None)
         before = recorded(jsonl, plan) if resume and jsonl else []
@@ -112,7 +112,7 @@ def dask_installed() -> None:
             "pip install '.[soak]' in webbot's checkout (scripts/setup.sh does)") from None
 
 
-class SoakGroup(click.Group):
+class SoakGroup(LazyGroup):
     """One soak command per registered game, made when asked for."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
@@ -136,6 +136,8 @@ def soak_command(plan: Plan, jsonl: Path | None, console: Console,
                  before: list[GameRecord] = (), pages: SoakPages | None = None) -> int:
     """`before`: the games recorded as passed by the run resumed; the file keeps them, once
     each, and the tables count them. `pages`: the soak's report, written as games end."""
+    from webbot.soak.runner import dashboard, dask_client
+
     out: TextIO | None = jsonl.open("w", encoding="utf-8") if jsonl else None
     if out:
         for record in before:
@@ -148,8 +150,11 @@ def soak_command(plan: Plan, jsonl: Path | None, console: Console,
         with dask_client(plan) as client:
             link = dashboard(client)
             where = plan.scheduler or "a local Dask cluster"
+            to_play = plan.count - len(plan.passed_before) if plan.count else 0
             console.print(f"soak of {plan.game}: "
-                          + (counted(plan.count, "game") if plan.count
+                          + ((counted(plan.count, "game") + (
+                              f" ({len(plan.passed_before)} passed before, {to_play} to play)"
+                              if plan.passed_before else "")) if plan.count
                              else f"{plan.minutes:g} minutes")
                           + f" on {where}" + (f"; dashboard: {link}" if link else ""))
             if pages:
@@ -159,18 +164,25 @@ def soak_command(plan: Plan, jsonl: Path | None, console: Console,
             # Said before the cluster is closed: closing workers stopped in the middle of
             # their games can take a while.
             return _report(plan, replace(result, records=[*before, *result.records]), console,
-                           pages)
+                           pages, resumable=jsonl is not None)
     finally:
         if out:
             out.close()
 
 
 def _report(plan: Plan, result: SoakResult, console: Console,
-            pages: SoakPages | None = None) -> int:
-    """The soak's tables and closing lines (and its report page); its exit code."""
-    tables = [summary_table(plan.game, result), worker_table(result.records)]
+            pages: SoakPages | None = None, resumable: bool = False) -> int:
+    """The soak's tables and closing lines (and its report page); its exit code. An
+    interrupted soak ends in the one error line every command ends in when interrupted."""
+    ended = counted(len(result.records), "game")
+    resume = ("; the same command with --resume goes on from its --jsonl records" if resumable
+              else "; with --jsonl FILE a soak stopped can be resumed (--resume)")
+    tables = [summary_table(plan.game, result), worker_table(result.records)] \
+        if result.records else []
     for table in tables:
         console.print(table)
+    if not result.records:
+        console.print(f"soak of {plan.game}: no game ended")
     if pages:
         page = TextConsole(record=True, file=io.StringIO())  # as wide as its tables
         for table in tables:
@@ -183,7 +195,7 @@ def _report(plan: Plan, result: SoakResult, console: Console,
                       "(killed or lost); Dask played the games under way there again on the "
                       "others")
     if result.interrupted:
-        console.print(f"interrupted: {counted(len(result.records), 'game')} had ended")
+        say_error(f"interrupted ({ended} had ended{resume})")
         return 130
     if result.scheduler_lost:
         console.print(f"stopped: {result.scheduler_lost}")
@@ -192,11 +204,19 @@ def _report(plan: Plan, result: SoakResult, console: Console,
     return 1 if failed or not result.records else 0
 
 
+PROGRESS_LINE_S = 10.0  # without a terminal, a progress line at most this often
+
+
 def _with_progress(plan: Plan, client, console: Console, out: TextIO | None,
                    pages: SoakPages | None = None) -> SoakResult:
+    """The soak played, its progress shown as it goes: a bar on a terminal, else a line as
+    games end (at most one every PROGRESS_LINE_S, the first at once)."""
+    from webbot.soak.runner import run_soak as run
+
     counts = {"passed": 0, "failed": 0}
     progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                         TimeElapsedColumn(), console=console, transient=True)
+    lined = [-PROGRESS_LINE_S]  # when the last progress line was printed (no terminal)
     with progress:
         left = None if plan.count is None else plan.count - len(plan.passed_before)
         task = progress.add_task("games", total=left)
@@ -210,10 +230,16 @@ def _with_progress(plan: Plan, client, console: Console, out: TextIO | None,
                 pages.add(record)
             if not record.passed:
                 progress.console.print(failure_line(record))
-            minutes = max(progress.tasks[0].elapsed or 0.0, 1e-9) / 60
-            progress.update(task, advance=1, description=(
-                f"{counts['passed']} passed, {counts['failed']} failed, "
-                f"{sum(counts.values()) / minutes:.1f} games/min"))
+            elapsed = progress.tasks[0].elapsed or 0.0
+            said = (f"{counts['passed']} passed, {counts['failed']} failed, "
+                    f"{sum(counts.values()) / max(elapsed, 1e-9) * 60:.1f} games/min")
+            progress.update(task, advance=1, description=said)
+            ended = sum(counts.values())
+            if not console.is_terminal and (elapsed - lined[0] >= PROGRESS_LINE_S
+                                            or ended == left):
+                lined[0] = elapsed
+                console.print(f"games: {ended}" + (f" of {left}" if left else "")
+                              + f" ended in {elapsed:.0f} s: {said}")
 
         return run(plan, client, on_record)
 
@@ -229,6 +255,8 @@ def failure_line(record: GameRecord) -> str:
 
 
 def summary_table(game: str, result: SoakResult) -> Table:
+    from webbot.soak.runner import percentile
+
     records = result.records
     seconds = [r.seconds for r in records]
     passed = sum(r.passed for r in records)
@@ -246,6 +274,8 @@ def summary_table(game: str, result: SoakResult) -> Table:
 
 
 def worker_table(records: list[GameRecord]) -> Table:
+    from webbot.soak.runner import percentile
+
     tries: dict[str, list[Try]] = defaultdict(list)
     for record in records:
         for attempt in record.tries:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from webbot.inputs import InputError, read_bytes
+from webbot.files import InputError, read_bytes
 from webbot.soak.games import make_case
 from webbot.soak.runner import GameRecord, Plan
 

@@ -63,21 +63,41 @@ def badge(picture: np.ndarray, text: str, at: tuple[float, float], colour: Colou
 
 
 def with_legend(picture: np.ndarray, keys: Sequence[Key], height: float) -> np.ndarray:
-    """The picture with a white strip below it: each key's sample badge and its meaning."""
+    """The picture with a white strip below it: each key's sample badge and its meaning,
+    folded onto more lines where the picture is too narrow for it (never cut at its edge)."""
     if not keys:
         return picture
     line = round(height * 2.2)
-    strip = np.full((line * len(keys) + line // 2, picture.shape[1], 3), 255, np.uint8)
     scale, thickness = _font(height)
     samples = max(badge_size(key.sample, height)[0] for key in keys)
-    for row, key in enumerate(keys):
-        top = line // 4 + row * line
+    left = line // 3 + samples + line // 2
+    room = max(picture.shape[1] - left - line // 3, 1)
+    meanings = [_folded(key.meaning, room, scale, thickness) for key in keys]
+    strip = np.full((line * sum(map(len, meanings)) + line // 2, picture.shape[1], 3), 255,
+                    np.uint8)
+    top = line // 4
+    for key, lines in zip(keys, meanings, strict=True):
         badge(strip, key.sample, (line // 3, top), key.colour, height)
         _, tall = badge_size(key.sample, height)
-        baseline = top + (tall + round(height)) // 2
-        cv2.putText(strip, key.meaning, (line // 3 + samples + line // 2, baseline), FONT, scale,
-                    INK, thickness, cv2.LINE_AA)
+        for number, words in enumerate(lines):
+            baseline = top + (tall + round(height)) // 2 + number * line
+            cv2.putText(strip, words, (left, baseline), FONT, scale, INK, thickness,
+                        cv2.LINE_AA)
+        top += line * len(lines)
     return np.vstack([picture, strip])
+
+
+def _folded(text: str, width: int, scale: float, thickness: int) -> list[str]:
+    """`text` in lines no wider than `width` pixels, broken between words (a word wider than
+    that alone on its line)."""
+    lines: list[str] = []
+    for word in text.split():
+        joined = f"{lines[-1]} {word}" if lines else word
+        if lines and cv2.getTextSize(joined, FONT, scale, thickness)[0][0] <= width:
+            lines[-1] = joined
+        else:
+            lines.append(word)
+    return lines or [""]
 
 
 def _font(height: float) -> tuple[float, int]:

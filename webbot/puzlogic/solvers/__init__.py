@@ -9,22 +9,18 @@ as it goes (SolverTimeout past it).
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Iterator
 from itertools import islice
 
+from webbot.puzlogic import SOLVE_TIMEOUT_S as DEFAULT_TIMEOUT
+from webbot.puzlogic import SOLVER_BACKENDS
 from webbot.puzlogic.model import NoSolution, Puzzle, Solution
 from webbot.puzlogic.rules import givens_repeat
-from webbot.puzlogic.solvers import bruteforce, fast
-from webbot.puzlogic.solvers import z3 as z3_solver
 from webbot.puzlogic.solvers.deadline import SolverDeadline, SolverTimeout
 
-DEFAULT_TIMEOUT = 30.0  # seconds; far above a real level's solve, so reaching it means a runaway
-
 BACKENDS: dict[str, Callable[[Puzzle, SolverDeadline], Iterator[Solution]]] = {
-    "fast": fast.solutions,
-    "z3": z3_solver.solutions,
-    "bruteforce": bruteforce.solutions,
-}
+    name: importlib.import_module(f"{__name__}.{name}").solutions for name in SOLVER_BACKENDS}
 NAMES = ("auto", *BACKENDS)
 
 
