@@ -590,8 +590,12 @@ def open_url_again(page: Page, url: str, patience_s: float,
 
 
 def start_trace(context: BrowserContext) -> None:
-    """A Playwright trace of `context` (its screenshots and DOM snapshots) from now on."""
-    answered(context.tracing, lambda own: with_defaults(own.start, screenshots=True,
+    """A Playwright trace of `context` from now on: its actions and DOM snapshots, no
+    screenshots. Playwright's screenshots are a second screencast of the page, which slowed
+    Burrito Bison's decisions and filled 50 MB a round; the frames the bot saw are in the
+    debug folder, and without them the trace grows with the actions alone (0.1 MB a round:
+    scripts/bench_debug_dir.py)."""
+    answered(context.tracing, lambda own: with_defaults(own.start, screenshots=False,
                                                         snapshots=True), "a trace's start")
 
 
