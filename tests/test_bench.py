@@ -73,3 +73,12 @@ def test_bench_startup_prints_its_tables():
     rows = [line for line in result.stdout.splitlines() if line.startswith("| `webbot ")]
     assert len(rows) == 8 and all(row.endswith("as fast |") for row in rows[:-1])
     assert "| what the command adds |" in result.stdout
+
+
+@pytest.mark.full  # (CI's time: two Burrito Bison rounds played as processes)
+def test_bench_debug_dir_prints_its_table():
+    script = SCRIPT.with_name("bench_debug_dir.py")
+    result = processes.run([sys.executable, str(script), "--pairs", "1"], timeout=900)
+    assert result.returncode == 0, result.stderr
+    rows = [line for line in result.stdout.splitlines() if line.startswith("| with")]
+    assert len(rows) == 2 and "x (goal >= 0.9x: " in rows[1]

@@ -509,3 +509,25 @@ def test_standard_input_from_a_terminal_is_refused_not_waited_on():
     assert done.returncode == 2
     assert one_line_error(done) == ("webbot: error: -: standard input is a terminal; pipe a "
                                     "file into it (... | webbot ... -) or name the file")
+
+
+def test_bare_webbot_prints_its_help_and_exits_0():
+    result = run_webbot()
+    assert result.returncode == 0 and result.stderr == ""
+    assert result.stdout.startswith("Usage: webbot [OPTIONS] COMMAND [ARGS]...")
+    assert "  puzlogic " in result.stdout
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (("puzlogik",), "No such command 'puzlogik'. Did you mean 'puzlogic'? (see 'webbot --help')"),
+    (("soak", "puzlogik"), "No such command 'puzlogik'. Did you mean 'puzlogic'? "
+                           "(see 'webbot soak --help')"),
+    (("profile", "claer"), "No such command 'claer'. Did you mean 'clear'? "
+                           "(see 'webbot profile --help')"),
+    (("games", "dailyset"), "no game 'dailyset': did you mean 'daily-set'? one of "
+                            "burrito-bison, daily-set, puzlogic (see 'webbot games --help')"),
+], ids=lambda value: " ".join(value) if isinstance(value, tuple) else "")
+def test_a_mistyped_command_or_game_is_answered_with_the_closest(args, said):
+    result = run_webbot(*args)
+    assert result.returncode == 2
+    assert one_line_error(result) == f"webbot: error: {said}"
