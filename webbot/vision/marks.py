@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import cv2
 import numpy as np
@@ -14,8 +14,17 @@ import numpy as np
 from webbot.errors import WebbotError
 from webbot.vision.labels import Key, badge, badge_size, with_legend
 
-if TYPE_CHECKING:
-    from webbot.screen import Grab
+
+class Framed(Protocol):
+    """A frame as marks are drawn on it (webbot.screen.Grab is one): its picture, and its
+    device pixels per CSS pixel (letters are drawn that much larger)."""
+
+    @property
+    def image(self) -> np.ndarray: ...
+
+    @property
+    def scale(self) -> float: ...
+
 
 LETTERS = 11  # the height of a label's letters, in CSS pixels
 
@@ -35,7 +44,7 @@ class Mark:
     where: str = "above"
 
 
-def annotate(grab: Grab, marks: Iterable[Mark], legend: Sequence[Key] = ()) -> np.ndarray:
+def annotate(grab: Framed, marks: Iterable[Mark], legend: Sequence[Key] = ()) -> np.ndarray:
     """A copy of the frame's picture with the marks drawn on it, each text in a badge that
     reads on any background; with a `legend`, a strip below saying what the marks mean."""
     image = grab.image.copy()
@@ -61,7 +70,7 @@ def annotate(grab: Grab, marks: Iterable[Mark], legend: Sequence[Key] = ()) -> n
     return with_legend(image, legend, letters)
 
 
-def lines(grab: Grab, texts: Sequence[str], colour: tuple[int, int, int]) -> list[Mark]:
+def lines(grab: Framed, texts: Sequence[str], colour: tuple[int, int, int]) -> list[Mark]:
     """Lines of text at the picture's top left, one under the other, as marks."""
     step = badge_size("Mg", LETTERS * grab.scale)[1] + 2
     return [Mark(8, step * (i + 1), 0, 0, text, colour) for i, text in enumerate(texts)]
