@@ -579,26 +579,34 @@ def command_rows(repeat: int) -> list[str]:
     """A drawn 12 Mpx phone photo (JPEG) read by `webbot daily-set read` as a process, from its
     start to its answer, beside the reading of the decoded picture in this process."""
     picture, _, _ = draw_board(BOARD_SEEDS.test[0], size=(4032, 3024))
-    webbot = Path(sys.executable).with_name("webbot")
-    process, inside = [], []
     with tempfile.TemporaryDirectory() as scratch:
         path = Path(scratch) / "phone.jpg"
         cv2.imwrite(str(path), picture, [cv2.IMWRITE_JPEG_QUALITY, 90])
-        for _ in range(repeat):
-            started = time.perf_counter()
-            done = subprocess.run([str(webbot), "daily-set", "read", str(path)],
-                                  capture_output=True, text=True, timeout=120)
-            process.append(time.perf_counter() - started)
-            started = time.perf_counter()
-            with suppress(BoardError):
-                read_picture(load(path), lossy=True)
-            inside.append(time.perf_counter() - started)
-    said = "read" if done.returncode == 0 else f"refused (exit {done.returncode})"
+        process, inside, code = read_command_times(path, repeat)
+    said = "read" if code == 0 else f"refused (exit {code})"
     return [f"| the command on a drawn 12 Mpx phone JPEG, process start to answer ({said}) "
             f"| {repeat} | | | | {statistics.median(process) * 1000:.0f} ms "
             f"({max(process) * 1000:.0f}) |",
             f"| the same photo read in-process (decoded from its file) | {repeat} | | | | "
             f"{statistics.median(inside) * 1000:.0f} ms ({max(inside) * 1000:.0f}) |"]
+
+
+def read_command_times(path: Path, repeat: int, env: dict[str, str] | None = None
+                       ) -> tuple[list[float], list[float], int]:
+    """Seconds of `webbot daily-set read PATH` as a process (start to answer) and of reading
+    the same file in this process, `repeat` times each, and the command's exit status."""
+    webbot = Path(sys.executable).with_name("webbot")
+    process, inside = [], []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        done = subprocess.run([str(webbot), "daily-set", "read", str(path)], env=env,
+                              capture_output=True, text=True, timeout=120)
+        process.append(time.perf_counter() - started)
+        started = time.perf_counter()
+        with suppress(BoardError):
+            read_picture(load(path), lossy=True)
+        inside.append(time.perf_counter() - started)
+    return process, inside, done.returncode
 
 
 def photos_only(boards: int, phones: int, repeat: int, docs: bool) -> int:

@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 # scripts/ is on the path when this file is run as a script
-from docs_table import cores, put_in_docs
+from docs_table import cores, publish
 
 ROOT = Path(__file__).resolve().parents[1]
 GOAL = 0.9  # with --debug-dir, at least this share of the decisions a second without it
@@ -87,11 +87,7 @@ def main() -> int:
              f"{time.strftime('%Y-%m-%d')} on {cores()} cores in "
              f"{time.monotonic() - started:.0f} s with `scripts/bench_debug_dir.py"
              f"{' --docs' if args.docs else ''}`."]
-    table = "\n".join(lines)
-    print(table)
-    if args.docs and not put_in_docs("speed_debug_dir", table):
-        return 1
-    return 0
+    return publish("speed_debug_dir", "\n".join(lines), args.docs, 0)
 
 
 if __name__ == "__main__":

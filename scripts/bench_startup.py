@@ -22,11 +22,10 @@ import subprocess
 import sys
 import tempfile
 import time
-from contextlib import suppress
 from pathlib import Path
 
 # scripts/ is on the path when this file is run as a script
-from docs_table import cores, put_in_docs
+from docs_table import cores, publish
 
 ROOT = Path(__file__).resolve().parents[1]
 BEFORE = "5cbc760"  # the bot before its imports were moved where they are used (issue 67)
@@ -88,6 +87,7 @@ def command_rows(repeat: int, before: str, env: dict[str, str]) -> tuple[list[st
 
 def photo_rows(repeat: int, env: dict[str, str]) -> tuple[list[str], bool]:
     import cv2
+    from bench_daily_set import read_command_times
     from parts import BOARD_SEEDS
     from photo_boards import draw_board
 
@@ -95,7 +95,6 @@ def photo_rows(repeat: int, env: dict[str, str]) -> tuple[list[str], bool]:
     from webbot.set_cards.perceive import load
     from webbot.set_cards.picture import read_picture
 
-    process, inside = [], []
     with tempfile.TemporaryDirectory() as scratch:
         path = Path(scratch) / "phone.jpg"
         for seed in BOARD_SEEDS.test[:20]:  # the first the reader answers (a refusal is quicker)
@@ -106,17 +105,8 @@ def photo_rows(repeat: int, env: dict[str, str]) -> tuple[list[str], bool]:
                 break
             except BoardError:
                 continue
-        for _ in range(repeat):
-            started = time.perf_counter()
-            done = subprocess.run([sys.executable, "-m", "webbot.cli", "daily-set", "read",
-                                   str(path)], env=env, capture_output=True, text=True,
-                                  timeout=120, check=False)
-            process.append(time.perf_counter() - started)
-            started = time.perf_counter()
-            with suppress(BoardError):
-                read_picture(load(path), lossy=True)
-            inside.append(time.perf_counter() - started)
-    said = "read" if done.returncode == 0 else f"refused (exit {done.returncode})"
+        process, inside, code = read_command_times(path, repeat, env)
+    said = "read" if code == 0 else f"refused (exit {code})"
     added = statistics.median(process) - statistics.median(inside)
     return ["", f"| a drawn 12 Mpx phone JPEG (test board {seed}) | median of {repeat} | goal |",
             "|---|---|---|",
@@ -144,13 +134,9 @@ def main() -> int:
     lines.append(f"\nMeasured {time.strftime('%Y-%m-%d')} on {cores()} cores in "
                  f"{time.monotonic() - started:.0f} s with `scripts/bench_startup.py"
                  f"{' --docs' if args.docs else ''}`.")
-    table = "\n".join(lines)
-    print(table)
     if not (quick and close):
         print("note: a goal was missed (see the table)", file=sys.stderr)
-    if args.docs and not put_in_docs("speed_startup", table):
-        return 1
-    return 0
+    return publish("speed_startup", "\n".join(lines), args.docs, 0)
 
 
 if __name__ == "__main__":

@@ -128,3 +128,9 @@ def test_a_title_breaks_between_its_phrases_not_at_the_table_s_width(width, line
     printed = console.file.getvalue().splitlines()
     assert [line.rstrip() for line in printed[:len(lines)]] == lines
     assert printed[len(lines)].startswith("┏")
+
+
+def test_a_title_is_shown_as_text_like_every_cell():
+    console = TextConsole(file=io.StringIO())
+    console.print(Table("a", title="[bold]x[/bold] \x1b[2J (y)"))
+    assert console.file.getvalue().splitlines()[0] == "[bold]x[/bold] \u241b[2J (y)"

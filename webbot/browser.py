@@ -220,7 +220,7 @@ ENDPOINT_PROBLEMS = (
     ("ECONNRESET", "it closed the connection"),
     ("socket hang up", "it closed the connection"),
     ("Timeout", "it did not answer within 15 s"),
-    ("404", "no browser endpoint at that address (HTTP 404)"),
+    ("Unexpected status 404", "no browser endpoint at that address (HTTP 404)"),
     ("WebSocket error", "no browser endpoint at that address (it answers, but not as one)"),
 )
 

@@ -99,7 +99,8 @@ class Table(table.Table):
         try:
             if title:
                 for line in title_lines(str(title), options.max_width):
-                    yield Text(line, style="table.title", overflow="fold")
+                    # (through the console's render_str: a TextConsole shows it as text)
+                    yield console.render_str(line, style="table.title", overflow="fold")
             yield from super().__rich_console__(console, options)
         finally:
             self.title = title
