@@ -462,6 +462,39 @@ def test_a_coroutine_cut_short_by_ctrl_c_is_not_reported_at_exit():
     assert done.stderr == ""
 
 
+# The driver's pipes left open when its loop closes (a Ctrl-C on a busy machine), closed at
+# exit through the closed loop; then an error of our own in a __del__, which must still show.
+PIPES_LEFT_OPEN = """
+import asyncio, gc, sys
+from webbot import cli
+if sys.argv[1] == "command":
+    sys.argv = ["webbot", "--help"]
+    cli.main()
+async def start():
+    return await asyncio.create_subprocess_exec("sleep", "30", stdin=asyncio.subprocess.PIPE,
+                                                stdout=asyncio.subprocess.PIPE)
+loop = asyncio.new_event_loop()
+driver = loop.run_until_complete(start())
+loop.close()
+driver.kill()
+del driver
+gc.collect()
+class Ours:
+    def __del__(self):
+        raise ValueError("a bug of ours")
+Ours()
+"""
+
+
+@pytest.mark.parametrize("command", [True, False])
+def test_the_driver_s_pipes_closed_after_its_loop_are_not_reported_at_exit(command):
+    done = subprocess.run([sys.executable, "-c", PIPES_LEFT_OPEN,
+                           "command" if command else "bare"],
+                          capture_output=True, text=True, timeout=60)
+    assert "ValueError: a bug of ours" in done.stderr  # any other is still said
+    assert ("Event loop is closed" in done.stderr) is not command, done.stderr
+
+
 def test_a_failure_after_a_ctrl_c_ends_as_interrupted(tmp_path, monkeypatch, capsys):
     """A Ctrl-C ends the browser with the bot: what fails after it is its doing, so the run
     ends as interrupted (130), not with the failure's line."""

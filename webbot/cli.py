@@ -19,7 +19,14 @@ import click
 
 from webbot import __version__
 from webbot.commands import LazyGroup, check_options, console
-from webbot.errors import WebbotError, ctrl_c_heard, first_line, hear_ctrl_c, say_error
+from webbot.errors import (
+    WebbotError,
+    ctrl_c_heard,
+    first_line,
+    hear_ctrl_c,
+    quiet_driver_pipes_at_exit,
+    say_error,
+)
 from webbot.options import RunOptions
 from webbot.output import READER_GONE, Guarded, OutputClosed
 from webbot.params import PAGE_URL, OwnFolder
@@ -276,6 +283,7 @@ def main(argv: list[str] | None = None) -> int:
     # A Ctrl-C may cut a Playwright call short between making its coroutine and running
     # it: Python would say so on stderr at exit, after our one line.
     warnings.filterwarnings("ignore", r"coroutine .* was never awaited", RuntimeWarning)
+    quiet_driver_pipes_at_exit()
     streams = {name: Guarded(getattr(sys, name)) for name in ("stdout", "stderr")
                if getattr(sys, name) is not None}
     for name, stream in streams.items():

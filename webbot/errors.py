@@ -64,3 +64,20 @@ def stop_if_ctrl_c(cause: BaseException | None = None) -> None:
     """KeyboardInterrupt when Ctrl-C was heard: a failure that follows it is its doing."""
     if _ctrl_c.is_set():
         raise KeyboardInterrupt from cause
+
+
+def quiet_driver_pipes_at_exit() -> None:
+    """Keep one message of asyncio's off stderr: Playwright's driver's pipes found unclosed
+    once its loop has closed (a Ctrl-C, or a driver ended by its pid, on a busy machine, before
+    the loop saw it exit) and closed at exit through that loop. The driver is gone by then;
+    Python would print a traceback after our one line. Every other unraisable is printed."""
+    default = sys.unraisablehook
+
+    def hook(unraisable: sys.UnraisableHookArgs) -> None:
+        closing_pipes = getattr(unraisable.object, "__qualname__", "").endswith(
+            "Transport.__del__")
+        if not (closing_pipes and isinstance(unraisable.exc_value, RuntimeError)
+                and str(unraisable.exc_value) == "Event loop is closed"):
+            default(unraisable)
+
+    sys.unraisablehook = hook
