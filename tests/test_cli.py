@@ -83,8 +83,9 @@ def test_failure_leaves_last_frame_and_reason(pages_url, short_tmp):
     line = one_line_error(result)
     assert "does not show the 'webbot' heading" in line
     [folder] = tmp_path.glob("webbot-failure-*")
-    assert str(folder) in line
+    assert str(folder) in line and "(last frame, page and reason saved in " in line
     assert (folder / "last-frame.png").stat().st_size > 0
+    assert (folder / "page.png").stat().st_size > 0
     assert "heading" in (folder / "reason.txt").read_text()
     details = (folder / "details.txt").read_text()  # where in the bot it ended
     assert details.startswith("Traceback") and "webbot/" in details

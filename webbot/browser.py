@@ -329,6 +329,7 @@ class Tab:
                  report: Callable[[str], None] = _say) -> None:
         self.playwright, self.options, self.report = playwright, options, report
         self.reopened = 0
+        self.stuck = False  # the page was last found not answering (see lost)
         self._start_browser()
 
     def _start_browser(self) -> None:
@@ -412,6 +413,7 @@ class Tab:
         try:  # a crash not heard of yet shows on the next call
             evaluate(self.page, "1", seconds=ALIVE_S)
         except NoAnswer:
+            self.stuck = True
             _close(self.page)  # (Chromium closes a page whose script is stuck)
             return f"the page stopped answering (nothing within {ALIVE_S:g} s)"
         except Error as exc:
@@ -445,6 +447,7 @@ class Tab:
         else:
             self.page = self._watched(page)
         self.reopened += 1
+        self.stuck = False
         return self.page
 
     def _page_beside(self, old: Page) -> Page | None:

@@ -24,6 +24,7 @@ from playwright.sync_api import ElementHandle, Error, Page
 
 from webbot.answer import NoAnswer, box, evaluate, pause
 from webbot.browser import (
+    ALIVE_S,
     Tab,
     Unanswered,
     full_page,
@@ -70,6 +71,7 @@ class Session:
     stream_format: str = "jpeg"  # the screencast's pictures: png, or jpeg (lossy, cheaper)
     # The page's mouse, made again with each page and each game found on it (guarded then).
     mouse: Mouse = field(init=False)
+    frame_stuck: bool = field(default=False, init=False)  # the game's frame stopped answering
 
     def __post_init__(self) -> None:
         self.mouse = Mouse(self.page)
@@ -82,15 +84,21 @@ class Session:
             return None
         return self.tab.lost() or self._game_dropped()
 
+    @property
+    def stuck(self) -> bool:
+        """Whether the page, or the game's frame, was last found not answering."""
+        return self.frame_stuck or (self.tab is not None and self.tab.stuck)
+
     def _game_dropped(self) -> str | None:
         if self.found is None:
             return None
-        try:
-            if evaluate(self.found.candidate.element, "e => e.isConnected"):
+        try:  # (the bot's own call got no answer already: the frame's is asked briefly)
+            if evaluate(self.found.candidate.element, "e => e.isConnected", seconds=ALIVE_S):
                 return None
         except Error:  # its frame or document went away with a navigation
             pass
         except NoAnswer:  # a frame of another site, its own renderer stuck; the top answers
+            self.frame_stuck = True
             return "the game stopped answering (its frame's script never let go)"
         now = self.page.url
         if now.startswith("chrome-error:"):
@@ -104,7 +112,7 @@ class Session:
         # The trace so far as trace-N.zip, while the old page's context is still there.
         self.recorder.stop_trace(f"trace-{self.tab.reopened + 1}.zip")
         self.page, self.consent = self.tab.reopen(report), self.tab.consent
-        self.found = None
+        self.found, self.frame_stuck = None, False
         self.mouse = Mouse(self.page)
         self.recorder.start_trace(self.tab.own_context)
         open_url_again(self.page, self.url, RETURN_PATIENCE_S, report)
@@ -239,7 +247,8 @@ def game_session(options: RunOptions, fixture_path: str) -> Iterator[Session]:
             try:
                 yield session
             except WebbotError:
-                recorder.page_shot = full_page(session.page)
+                if not session.stuck:  # (a picture of a stuck page would wait for nothing)
+                    recorder.page_shot = full_page(session.page)
                 raise
     except WebbotError as exc:
         if ctrl_c_heard():  # the browser went with the user's Ctrl-C
@@ -253,8 +262,10 @@ def game_session(options: RunOptions, fixture_path: str) -> Iterator[Session]:
         if recorder.last_grab is not None or recorder.page_shot or options.debug_dir:
             # (the traceback in details.txt: where in the bot the run ended, for a report)
             where = recorder.save_failure(str(exc), traceback.format_exc())
-            kept = ("last frame, page and reason" if recorder.last_grab is not None
-                    else "page and reason" if recorder.page_shot else "reason")
+            kept = ", ".join(name for name, there in (
+                ("last frame", recorder.last_grab is not None),
+                ("page", bool(recorder.page_shot))) if there)
+            kept = f"{kept} and reason" if kept else "reason"
             exc.args = (f"{exc} ({kept} saved in {where})",)
         raise
     except KeyboardInterrupt:
