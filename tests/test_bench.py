@@ -82,3 +82,16 @@ def test_bench_debug_dir_prints_its_table():
     assert result.returncode == 0, result.stderr
     rows = [line for line in result.stdout.splitlines() if line.startswith("| with")]
     assert len(rows) == 2 and "x (goal >= 0.9x: " in rows[1]
+
+
+def test_suite_cpu_lists_each_test_s_machine_cpu_by_file():
+    script = SCRIPT.with_name("suite_cpu.py")
+    result = processes.run([sys.executable, str(script), "tests/test_tables.py", "--top", "2"],
+                           timeout=300)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "CPU seconds" in result.stdout
+    assert "| file | tests | CPU s | share | wall s |" in result.stdout
+    [row] = [line for line in result.stdout.splitlines()
+             if line.startswith("| tests/test_tables.py | ")]
+    assert float(row.split("|")[3]) >= 0
+    assert result.stdout.count("| tests/test_tables.py::") == 2  # the costliest two
