@@ -466,7 +466,7 @@ def test_a_coroutine_cut_short_by_ctrl_c_is_not_reported_at_exit():
 # The driver's pipes left open when its loop closes (a Ctrl-C on a busy machine), closed at
 # exit through the closed loop; then an error of our own in a __del__, which must still show.
 PIPES_LEFT_OPEN = """
-import asyncio, gc, sys
+import asyncio, gc, sys, threading
 from webbot import cli
 if sys.argv[1] == "command":
     sys.argv = ["webbot", "--help"]
@@ -478,6 +478,9 @@ loop = asyncio.new_event_loop()
 driver = loop.run_until_complete(start())
 loop.close()
 driver.kill()
+for thread in threading.enumerate():  # the watcher of the child, holding its pipes till it ends
+    if thread is not threading.current_thread():
+        thread.join(30)
 del driver
 gc.collect()
 class Ours:
