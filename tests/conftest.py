@@ -6,6 +6,7 @@ import fcntl
 import json
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 from collections.abc import Callable
@@ -182,6 +183,23 @@ def run_node(module: Path, script: str, data: Any = None) -> Any:
     done = processes.run([NODE, "-e", program], input=json.dumps(data), timeout=120)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
+
+
+@pytest.fixture
+def webbot_here(capfd) -> Callable[..., subprocess.CompletedProcess]:
+    """`webbot ARGS` run in this test's process (its output captured), for a command whose
+    process is not what the test is about (a picture read, a puzzle solved): the same code
+    path as the command's, without a second of interpreter and imports each time. What a
+    process adds (its streams, signals, exit at a closed pipe) is tested with run_webbot."""
+    from webbot.cli import main
+
+    def run(*args: str) -> subprocess.CompletedProcess:
+        capfd.readouterr()  # (what the test printed before is not the command's)
+        code = in_own_thread(main, list(args))
+        out, err = capfd.readouterr()
+        return subprocess.CompletedProcess(["webbot", *args], code, out, err)
+
+    return run
 
 
 def run_webbot(*args: str, env: dict | None = None, timeout: float = 120):

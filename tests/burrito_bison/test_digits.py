@@ -40,9 +40,9 @@ def read_json(*paths, pack) -> list[dict]:
 
 
 @needs_reference
-def test_the_real_numbers_read_right_with_a_pack_cut_from_the_real_screens(tmp_path):
+def test_the_real_numbers_read_right_with_a_pack_cut_from_the_real_screens(webbot_here, tmp_path):
     shots = link(tmp_path, results="round-finished-results.png", shop="shop.png")
-    done = run_webbot("burrito-bison", "pack", "cut", *map(str, shots),
+    done = webbot_here("burrito-bison", "pack", "cut", *map(str, shots),
                       "--out", str(tmp_path / "pack"))
     assert done.returncode == 0, done.stderr
     out = " ".join(done.stdout.split())

@@ -9,7 +9,6 @@ import cv2
 import pytest
 
 from tests.burrito_bison.conftest import REAL, REAL_SCREENS, REAL_TEMPLATES, needs_reference
-from tests.conftest import run_webbot
 from webbot.burrito_bison.matching import REQUIRED, Matcher, TemplatePack
 from webbot.burrito_bison.perceive import classify, read_image
 from webbot.errors import WebbotError
@@ -63,9 +62,9 @@ def test_the_ring_post_is_found_at_every_camera_zoom(real_pack, zoom):
     assert abs(post.scale - zoom) <= 0.03
 
 
-def test_classify_command_prints_the_contract_json():
+def test_classify_command_prints_the_contract_json(webbot_here):
     screens = [str(REAL / "screens" / name) for name in REAL_SCREENS]
-    done = run_webbot("burrito-bison", "classify", *screens, "--templates",
+    done = webbot_here("burrito-bison", "classify", *screens, "--templates",
                       str(REAL_TEMPLATES), "--json")
     assert done.returncode == 0, done.stderr
     printed = [json.loads(line) for line in done.stdout.splitlines()]
@@ -73,12 +72,12 @@ def test_classify_command_prints_the_contract_json():
                        for path, screen in zip(screens, REAL_SCREENS.values(), strict=True)]
 
 
-def test_a_pack_missing_templates_is_refused_in_one_line(tmp_path):
+def test_a_pack_missing_templates_is_refused_in_one_line(webbot_here, tmp_path):
     for name in REQUIRED[:-1]:
         shutil.copy(REAL_TEMPLATES / f"{name}.png", tmp_path)
     with pytest.raises(WebbotError, match=f"lacks {REQUIRED[-1]}.png"):
         TemplatePack(tmp_path)
-    done = run_webbot("burrito-bison", "classify", str(REAL / "screens" / "pinata.png"),
+    done = webbot_here("burrito-bison", "classify", str(REAL / "screens" / "pinata.png"),
                       "--templates", str(tmp_path))
     assert done.returncode == 1
     assert done.stderr.strip().count("\n") == 0 and "lacks unlocked.png" in done.stderr

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from tests.burrito_bison.conftest import needs_reference
-from tests.conftest import made_once, run_folder, run_webbot, sweep
+from tests.conftest import made_once, run_folder, sweep
 from tests.real_world import (
     BURRITO,
     BURRITO_SHOTS,
@@ -132,11 +132,11 @@ def _in_grab(box: tuple[int, int, int, int], size: tuple[int, int]) -> tuple[flo
     return left + x * scale, top + y * scale, left + (x + w) * scale, top + (y + h) * scale
 
 
-def test_the_classify_command_reads_a_grab_with_the_game_under_a_toolbar(original, screens,
-                                                                        tmp_path):
+def test_the_classify_command_reads_a_grab_with_the_game_under_a_toolbar(webbot_here, original,
+                                                                        screens, tmp_path):
     grab = portal_grab(game_scene(screens["ring"]), (1120, 540))
     cv2.imwrite(str(tmp_path / "ring.png"), grab)
-    done = run_webbot("burrito-bison", "classify", str(tmp_path / "ring.png"), "--templates",
+    done = webbot_here("burrito-bison", "classify", str(tmp_path / "ring.png"), "--templates",
                       str(ORIGINAL_TEMPLATES))
     assert done.returncode == 0, done.stderr
     assert ": ring (bison-health-bar" in done.stdout and "launch at (" in done.stdout
@@ -186,14 +186,15 @@ def test_a_pack_cut_from_the_real_screens_reads_them_in_another_portal(cut, shot
 
 
 @pytest.mark.parametrize("size", [pytest.param((1173, 660), marks=pytest.mark.full), (1280, 768)])
-def test_the_numbers_of_a_grab_with_the_game_under_a_toolbar(cut, screens, tmp_path, size):
+def test_the_numbers_of_a_grab_with_the_game_under_a_toolbar(webbot_here, cut, screens, tmp_path,
+                                                            size):
     """`read` finds the game in a grab without a black frame by its screen's indicator, cuts
     the scene there, and reads the same numbers as in the real grab."""
     paths = []
     for shot in ("results", "shop"):
         paths.append(tmp_path / f"{shot}.png")
         cv2.imwrite(str(paths[-1]), portal_grab(game_scene(screens[shot]), size))
-    done = run_webbot("burrito-bison", "read", *map(str, paths), "--templates",
+    done = webbot_here("burrito-bison", "read", *map(str, paths), "--templates",
                       str(cut.folder), "--json")
     assert done.returncode == 0, done.stderr
     results, shop = (json.loads(line) for line in done.stdout.splitlines())
@@ -202,10 +203,10 @@ def test_the_numbers_of_a_grab_with_the_game_under_a_toolbar(cut, screens, tmp_p
     assert shop["screen"] == "shop" and shop["coins"] == 883 and shop["price"] == 6100
 
 
-def test_a_grab_whose_game_is_not_found_is_one_line(original, tmp_path):
+def test_a_grab_whose_game_is_not_found_is_one_line(webbot_here, original, tmp_path):
     page = np.full((700, 1200, 3), 236, np.uint8)
     cv2.imwrite(str(tmp_path / "page.png"), page)
-    done = run_webbot("burrito-bison", "read", str(tmp_path / "page.png"), "--templates",
+    done = webbot_here("burrito-bison", "read", str(tmp_path / "page.png"), "--templates",
                       str(ORIGINAL_TEMPLATES))
     assert done.returncode == 1
     assert done.stderr.count("\n") == 1 and "no game found in it" in done.stderr

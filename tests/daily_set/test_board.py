@@ -20,7 +20,6 @@ from scripts.render_set_board import (
     daily_board,
     daily_puzzle,
 )
-from tests.conftest import run_webbot
 from tests.daily_set.conftest import REAL, REAL_CARDS, REAL_SETS, needs_reference, site_card
 from webbot.inputs import is_lossy
 from webbot.set_cards import picture as picture_module
@@ -235,13 +234,13 @@ def _cards(numbers: list[int], layout: str = "current") -> list[np.ndarray]:
     return [card_picture(LAYOUTS[layout], n).copy() for n in numbers]
 
 
-def test_the_command_prints_json_and_draws_the_sets(tmp_path):
+def test_the_command_prints_json_and_draws_the_sets(webbot_here, tmp_path):
     numbers = daily_puzzle(7)
     picture = tmp_path / "board.jpg"
     cv2.imwrite(str(picture), daily_board(numbers, Look("current", DARK, 1.0, 2.0, shadow=True)),
                 [cv2.IMWRITE_JPEG_QUALITY, 90])
     out = tmp_path / "seen.png"
-    done = run_webbot("daily-set", "read", str(picture), "--json", "--annotate", str(out))
+    done = webbot_here("daily-set", "read", str(picture), "--json", "--annotate", str(out))
     assert done.returncode == 0, done.stderr
     read = json.loads(done.stdout)
     assert read["file"] == str(picture)
@@ -254,19 +253,19 @@ def test_the_command_prints_json_and_draws_the_sets(tmp_path):
     assert drawn.shape[0] > cv2.imread(str(picture)).shape[0]  # the legend below
 
 
-def test_small_cards_are_read_through_jpeg_down_to_the_measured_size_and_refused_below(
+def test_small_cards_are_read_through_jpeg_down_to_the_measured_size_and_refused_below(webbot_here,
         tmp_path):
     """Cards about 53 px wide (shapes 24 px high) through JPEG are read; smaller ones than
     were measured are refused, saying why."""
     numbers = daily_puzzle(8)
     picture = daily_board(numbers, Look("current", None, 0.28))
     cv2.imwrite(str(tmp_path / "board.jpg"), picture, [cv2.IMWRITE_JPEG_QUALITY, 90])
-    done = run_webbot("daily-set", "read", str(tmp_path / "board.jpg"), "--json")
+    done = webbot_here("daily-set", "read", str(tmp_path / "board.jpg"), "--json")
     assert done.returncode == 0, done.stderr
     assert [tuple(s) for s in json.loads(done.stdout)["sets"]] == truth_sets(numbers)
     tiny = daily_board(numbers, Look("current", None, 0.2))  # shapes ~17 px high
     cv2.imwrite(str(tmp_path / "tiny.jpg"), tiny, [cv2.IMWRITE_JPEG_QUALITY, 95])
-    done = run_webbot("daily-set", "read", str(tmp_path / "tiny.jpg"))
+    done = webbot_here("daily-set", "read", str(tmp_path / "tiny.jpg"))
     assert done.returncode == 1 and done.stdout == ""
     assert re.fullmatch(r"webbot: error: \S+tiny\.jpg: the cards are too small to read "
                         r"through JPEG compression: their shapes are 1\d px high, 20 needed\n",
@@ -350,16 +349,16 @@ def test_lossy_pictures_are_told_from_lossless_ones():
     assert not is_lossy(coded(".webp", cv2.IMWRITE_WEBP_QUALITY, 101))  # lossless
 
 
-def test_the_command_refuses_in_one_line(tmp_path):
+def test_the_command_refuses_in_one_line(webbot_here, tmp_path):
     blank = tmp_path / "blank.png"
     cv2.imwrite(str(blank), np.full((100, 100, 3), 255, np.uint8))
-    done = run_webbot("daily-set", "read", str(blank))
+    done = webbot_here("daily-set", "read", str(blank))
     assert done.returncode == 1
     assert done.stderr.startswith(f"webbot: error: {blank}: no SET cards")
     assert done.stderr.count("\n") == 1
     text = tmp_path / "notes.txt"
     text.write_text("not a picture")
-    done = run_webbot("daily-set", "read", str(text))
+    done = webbot_here("daily-set", "read", str(text))
     assert done.returncode == 2 and "not an image" in done.stderr
 
 

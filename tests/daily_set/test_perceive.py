@@ -11,7 +11,6 @@ import numpy as np
 import pytest
 
 from tests import processes
-from tests.conftest import run_webbot
 from tests.daily_set.conftest import FIXTURES, IMAGES, REAL, needs_reference, site_card
 from webbot.set_cards.model import Card, all_cards
 from webbot.set_cards.perceive import CardError, classify, decode, load
@@ -205,23 +204,23 @@ def test_a_broken_shape_is_doubted(cut):
     assert reading.doubt > 0.9 and reading.doubtful == "count"
 
 
-def test_classify_command_prints_json_per_image(tmp_path):
+def test_classify_command_prints_json_per_image(webbot_here, tmp_path):
     files = [IMAGES / "small" / "05.gif", IMAGES / "new" / "77.png"]
-    done = run_webbot("daily-set", "classify", *map(str, files), "--json")
+    done = webbot_here("daily-set", "classify", *map(str, files), "--json")
     assert done.returncode == 0, done.stderr
     lines = [json.loads(line) for line in done.stdout.splitlines()]
     assert lines == [{"file": str(files[0]), **site_card(5).as_dict()},
                      {"file": str(files[1]), **site_card(77).as_dict()}]
 
 
-def test_classify_command_errors_are_one_line(tmp_path):
+def test_classify_command_errors_are_one_line(webbot_here, tmp_path):
     text = tmp_path / "notes.gif"
     text.write_text("not a picture")
-    done = run_webbot("daily-set", "classify", str(text))
+    done = webbot_here("daily-set", "classify", str(text))
     assert done.returncode == 2  # bad input
     assert done.stderr == (f"webbot: error: {text} is not an image that can be decoded (PNG, "
                            "JPEG, GIF, BMP, WebP)\n")
-    done = run_webbot("daily-set", "classify", str(tmp_path / "missing.gif"))
+    done = webbot_here("daily-set", "classify", str(tmp_path / "missing.gif"))
     assert done.returncode == 2 and "missing.gif: no such file" in done.stderr
     assert len(done.stderr.splitlines()) == 1
 

@@ -15,7 +15,7 @@ from scripts.parts import BOARD_SEEDS
 from scripts.photo_boards import draw_board
 from scripts.photo_cards import photo_card
 from scripts.render_set_board import LAYOUTS, Look, board, card_picture, daily_board, daily_puzzle
-from tests.conftest import run_webbot, sweep
+from tests.conftest import sweep
 from tests.daily_set.conftest import IMAGES, REAL, site_card
 from webbot.set_cards import camera, parting, photo, unseen
 from webbot.set_cards.model import BoardError, Card, find_sets
@@ -52,18 +52,18 @@ def test_the_real_photos_read_to_exactly_their_cards_and_sets(photo):
     assert found.sets == sets_of(truth)
 
 
-def test_a_real_photo_through_the_command_says_it_is_a_table_in_json():
+def test_a_real_photo_through_the_command_says_it_is_a_table_in_json(webbot_here):
     photo = PHOTOS / "phone-15-cards.jpg"
     if not photo.is_file():
         pytest.skip("../shared/reference/daily-set/photos is absent")
-    done = run_webbot("daily-set", "read", "--json", str(photo))
+    done = webbot_here("daily-set", "read", "--json", str(photo))
     assert done.returncode == 0, done.stderr
     said = json.loads(done.stdout)
     assert said["kind"] == "table" and len(said["cards"]) == 15
     assert [Card(c["count"], c["shape"], c["color"], c["fill"]) for c in said["cards"]] == \
         labels("phone-15-cards.jpg")
     assert [tuple(s) for s in said["sets"]] == sets_of(labels("phone-15-cards.jpg"))
-    refused = run_webbot("daily-set", "read", "--puzzle", str(photo))
+    refused = webbot_here("daily-set", "read", "--puzzle", str(photo))
     assert refused.returncode == 1 and "no SET cards in the picture" in refused.stderr
 
 
@@ -267,12 +267,12 @@ def test_drawn_photos_of_tables_are_read_exactly_or_refused_never_wrong(seeds):
     assert exact >= len(seeds) - 1  # (all of them today)
 
 
-def test_a_printed_board_in_perspective_reads_through_the_command(tmp_path):
+def test_a_printed_board_in_perspective_reads_through_the_command(webbot_here, tmp_path):
     picture, placed, _ = draw_board(6, size=(960, 720), art="physical", table="dark",
                                     touching=False)
     path = tmp_path / "table.png"
     cv2.imwrite(str(path), picture)
-    done = run_webbot("daily-set", "read", str(path))
+    done = webbot_here("daily-set", "read", str(path))
     assert done.returncode == 0, done.stderr
     assert f"{len(placed)} cards read in " in done.stdout
     assert "as a table of the card game" in done.stdout

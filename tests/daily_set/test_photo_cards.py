@@ -12,7 +12,6 @@ import pytest
 
 from scripts.photo_cards import CARD_ASPECT, WIDTHS, Look, photo_card, photograph, random_look
 from scripts.render_set_cards import card_for_number
-from tests.conftest import run_webbot
 from webbot.set_cards.perceive import Unclear
 from webbot.set_cards.single import read_single
 
@@ -77,13 +76,13 @@ def test_moire_sampling_differs_from_a_prefiltered_picture():
     assert np.abs(clean - aliased).max() > 60
 
 
-def test_a_doubtful_card_is_refused_saying_what_it_read(tmp_path):
+def test_a_doubtful_card_is_refused_saying_what_it_read(webbot_here, tmp_path):
     picture, _ = photo_card(70, np.random.default_rng(231))  # a small diamond, blurred
     with pytest.raises(Unclear, match=r"^unsure of the fill: striped or empty\?$"):
         read_single(picture)
     path = tmp_path / "card.png"
     cv2.imwrite(str(path), picture)
-    done = run_webbot("daily-set", "classify", str(path))
+    done = webbot_here("daily-set", "classify", str(path))
     assert done.returncode == 1
     assert done.stderr.strip().splitlines() == [
         f"webbot: error: {path}: unsure of the fill: striped or empty?"]

@@ -267,19 +267,18 @@ def test_read_command_prints_the_real_level_as_json(tmp_path):
     assert seen.shape[1:] == (1920, 3) and seen.shape[0] > 1080
 
 
-def test_read_command_errors_are_one_line(tmp_path):
-    from tests.conftest import run_webbot
+def test_read_command_errors_are_one_line(webbot_here, tmp_path):
 
-    missing = run_webbot("puzlogic", "read", str(tmp_path / "nope.png"))
+    missing = webbot_here("puzlogic", "read", str(tmp_path / "nope.png"))
     assert missing.returncode == 2 and "nope.png: no such file" in missing.stderr
     black = tmp_path / "black.png"
     cv2.imwrite(str(black), np.zeros((600, 800, 3), np.uint8))
-    result = run_webbot("puzlogic", "read", str(black))
+    result = webbot_here("puzlogic", "read", str(black))
     assert result.returncode == 1
     assert result.stderr.strip().splitlines() == [
         "webbot: error: no 1.33:1 game area framed by black in the 800x600 picture"]
     if (REAL / "puzlogic-start-map.png").exists():
-        select = run_webbot("puzlogic", "read", str(REAL / "puzlogic-start-map.png"))
+        select = webbot_here("puzlogic", "read", str(REAL / "puzlogic-start-map.png"))
         assert select.returncode == 1 and "shows the select screen, not a level" in select.stderr
 
 

@@ -21,37 +21,38 @@ def write(tmp_path, data, name="puzzle.json"):
 
 @needs_reference
 @pytest.mark.parametrize("solver", ["auto", "bruteforce"])
-def test_json_placements_of_a_reference_level(tmp_path, solver):
+def test_json_placements_of_a_reference_level(webbot_here, tmp_path, solver):
     level = reference_levels()[14]
-    result = run_webbot("puzlogic", "solve", write(tmp_path, level), "--solver", solver, "--json")
+    result = webbot_here("puzlogic", "solve", write(tmp_path, level), "--solver", solver,
+                         "--json")
     assert result.returncode == 0, result.stderr
     placed = json.loads(result.stdout)["placements"]
     assert tuple(Placement(*p) for p in placed) == known_solution(level)
 
 
-def test_text_output_draws_the_board_and_says_if_unique(tmp_path):
+def test_text_output_draws_the_board_and_says_if_unique(webbot_here, tmp_path):
     data = {"cells": [[0, 0, None], [0, 1, 1], [1, 0, 1], [1, 1, None]],
             "pieces": [{"value": 2, "color": "blue"}, {"value": 2, "color": "white"}]}
-    result = run_webbot("puzlogic", "solve", write(tmp_path, data), "--unique")
+    result = webbot_here("puzlogic", "solve", write(tmp_path, data), "--unique")
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[:2] in ([" 2b  1", "  1 2w"], [" 2w  1", "  1 2b"])
     assert lines[2].endswith("NOT unique")
 
 
-def test_all_solutions_as_json(tmp_path):
+def test_all_solutions_as_json(webbot_here, tmp_path):
     data = {"cells": [[0, 0, None], [1, 1, None]],
             "pieces": [{"value": 2, "color": "blue"}, {"value": 3, "color": "blue"}]}
-    result = run_webbot("puzlogic", "solve", write(tmp_path, data), "--all", "--json")
+    result = webbot_here("puzlogic", "solve", write(tmp_path, data), "--all", "--json")
     out = json.loads(result.stdout)
     assert out["unique"] is False
     assert sorted(out["solutions"]) == [[[0, 0, 2, "blue"], [1, 1, 3, "blue"]],
                                         [[0, 0, 3, "blue"], [1, 1, 2, "blue"]]]
 
 
-def test_generated_board_round_trip(tmp_path):
+def test_generated_board_round_trip(webbot_here, tmp_path):
     puzzle, _ = latin_puzzle(6, seed=1)
-    result = run_webbot("puzlogic", "solve", write(tmp_path, puzzle.to_json()), "--json")
+    result = webbot_here("puzlogic", "solve", write(tmp_path, puzzle.to_json()), "--json")
     placed = [Placement(*p) for p in json.loads(result.stdout)["placements"]]
     assert broken_rules(Puzzle.from_json(puzzle.to_json()), placed) == []
 
@@ -63,9 +64,9 @@ def one_line_error(result) -> str:
 
 
 @pytest.mark.parametrize("solver", ["fast", "z3", "bruteforce"])
-def test_unsolvable_puzzle_exits_non_zero_with_a_reason(tmp_path, solver):
+def test_unsolvable_puzzle_exits_non_zero_with_a_reason(webbot_here, tmp_path, solver):
     data = {"cells": [[0, 0, None], [0, 1, 1]], "pieces": [{"value": 1, "color": "blue"}]}
-    result = run_webbot("puzlogic", "solve", write(tmp_path, data), "--solver", solver)
+    result = webbot_here("puzlogic", "solve", write(tmp_path, data), "--solver", solver)
     assert result.returncode == 1
     assert one_line_error(result).endswith(f"the puzzle has no solution ({solver} solver)")
 
@@ -76,18 +77,18 @@ def test_unsolvable_puzzle_exits_non_zero_with_a_reason(tmp_path, solver):
     ('{"cells": [[0, 0, null]], "pieces": [{"value": 1, "color": "pink"}]}',
      "pieces[0].color: expected \"blue\" or \"white\", got 'pink'"),
 ])
-def test_malformed_puzzle_exits_non_zero_with_a_reason(tmp_path, content, reason):
+def test_malformed_puzzle_exits_non_zero_with_a_reason(webbot_here, tmp_path, content, reason):
     path = tmp_path / "bad.json"
     path.write_text(content)
-    result = run_webbot("puzlogic", "solve", str(path))
+    result = webbot_here("puzlogic", "solve", str(path))
     assert result.returncode == 2  # bad input, like bad usage
     assert reason in one_line_error(result)
 
 
-def test_missing_file_and_unknown_solver(tmp_path):
-    result = run_webbot("puzlogic", "solve", str(tmp_path / "none.json"))
+def test_missing_file_and_unknown_solver(webbot_here, tmp_path):
+    result = webbot_here("puzlogic", "solve", str(tmp_path / "none.json"))
     assert "none.json: no such file" in one_line_error(result)
-    result = run_webbot("puzlogic", "solve", str(tmp_path / "none.json"), "--solver", "magic")
+    result = webbot_here("puzlogic", "solve", str(tmp_path / "none.json"), "--solver", "magic")
     assert result.returncode == 2
     assert "'magic' is not one of" in one_line_error(result)
 
@@ -96,6 +97,7 @@ def test_missing_file_and_unknown_solver(tmp_path):
 def test_the_largest_board_allowed_is_solved_or_stopped_with_one_line(tmp_path, solver):
     puzzle, _ = latin_puzzle(50, seed=1)  # 1,500 free cells: once a RecursionError
     path = write(tmp_path, puzzle.to_json())
+    # (a process of its own: a main thread's stack, as the user's command has)
     result = run_webbot("puzlogic", "solve", path, "--solver", solver, "--timeout", "2",
                         "--json", timeout=300)
     if result.returncode == 0:
@@ -107,15 +109,15 @@ def test_the_largest_board_allowed_is_solved_or_stopped_with_one_line(tmp_path, 
                                           "its 2 s limit (--timeout S to allow longer)")
 
 
-def test_all_stops_at_the_limit_and_says_so(tmp_path):
+def test_all_stops_at_the_limit_and_says_so(webbot_here, tmp_path):
     cells = [[k, k, None] for k in range(6)]  # 6 free cells in 6 lines: 6! solutions
     pieces = [{"value": v, "color": "blue"} for v in range(1, 7)]
     path = write(tmp_path, {"cells": cells, "pieces": pieces})
-    result = run_webbot("puzlogic", "solve", path, "--all", "--limit", "7", "--json")
+    result = webbot_here("puzlogic", "solve", path, "--all", "--limit", "7", "--json")
     assert result.returncode == 0
     out = json.loads(result.stdout)
     assert len(out["solutions"]) == 7 and out["complete"] is False and out["unique"] is False
     assert result.stderr == ("note: stopped at the limit of 7 solutions (--limit); there are "
                              "more\n")
-    done = run_webbot("puzlogic", "solve", path, "--all", "--limit", "720", "--json")
+    done = webbot_here("puzlogic", "solve", path, "--all", "--limit", "720", "--json")
     assert json.loads(done.stdout)["complete"] is True and done.stderr == ""
