@@ -5,13 +5,13 @@ from the real ones, and the judging of one glyph."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
 import numpy as np
 
 from tests.burrito_bison.conftest import GAME, REAL, needs_reference
-from tests.conftest import run_webbot
 from webbot.burrito_bison import digits
 from webbot.burrito_bison.readout import NO_DIGITS, Number, read_in
 from webbot.screen import Screen
@@ -45,20 +45,20 @@ def replica_shots(browser, fixtures_url: str, folder: Path, queries: dict[str, s
     return truth
 
 
-def cut(folder: Path, *shots: str) -> str:
-    done = run_webbot("burrito-bison", "pack", "cut", *(str(folder / f"{shot}.png")
-                                                        for shot in shots),
-                      "--out", str(folder / "pack"))
+def cut(webbot: Callable, folder: Path, *shots: str) -> str:
+    done = webbot("burrito-bison", "pack", "cut", *(str(folder / f"{shot}.png")
+                                                    for shot in shots),
+                  "--out", str(folder / "pack"))
     assert done.returncode == 0, done.stderr
     return " ".join(done.stdout.split())
 
 
-def read(*paths: Path, pack: Path) -> tuple[list[dict], str]:
+def read(webbot: Callable, *paths: Path, pack: Path) -> tuple[list[dict], str]:
     """What `read --json` and `read` say of the pictures with the pack (both exit 0)."""
     answers = []
     for json_flag in (("--json",), ()):
-        done = run_webbot("burrito-bison", "read", *map(str, paths), "--templates", str(pack),
-                          *json_flag)
+        done = webbot("burrito-bison", "read", *map(str, paths), "--templates", str(pack),
+                      *json_flag)
         assert done.returncode == 0, done.stderr
         answers.append(done.stdout)
     return [json.loads(line) for line in answers[0].splitlines()], answers[1]
@@ -77,7 +77,8 @@ def right_or_unreadable(answer: dict, truth: dict, plain: str) -> dict[str, str]
     return unreadable
 
 
-def test_the_reported_thin_pack_reads_no_number_wrong(browser, fixtures_url, tmp_path):
+def test_the_reported_thin_pack_reads_no_number_wrong(webbot_here, browser, fixtures_url,
+                                                     tmp_path):
     """Cut from a results screen (a total of 2,000), the missions and the piñata: no shop, so
     no level pips to learn 1-9 from, and nothing to tell a 0 from a 6, 8 or 9 (Tesseract votes
     the replica's 9 of 489 a 0). Such a pack labels no 0, and a later total of 1,176 is not
@@ -86,22 +87,22 @@ def test_the_reported_thin_pack_reads_no_number_wrong(browser, fixtures_url, tmp
         "results": "scene=results&coins=1511", "missions": "scene=missions",
         "pinata": "scene=pinata", "later": "scene=results&coins=687"})
     assert truth["later"]["total"] == 1176
-    out = cut(tmp_path, "results", "missions", "pinata")
+    out = cut(webbot_here, tmp_path, "results", "missions", "pinata")
     assert "it gives shop-hud, shop-lock and the digits 1-9, from its level pips" in out
     assert "0-" not in " ".join(path.name for path in (tmp_path / "pack" / "digits").iterdir())
-    (answer,), plain = read(tmp_path / "later.png", pack=tmp_path / "pack")
+    (answer,), plain = read(webbot_here, tmp_path / "later.png", pack=tmp_path / "pack")
     why = right_or_unreadable(answer, truth["later"], plain)
     assert answer["total"] is None and why["total"].startswith("no glyph for ")
 
 
-def test_a_pack_without_a_digit_leaves_numbers_with_it_unread(browser, fixtures_url,
+def test_a_pack_without_a_digit_leaves_numbers_with_it_unread(webbot_here, browser, fixtures_url,
                                                               tmp_path):
     """A pack cut from the replica's results and shop, its 0s then taken out (as a pack
     cut from screenshots that show no 0): 2,000 and 100 are unreadable (no glyph for 0),
     the numbers without a 0 read as before."""
     truth = replica_shots(browser, fixtures_url, tmp_path, {
         "results": "scene=results&coins=1511", "shop": "scene=shop&coins=2356"})
-    (results, shop), plain = read_without_digit(tmp_path, "0")
+    (results, shop), plain = read_without_digit(webbot_here, tmp_path, "0")
     why = right_or_unreadable(results, truth["results"], plain)
     assert (results["distance"], results["coins"]) == (774, 489)
     assert results["total"] is None and "0" in why["total"]
@@ -109,13 +110,13 @@ def test_a_pack_without_a_digit_leaves_numbers_with_it_unread(browser, fixtures_
     assert shop["coins"] == 2356 and shop["price"] is None
 
 
-def read_without_digit(folder: Path, digit: str) -> tuple[list[dict], str]:
+def read_without_digit(webbot: Callable, folder: Path, digit: str) -> tuple[list[dict], str]:
     """The results and shop in `folder` read with a pack cut from them, less `digit`'s glyphs
     (as a pack cut from screenshots that never show it)."""
-    cut(folder, "results", "shop")
+    cut(webbot, folder, "results", "shop")
     for glyph in (folder / "pack" / "digits").glob(f"{digit}-*.png"):
         glyph.unlink()
-    return read(folder / "results.png", folder / "shop.png", pack=folder / "pack")
+    return read(webbot, folder / "results.png", folder / "shop.png", pack=folder / "pack")
 
 
 def link(folder: Path, **shots: str) -> None:
@@ -124,17 +125,17 @@ def link(folder: Path, **shots: str) -> None:
 
 
 @needs_reference
-def test_real_thin_packs_read_no_number_wrong(tmp_path):
+def test_real_thin_packs_read_no_number_wrong(webbot_here, tmp_path):
     """The real results, missions and piñata (a pack that knows no digit, whose glyphs
     Tesseract alone would misread); then the real results and shop with the pack's 6s taken
     out: the shop's 6,100 unreadable, and the total's small 5, which may be a 6."""
     link(tmp_path, results="round-finished-results.png", missions="round-finished-missions.png",
          pinata="pinata.png", shop="shop.png")
-    cut(tmp_path, "results", "missions", "pinata")
-    (answer,), plain = read(tmp_path / "results.png", pack=tmp_path / "pack")
+    cut(webbot_here, tmp_path, "results", "missions", "pinata")
+    (answer,), plain = read(webbot_here, tmp_path / "results.png", pack=tmp_path / "pack")
     right_or_unreadable(answer, REAL_TRUTH["results"], plain)
 
-    (results, shop), plain = read_without_digit(tmp_path, "6")
+    (results, shop), plain = read_without_digit(webbot_here, tmp_path, "6")
     why = right_or_unreadable(results, REAL_TRUTH["results"], plain)
     assert (results["distance"], results["coins"]) == (774, 489)
     assert why == {"total": "glyph 1 may be a 6, which it has no glyph for"}
