@@ -11,7 +11,6 @@ import cv2
 import pytest
 
 from tests.burrito_bison.conftest import REAL, REAL_TEMPLATES, needs_reference, sized_frames
-from tests.conftest import run_webbot
 from webbot import folders
 from webbot.burrito_bison.bot import pack_sized
 from webbot.burrito_bison.layout import MANIFEST, SHOTS
@@ -30,10 +29,10 @@ REAL_CANVAS = {"2018": (213, 194, 1173, 660), "2022": (6, 31, 1146, 645)}
 
 
 @needs_reference
-def test_a_pack_cut_from_real_page_grabs_of_two_builds(tmp_path):
+def test_a_pack_cut_from_real_page_grabs_of_two_builds(webbot_here, tmp_path):
     for shot, name in REAL_SHOTS.items():
         (tmp_path / f"{shot}.png").symlink_to(REAL / "screens" / name)
-    done = run_webbot("burrito-bison", "pack", "cut",
+    done = webbot_here("burrito-bison", "pack", "cut",
                       *(str(tmp_path / f"{shot}.png") for shot in REAL_SHOTS),
                       "--out", str(tmp_path / "pack"))
     assert done.returncode == 0, done.stderr
@@ -70,7 +69,7 @@ def test_a_pack_cut_from_real_page_grabs_of_two_builds(tmp_path):
     for shot, name in REAL_SHOTS.items():
         assert classify_picture(made, read_image(REAL / "screens" / name)).screen == \
             SHOTS[shot], shot
-    done = run_webbot("burrito-bison", "classify", *(str(REAL / "screens" / name)
+    done = webbot_here("burrito-bison", "classify", *(str(REAL / "screens" / name)
                                                      for name in REAL_SHOTS.values()),
                       "--templates", str(tmp_path / "pack"), "--json")
     assert [json.loads(line)["screen"] for line in done.stdout.splitlines()] == \
@@ -102,11 +101,11 @@ def test_a_pack_cut_from_replica_page_grabs_at_one_size_reads_another(browser, f
 
 
 @needs_reference
-def test_two_screens_the_pack_cannot_tell_apart_are_a_failure(tmp_path):
+def test_two_screens_the_pack_cannot_tell_apart_are_a_failure(webbot_here, tmp_path):
     (tmp_path / "ring.png").symlink_to(REAL / "screens" / REAL_SHOTS["ring"])
     for shot in ("pinata", "missions"):  # the same picture under two screens' names
         (tmp_path / f"{shot}.png").symlink_to(REAL / "screens" / "pinata.png")
-    done = run_webbot("burrito-bison", "pack", "cut", *map(str, sorted(tmp_path.glob("*.png"))),
+    done = webbot_here("burrito-bison", "pack", "cut", *map(str, sorted(tmp_path.glob("*.png"))),
                       "--out", str(tmp_path / "pack"))
     assert done.returncode == 1
     line = done.stderr.strip()
@@ -114,7 +113,8 @@ def test_two_screens_the_pack_cannot_tell_apart_are_a_failure(tmp_path):
     assert "missions.png reads as pinata" in line
 
 
-def test_a_cut_replaces_only_what_webbot_wrote_in_the_pack(browser, fixtures_url, tmp_path):
+def test_a_cut_replaces_only_what_webbot_wrote_in_the_pack(webbot_here, browser, fixtures_url,
+                                                          tmp_path):
     """A pack cut again into the same folder: the crops and glyphs of the first cut are
     replaced, a file the player put there is kept; a folder of the player's is refused, and so
     is a cut that would overwrite a file webbot did not write."""
@@ -150,7 +150,7 @@ def test_a_cut_replaces_only_what_webbot_wrote_in_the_pack(browser, fixtures_url
     mine = tmp_path / "mine"
     mine.mkdir()
     (mine / "ring.png").write_bytes(b"a template the player made by hand")
-    done = run_webbot("burrito-bison", "pack", "cut", str(shots[0]), "--out", str(mine),
+    done = webbot_here("burrito-bison", "pack", "cut", str(shots[0]), "--out", str(mine),
                       "--box", ",".join(map(str, box)))
     assert done.returncode == 2 and "is not a webbot template pack" in done.stderr
     assert (mine / "ring.png").read_bytes() == b"a template the player made by hand"

@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import run_webbot
 from tests.daily_set.conftest import FIXTURES, REAL, REAL_CARDS, REAL_PAGE, needs_reference
 from tests.test_bad_input import png_header, radiance
 from tests.test_cli import closed_port
@@ -291,42 +290,43 @@ def test_fetch_page_reads_html(fixtures_url):
 
 # --- `webbot daily-set read URL` ---------------------------------------------------------------
 
-def test_read_command_lists_the_sets(fixtures_url):
-    done = run_webbot("daily-set", "read", fixtures_url + "daily-set/puzzle/set.htm", "--json")
+def test_read_command_lists_the_sets(webbot_here, fixtures_url):
+    done = webbot_here("daily-set", "read", fixtures_url + "daily-set/puzzle/set.htm", "--json")
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
     assert result["url"] == fixtures_url + "daily-set/puzzle/set.htm"
     assert result["layout"] == "old" and result["sets"] == OLD_SETS
     assert [c["position"] for c in result["cards"]] == list(range(1, 13))
-    done = run_webbot("daily-set", "read", fixtures_url + "daily-set/set/puzzle/index.html")
+    done = webbot_here("daily-set", "read", fixtures_url + "daily-set/set/puzzle/index.html")
     assert done.returncode == 0, done.stderr
     assert "current layout, 12 cards read" in done.stdout and "set 6: cards" in done.stdout
 
 
-def test_read_says_in_its_result_when_the_browser_would_play_another_board(fixtures_url):
+def test_read_says_in_its_result_when_the_browser_would_play_another_board(webbot_here,
+                                                                           fixtures_url):
     """The replica makes its ?seed= puzzle in its scripts, which `read` does not run."""
     url = fixtures_url + "daily-set/set/puzzle/index.html?seed=7"
-    done = run_webbot("daily-set", "read", url, "--json")
+    done = webbot_here("daily-set", "read", url, "--json")
     assert done.returncode == 0, done.stderr
     assert "were not run here" in json.loads(done.stdout)["note"] and not done.stderr
-    done = run_webbot("daily-set", "read", url)
+    done = webbot_here("daily-set", "read", url)
     assert done.stdout.splitlines()[1].startswith("note: this page's scripts read its "
                                                   "address's query (seed=7)")
-    plain = run_webbot("daily-set", "read", url.removesuffix("?seed=7"), "--json")
+    plain = webbot_here("daily-set", "read", url.removesuffix("?seed=7"), "--json")
     assert "note" not in json.loads(plain.stdout)
 
 
 @needs_reference
-def test_read_command_on_the_real_page_and_cards(tmp_path):
+def test_read_command_on_the_real_page_and_cards(webbot_here, tmp_path):
     from tests.daily_set.conftest import REAL_SETS, real_site
 
     with FixtureServer(real_site(tmp_path)) as server:
-        done = run_webbot("daily-set", "read", f"{server.url}puzzle/{REAL_PAGE}", "--json")
+        done = webbot_here("daily-set", "read", f"{server.url}puzzle/{REAL_PAGE}", "--json")
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["sets"] == REAL_SETS
 
 
-def test_read_command_errors_are_one_line(fixtures_url, tmp_path):
+def test_read_command_errors_are_one_line(webbot_here, fixtures_url, tmp_path):
     site = Path(tmp_path)
     (site / "cards.htm").write_text(card_links(range(1, 13), "missing.gif"))
     with FixtureServer(site) as server:
@@ -337,7 +337,7 @@ def test_read_command_errors_are_one_line(fixtures_url, tmp_path):
             "ftp://example.org/set.htm": "expected a URL starting with one of http://, https://",
         }
         for url, reason in cases.items():
-            done = run_webbot("daily-set", "read", url)
+            done = webbot_here("daily-set", "read", url)
             assert done.returncode == (2 if url.startswith("ftp") else 1), url
             assert done.stderr.startswith("webbot: error: ") and reason in done.stderr, url
             assert len(done.stderr.splitlines()) == 1
