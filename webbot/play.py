@@ -29,13 +29,14 @@ class Game(Protocol, Generic[Observation, Action, Result]):
 def play(game: Game[Observation, Action, Result],
          policy: Callable[[Observation], Action | None],
          recover: Callable[[BaseException], bool] | None = None,
-         phases: Phases | None = None) -> Result:
+         phases: Phases | None = None, settle: Callable[[], None] | None = None) -> Result:
     """Observe, decide, act, until the policy has nothing more to do.
 
     `recover` (webbot.recovery) is told of a failed step; when it has got the page back, the
     game is reset (it finds itself again and reads where it is) and a policy with a `resume`
     method hears of it; else the failure ends the run. `phases` is charged with the time spent
-    finding the game, deciding, acting (and looking after) and recovering."""
+    finding the game, deciding, acting (and looking after) and recovering. `settle` is called
+    once the policy is done (what the page finished meanwhile, said)."""
     phases = phases or Phases()
     observation = _reset(game, recover, phases)
     while True:
@@ -52,6 +53,8 @@ def play(game: Game[Observation, Action, Result],
             observation = _reset(game, recover, phases)
             if hasattr(policy, "resume"):
                 policy.resume()
+    if settle is not None:
+        settle()
     return game.result()
 
 

@@ -84,6 +84,11 @@ class Session:
             return None
         return self.tab.lost() or self._game_dropped()
 
+    def settle(self) -> None:
+        """At the game's end: what the page's consent library finished meanwhile, said."""
+        if self.found is not None:
+            self.found.way.settle()
+
     @property
     def stuck(self) -> bool:
         """Whether the page, or the game's frame, was last found not answering."""

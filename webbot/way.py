@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass, field
 
 from playwright.sync_api import ElementHandle, Error, Page
@@ -114,6 +115,12 @@ class Way:
         self._checked = 0.0
         self.cleared = [] if cleared is None else cleared
         self._shown: set[str] = set()  # the presses drawn on a frame, each once
+
+    def settle(self) -> None:
+        """At the game's end: what the consent library finished since the last look, said (a
+        dialog it declined as the last move was made would otherwise go unsaid)."""
+        with suppress(Error, WebbotError):  # (the page gone: nothing more to see of it)
+            self._record(self.clearance.consent.settle(self.page))
 
     def _record(self, lines: list[str]) -> None:
         """Lines of what was cleared, kept in `cleared` and said."""

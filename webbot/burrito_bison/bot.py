@@ -123,7 +123,8 @@ class BurritoBot:
                                            (seen.rounds, seen.bought)),
                        lambda seen: patience_s(seen.sighting.screen, self.stuck_after),
                        self.unstick, RECOVERY_LIMIT)
-        return play(game, policy, self.recovery, self.session.recorder.phases)
+        return play(game, policy, self.recovery, self.session.recorder.phases,
+                    self.session.settle)
 
     # -- the game of the play loop ---------------------------------------------------------
     def reset(self) -> Observation:

@@ -131,7 +131,7 @@ class DailySetBot:
 
     def play(self) -> Outcome:
         return play(self, next_set, Recovery(self.session, self.report),
-                    self.session.recorder.phases)
+                    self.session.recorder.phases, self.session.settle)
 
     def reset(self) -> Observation:
         if self.outcome.readings:  # again, on a page reopened after a lost one: each set is

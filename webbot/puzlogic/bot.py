@@ -121,7 +121,7 @@ class PuzlogicBot:
             try:
                 return play(self, Player(list(wanted), self.solve,
                                                    self.tempo.drags_per_look), self.recovery,
-                            self.session.recorder.phases)
+                            self.session.recorder.phases, self.session.settle)
             except WebbotError as exc:
                 if self._current is None:
                     raise
