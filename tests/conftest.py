@@ -19,6 +19,7 @@ from hypothesis import settings
 from hypothesis.configuration import set_hypothesis_home_dir
 
 from tests import processes
+from tests.forkserver import ForkServer
 from webbot.browser import CHROMIUM_ARGS, find_chromium
 from webbot.server import FixtureServer
 
@@ -202,8 +203,24 @@ def webbot_here(capfd) -> Callable[..., subprocess.CompletedProcess]:
     return run
 
 
-def run_webbot(*args: str, env: dict | None = None, timeout: float = 120):
-    """Run the real `webbot` command in a child process (stopped, with all it started, if it
-    runs past `timeout`)."""
-    return processes.run([sys.executable, "-m", "webbot.cli", *args], timeout=timeout,
-                         env={**os.environ, **(env or {})})
+FORKS = ForkServer()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def fork_server():
+    """This test process's fork server (tests/forkserver.py), stopped at its end."""
+    yield FORKS
+    FORKS.stop()
+
+
+def run_webbot(*args: str, env: dict | None = None, timeout: float = 120, fresh: bool = False):
+    """Run the real `webbot` command in a child process of its own (stopped, with all it
+    started, if it runs past `timeout`): forked from a server that has its libraries loaded,
+    or with `fresh` (or an environment that changes how Python starts) a new interpreter."""
+    command = [sys.executable, "-m", "webbot.cli", *args]
+    env = {**os.environ, **(env or {})}
+    if fresh or any(name.startswith("PYTHON") and env[name] != os.environ.get(name)
+                    for name in env):
+        return processes.run(command, timeout=timeout, env=env)
+    return processes.run(args, timeout=timeout, env=env,
+                         spawn=lambda args, **kwargs: FORKS.popen(list(args), **kwargs))

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
@@ -59,14 +59,15 @@ def started(command: Sequence[str], grace_s: float = GRACE_S,
 
 
 def run(command: Sequence[str], timeout: float, env: dict | None = None,
-        input: str | bytes | None = None, stdin: Any = None) -> subprocess.CompletedProcess:
+        input: str | bytes | None = None, stdin: Any = None,
+        spawn: Callable[..., subprocess.Popen] = start) -> subprocess.CompletedProcess:
     """subprocess.run with output captured as text; past `timeout` the child's whole group is
     stopped (see stop) before TimeoutExpired is raised, so nothing it started lives on.
     `input`: what its standard input reads (bytes as they are); `stdin`: a file of the test's
-    for it instead (a terminal, say)."""
+    for it instead (a terminal, say); `spawn`: what starts it (`start`, or a fork server's)."""
     if stdin is None:
         stdin = subprocess.PIPE if input is not None else subprocess.DEVNULL
-    process = start(command, stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    process = spawn(command, stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                     env=env)
     data = input.encode() if isinstance(input, str) else input
     try:

@@ -75,3 +75,32 @@ def test_run_past_its_timeout_stops_the_whole_group():
     with pytest.raises(subprocess.TimeoutExpired):
         processes.run([sys.executable, "-c", STUBBORN, tag], timeout=1)
     assert gone(tag)
+
+
+def test_a_forked_webbot_is_a_process_of_its_own_with_the_test_s_environment():
+    """tests/forkserver.py: a run has its own pid and group, the streams and the environment
+    it was given (not the server's at its start), and its exit code."""
+    from tests.conftest import FORKS
+
+    narrow, wide = (processes.run(["--help"], timeout=60, env={**os.environ, "COLUMNS": width},
+                                  spawn=lambda args, **kw: FORKS.popen(list(args), **kw))
+                    for width in ("40", "200"))
+    assert narrow.returncode == wide.returncode == 0
+    # (click wraps the help to COLUMNS, 80 at most)
+    assert max(map(len, narrow.stdout.splitlines())) < max(map(len, wide.stdout.splitlines()))
+    usage = processes.run(["puzlogic", "--levels", "20"], timeout=60, env=dict(os.environ),
+                          spawn=lambda args, **kw: FORKS.popen(list(args), **kw))
+    assert usage.returncode == 2 and usage.stdout == ""
+    assert usage.stderr.startswith("webbot: error: Invalid value for '--levels'")
+    reader, writer = os.pipe()  # a standard input that never ends: `read -` waits on it
+    try:
+        process = FORKS.popen(["daily-set", "read", "-"], stdin=reader,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        assert process.pid != FORKS.process.pid and os.getpgid(process.pid) == process.pid
+        with pytest.raises(subprocess.TimeoutExpired):
+            process.wait(timeout=0.5)
+        assert processes.stop(process, grace_s=5) == -15  # SIGTERM to its group ended it
+        assert not alive(process.pid)  # and the server reaped it
+    finally:
+        os.close(reader)
+        os.close(writer)
