@@ -540,7 +540,10 @@ _FAILED = {
 }
 
 
-def open_url(page: Page, url: str, timeout_s: float = 30) -> None:
+OPEN_S = 30.0  # for a page to load: a server that takes the connection may never answer
+
+
+def open_url(page: Page, url: str, timeout_s: float = OPEN_S) -> None:
     """Navigate, turning refused connections and HTTP errors into one-line errors
     (`Unanswered` for those of a server that may come back)."""
     try:

@@ -111,7 +111,8 @@ def browser_options(command: Callable) -> Callable:
     @click.option("--find-timeout", type=Finite(1, 600), default=FIND_TIMEOUT_S,
                   show_default=True, metavar="S",
                   help="Give up looking for the game on the page after S seconds (a loading "
-                       "screen or a preroll ad may hold it back that long).")
+                       "screen or a preroll ad may hold it back that long); a page that does "
+                       "not load is given up after S seconds or 30, the sooner.")
     @click.option("--max-recoveries", type=click.IntRange(0, 100), default=MAX_RECOVERIES,
                   show_default=True, metavar="N",
                   help="Reopen a lost page (a crashed tab, a closed page or browser) and go on, "

@@ -25,6 +25,7 @@ from playwright.sync_api import ElementHandle, Error, Page
 from webbot.answer import NoAnswer, box, evaluate, pause
 from webbot.browser import (
     ALIVE_S,
+    OPEN_S,
     Tab,
     Unanswered,
     full_page,
@@ -241,7 +242,9 @@ def game_session(options: RunOptions, fixture_path: str) -> Iterator[Session]:
             session = Session(tab.page, url, recorder, tab.consent, options.game_selector,
                               options.find_timeout_s, tab, options.max_recoveries)
             try:
-                open_url(tab.page, url)
+                # (A page that does not load cannot show the game: given up on by the search's
+                # deadline too, where the user set it shorter.)
+                open_url(tab.page, url, min(OPEN_S, options.find_timeout_s))
             except Unanswered:
                 raise  # a server that does not answer ends the run here, within its deadline
             except WebbotError as exc:

@@ -56,7 +56,7 @@ def test_a_page_whose_card_is_numbered_with_5000_digits_is_not_played(daily_set_
     without the game."""
     changed(daily_set_copy, CURRENT, 'name="card5"', f'name="card{HUGE}"')
     with FixtureServer(daily_set_copy) as server:
-        done = run_webbot("daily-set", "--url", f"{server.url}{CURRENT}", "--find-timeout", "10",
+        done = run_webbot("daily-set", "--url", f"{server.url}{CURRENT}", "--find-timeout", "4",
                           timeout=240)
     assert "the Daily SET puzzle" in one_clean_line(done)
 
