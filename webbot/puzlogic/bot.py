@@ -61,6 +61,9 @@ from webbot.vision.region import GameNotFound
 READ_TRIES = 5  # grabs to try when a reading has doubts (a drifting leaf, say)
 BOX_CHECKS = 3  # grabs in which a drop is looked for on its two boxes before a whole reading
 SELECT_CLEAR_S = 15  # to wait for a look at the level select with no leaf over a button
+# Between looks at a level select a leaf covers: a leaf takes seconds to cross a button, so
+# looking at every frame (60 a second) would only burn the machine's CPU.
+SELECT_LOOK_S = 0.2
 SCREENS = ("title", "select", "level", "completed")
 LANDED, NOT_THERE = (0, 160, 0), (0, 0, 255)  # BGR, of the marks after a drop
 ENDING = (0, 140, 255)  # BGR: the last drop's cells while the level's board fades out
@@ -208,8 +211,10 @@ class PuzlogicBot:
         return Observation(grab, picture, screen, view)
 
     def wait_for(self, test: Callable[[Observation], bool], what: str, timeout_s: float = 10,
-                 label: str = "frame", read: bool = True) -> Observation:
-        """Look again and again until `test` holds (no fixed sleeps)."""
+                 label: str = "frame", read: bool = True, poll_s: float | None = None
+                 ) -> Observation:
+        """Look again and again until `test` holds (no fixed sleeps), `poll_s` (the tempo's
+        by default) between looks."""
         found: list[Observation] = []
 
         def condition(grab: Grab) -> bool:
@@ -223,7 +228,7 @@ class PuzlogicBot:
             return False
 
         self.screen.wait_until(condition, what=what, timeout_s=timeout_s, label=label,
-                               poll_s=self.tempo.poll_s)
+                               poll_s=self.tempo.poll_s if poll_s is None else poll_s)
         return found[-1]
 
     def wait_for_screen(self, *screens: str, timeout_s: float = 10,
@@ -300,7 +305,7 @@ class PuzlogicBot:
         if not clear(observation):
             try:
                 self.wait_for(clear, "a clear look at the level select", SELECT_CLEAR_S,
-                              "select", read=False)
+                              "select", read=False, poll_s=SELECT_LOOK_S)
             except WaitTimeout:
                 if not doubts:
                     raise
