@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import os
+
+# OpenCV on one thread in each test process and in the runs it starts (read as OpenCV loads,
+# so before anything imports it): the test processes already fill the machine's cores, and
+# OpenCV's threads, which wait for work busily, would only take CPU from one another.
+os.environ.setdefault("OPENCV_FOR_THREADS_NUM", "1")
+
 import fcntl
 import json
-import os
 import shutil
 import subprocess
 import sys
