@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -86,8 +87,8 @@ def test_bench_debug_dir_prints_its_table():
 
 def test_suite_cpu_lists_each_test_s_machine_cpu_by_file():
     script = SCRIPT.with_name("suite_cpu.py")
-    result = processes.run([sys.executable, str(script), "tests/test_tables.py", "--top", "2"],
-                           timeout=300)
+    result = processes.run([sys.executable, str(script), "tests/test_tables.py", "--top", "2",
+                            "--by-process"], timeout=300)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "CPU seconds" in result.stdout
     assert "| file | tests | CPU s | share | wall s |" in result.stdout
@@ -95,3 +96,6 @@ def test_suite_cpu_lists_each_test_s_machine_cpu_by_file():
              if line.startswith("| tests/test_tables.py | ")]
     assert float(row.split("|")[3]) >= 0
     assert result.stdout.count("| tests/test_tables.py::") == 2  # the costliest two
+    # --by-process: the CPU by kind of process, the test process's own among them
+    assert "| process | CPU s | share |" in result.stdout
+    assert re.search(r"^\| the test process \| \d+\.\d \| ", result.stdout, re.M)
