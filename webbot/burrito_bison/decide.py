@@ -86,14 +86,20 @@ class Decider:
     def decide(self, observation: Observation) -> Action:
         sighting, now = observation.sighting, observation.now
         screen, targets = sighting.screen, sighting.targets
+        # A click is tried again only on a frame the game showed RETRY_S after the click was
+        # decided, not one merely looked at then: a busy machine's frames arrive late, and one
+        # drawn before the click took effect still shows the screen it left, whose button may
+        # lie over the next screen's (CI: a flash sale's Close clicked twice, the second on
+        # the piñata that followed, cancelling it).
+        shown = min(now, observation.grab.taken_at)
         if screen != "shop":
             self.shopped = self._visiting = False
         if screen == "rocket_ready" and "rocket" in targets:
             return Action(Kind.CLICK, targets["rocket"], role="rocket") \
-                if self._ready(screen, now, ROCKET_RETRY_S) else WAIT
+                if self._ready(screen, shown, ROCKET_RETRY_S) else WAIT
         if screen in ("flight", "unknown") or not settled(sighting, observation.previous):
             return WAIT
-        if not self._ready(screen, now):
+        if not self._ready(screen, shown):
             return WAIT
         if screen == "ring" and "launch" in targets:
             x, y = targets["launch"]
