@@ -1,6 +1,6 @@
 """`webbot` runs for tests, each a process of its own forked from a server that imported the
 command's libraries once: the run's own pid, process group, streams, signals and exit code,
-without an interpreter's start and a second of imports each time.
+without an interpreter's start and its libraries' imports (0.3 s) each time.
 
 The server (`python -m tests.forkserver SOCKET`, one per test process, started at its first
 run) takes a request on a Unix socket in a folder only this user can enter: the arguments,
@@ -20,6 +20,7 @@ import io
 import json
 import os
 import runpy
+import select
 import selectors
 import signal
 import socket
@@ -29,6 +30,8 @@ import tempfile
 import threading
 from contextlib import suppress
 from pathlib import Path
+
+from tests import processes
 
 # The libraries `webbot GAME` imports, loaded once in the server. Not webbot's own modules:
 # some keep what they found at import (the console's width from COLUMNS, say), which a child
@@ -58,8 +61,6 @@ class ForkServer:
             return os.path.join(self.folder, "socket")
 
     def _start(self) -> None:
-        from tests import processes
-
         self.folder = tempfile.mkdtemp(prefix="fork")  # mode 0700: this user's only
         self.process = processes.start(
             [sys.executable, "-m", "tests.forkserver", os.path.join(self.folder, "socket")],
@@ -72,8 +73,6 @@ class ForkServer:
             raise RuntimeError(f"the fork server did not start within {STARTED_S:g} s")
 
     def stop(self) -> None:
-        from tests import processes
-
         if self.process is not None:
             with suppress(OSError):
                 self.process.stdin.close()  # the server ends at the end of its input
@@ -92,8 +91,6 @@ class ForkServer:
 
 
 def select_one(stream, timeout: float):
-    import select
-
     return select.select([stream], [], [], timeout)
 
 
