@@ -445,7 +445,7 @@ def bare_loads(urls: list[str]) -> list[float]:
     (no consent engine, nothing of the bot's): the page's own load."""
     seconds = []
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=find_chromium(),
+        browser = playwright.chromium.launch(executable_path=find_chromium(headless=True),
                                              args=CHROMIUM_ARGS)
         for url in urls:
             page = browser.new_page()

@@ -97,7 +97,8 @@ def grab_frames(per_level: int, numbers: list[int], scales: list[int], query: st
     kind = "generated levels" if "generate=" in query else "bundled levels"
     frames = []
     with FixtureServer() as server, sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=find_chromium(), args=CHROMIUM_ARGS)
+        browser = playwright.chromium.launch(executable_path=find_chromium(headless=True),
+                                             args=CHROMIUM_ARGS)
         for dpr in scales:
             page = browser.new_page(device_scale_factor=dpr)
             for number in numbers:

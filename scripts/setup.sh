@@ -5,12 +5,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # chromium: the browser Playwright drives (never `playwright install`: it downloads one);
+# chromium-headless-shell: Debian's build of it for headless runs (it starts on a third of
+# the CPU; webbot.browser.find_chromium);
 # tesseract-ocr: digit and text reading; fonts-dejavu-core and fonts-liberation: the replicas'
 # sans-serif fonts (Liberation Sans has Arial's metrics, the font of the real Puzlogic);
 # xvfb: a virtual display, for --headed on a machine without a screen (xvfb-run);
 # nodejs: the tests run the replica's level generator (fixtures/puzlogic/generator.js) in node;
 # npm: installs the consent engine (DuckDuckGo's autoconsent) from the npm registry.
-apt_packages=(chromium tesseract-ocr fonts-dejavu-core fonts-liberation xvfb)
+apt_packages=(chromium chromium-headless-shell tesseract-ocr fonts-dejavu-core fonts-liberation xvfb)
 command -v node >/dev/null || apt_packages+=(nodejs)
 command -v npm >/dev/null || apt_packages+=(npm)
 python3 -c 'import sys; assert sys.version_info >= (3, 11)' 2>/dev/null || apt_packages+=(python3)

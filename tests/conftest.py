@@ -142,7 +142,9 @@ def glyph_cache(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
-    return {**browser_type_launch_args, "executable_path": find_chromium(), "args": CHROMIUM_ARGS}
+    headless = browser_type_launch_args.get("headless", True)
+    return {**browser_type_launch_args, "executable_path": find_chromium(headless=headless),
+            "args": CHROMIUM_ARGS}
 
 
 @pytest.fixture(scope="session")

@@ -76,6 +76,17 @@ def test_bench_startup_prints_its_tables():
     assert "| what the command adds |" in result.stdout
 
 
+@pytest.mark.skipif(not Path("/usr/bin/chromium-headless-shell").exists(),
+                    reason="Debian's chromium-headless-shell")
+def test_bench_browser_start_prints_its_table():
+    script = SCRIPT.with_name("bench_browser_start.py")
+    result = processes.run([sys.executable, str(script), "--repeat", "1"], timeout=300)
+    assert result.returncode == 0, result.stderr
+    rows = [line for line in result.stdout.splitlines() if line.startswith(("| Chromium",
+                                                                             "| its headless"))]
+    assert len(rows) == 4 and all(re.search(r"\| \d+\.\d\dx \|$", row) for row in rows)
+
+
 @pytest.mark.full  # (CI's time: two Burrito Bison rounds played as processes)
 def test_bench_debug_dir_prints_its_table():
     script = SCRIPT.with_name("bench_debug_dir.py")

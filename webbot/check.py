@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 
-from webbot.browser import Sandbox, chromium_version
+from webbot.browser import Sandbox, chromium_version, find_chromium
 from webbot.consent.engine import find_library
 from webbot.errors import WebbotError
 from webbot.session import RunOptions, game_session
@@ -32,6 +32,13 @@ def sandbox_row(sandbox: Sandbox | None) -> str:
     return str(sandbox) if sandbox else "as the remote browser was started (--connect)"
 
 
+def browser_row(options: RunOptions) -> str:
+    """Which browser was started: the executable, or none of ours (--connect)."""
+    if options.browser.connect:
+        return ", the remote browser (--connect)"
+    return f", {find_chromium(headless=not options.browser.headed)}"
+
+
 def run_check(options: RunOptions) -> list[tuple[str, str]]:
     """Rows of (what, result); raises WebbotError when a link of the chain is broken."""
     started = time.monotonic()
@@ -51,7 +58,7 @@ def run_check(options: RunOptions) -> list[tuple[str, str]]:
         height, width = grab.image.shape[:2]
         return [
             ("page", session.url),
-            ("chromium", chromium_version(session.page)),
+            ("chromium", f"{chromium_version(session.page)}{browser_row(options)}"),
             ("sandbox", sandbox_row(session.tab.sandbox if session.tab else None)),
             ("frame", f"{width}x{height} px at scale {grab.scale:g}"),
             ("tesseract", tesseract),

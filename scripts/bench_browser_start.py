@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""The browser's start: Debian's Chromium and its headless shell, each started as the bot
+starts it (its flags; a throwaway context as `--fresh` runs, or a profile kept between runs)
+until the bundled index page is shown, then closed.
+
+Each figure is the median of `--repeat` starts, the two browsers taking turns so that both see
+the machine in the same state. The CPU is that of the browser's processes and Playwright's
+driver from the launch until the page is shown (a second core lets the wall time be shorter).
+
+    .venv/bin/python scripts/bench_browser_start.py [--repeat 5] [--docs]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import psutil
+
+# scripts/ is on the path when this file is run as a script
+from docs_table import cores, publish
+from playwright.sync_api import Playwright, sync_playwright
+
+from webbot.browser import CHROMIUM, CHROMIUM_ARGS, HEADLESS_SHELL
+from webbot.server import FixtureServer
+
+BROWSERS = (("Chromium (`chromium`, headless)", CHROMIUM),
+            ("its headless shell (`chromium-headless-shell`)", HEADLESS_SHELL))
+KINDS = ("a throwaway context (`--fresh`)", "a kept profile")
+
+
+def spent() -> float:
+    """CPU seconds of this process's children (Playwright's driver, the browser's processes)."""
+    total = 0.0
+    for child in psutil.Process().children(recursive=True):
+        try:
+            times = child.cpu_times()
+            total += times.user + times.system
+        except psutil.Error:
+            pass
+    return total
+
+
+def start(playwright: Playwright, executable: str, profile: Path | None, url: str
+          ) -> tuple[float, float, float]:
+    """One start: seconds to the page shown, the CPU seconds that took, seconds to close."""
+    before, started = spent(), time.perf_counter()
+    if profile is None:
+        browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        page = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+        closer = browser
+    else:
+        closer = context = playwright.chromium.launch_persistent_context(
+            profile, executable_path=executable, args=CHROMIUM_ARGS,
+            viewport={"width": 1280, "height": 800})
+        page = context.pages[0] if context.pages else context.new_page()
+    page.goto(url)
+    shown, cpu = time.perf_counter() - started, spent() - before
+    closing = time.perf_counter()
+    closer.close()
+    return shown, cpu, time.perf_counter() - closing
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=5, help="starts of each browser and kind")
+    parser.add_argument("--docs", action="store_true", help="write into the docs")
+    args = parser.parse_args()
+    missing = [path for _, path in BROWSERS if not Path(path).exists()]
+    if missing:
+        print(f"bench_browser_start: {missing[0]} is not installed (bash scripts/setup.sh)",
+              file=sys.stderr)
+        return 1
+    began = time.monotonic()
+    runs: dict[tuple[str, str], list[tuple[float, float, float]]] = {}
+    with FixtureServer() as server, sync_playwright() as playwright, \
+            tempfile.TemporaryDirectory(prefix="webbot-bench-") as folder:
+        url = f"{server.url}index.html"
+        for _, path in BROWSERS:  # a first start of each, not counted: files read, profile made
+            start(playwright, path, Path(folder) / Path(path).name, url)
+        for _ in range(args.repeat):
+            for kind in KINDS:
+                for _, path in BROWSERS:
+                    profile = Path(folder) / Path(path).name if kind == KINDS[1] else None
+                    runs.setdefault((kind, path), []).append(
+                        start(playwright, path, profile, url))
+    lines = ["| browser, started on | to the page shown | CPU until then | closed in | "
+             "CPU against Chromium's |", "|---|---|---|---|---|"]
+    for kind in KINDS:
+        base = statistics.median(cpu for _, cpu, _ in runs[kind, CHROMIUM])
+        for name, path in BROWSERS:
+            shown, cpu, closed = (statistics.median(column)
+                                  for column in zip(*runs[kind, path], strict=True))
+            lines.append(f"| {name}, {kind} | {shown * 1000:.0f} ms | {cpu:.2f} s | "
+                         f"{closed * 1000:.0f} ms | {cpu / base:.2f}x |")
+    lines.append(f"\nMedians of {args.repeat} starts of each, the browsers taking turns; the "
+                 "CPU is the browser's processes' and Playwright's driver's. Measured "
+                 f"{time.strftime('%Y-%m-%d')} on {cores()} cores in "
+                 f"{time.monotonic() - began:.0f} s with `scripts/bench_browser_start.py"
+                 f"{' --docs' if args.docs else ''}`.")
+    return publish("speed_browser_start", "\n".join(lines), args.docs, 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
