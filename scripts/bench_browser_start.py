@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """The browser's start: Debian's Chromium and its headless shell, each started as the bot
 starts it (its flags; a throwaway context as `--fresh` runs, or a profile kept between runs)
-until the bundled index page is shown, then closed.
+until the bundled index page is shown, then closed; and Playwright's driver (Node.js), started
+and stopped with and without its compiled code kept (NODE_COMPILE_CACHE, as webbot keeps it).
 
-Each figure is the median of `--repeat` starts, the two browsers taking turns so that both see
+Each figure is the median of `--repeat` starts, the two ways taking turns so that both see
 the machine in the same state. The CPU is that of the browser's processes and Playwright's
-driver from the launch until the page is shown (a second core lets the wall time be shorter).
+driver from the launch until the page is shown (a second core lets the wall time be shorter),
+or the driver's until it answers.
 
     .venv/bin/python scripts/bench_browser_start.py [--repeat 5] [--docs]
 """
@@ -13,6 +15,7 @@ driver from the launch until the page is shown (a second core lets the wall time
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import tempfile
@@ -65,6 +68,37 @@ def start(playwright: Playwright, executable: str, profile: Path | None, url: st
     return shown, cpu, time.perf_counter() - closing
 
 
+def driver_start(cache: str | None) -> tuple[float, float]:
+    """One start of Playwright's driver: seconds until it answers, its CPU seconds by then."""
+    if cache:
+        os.environ["NODE_COMPILE_CACHE"] = cache
+    else:
+        os.environ.pop("NODE_COMPILE_CACHE", None)
+    before, started = spent(), time.perf_counter()
+    manager = sync_playwright()
+    manager.start()
+    took, cpu = time.perf_counter() - started, spent() - before
+    manager.__exit__()
+    return took, cpu
+
+
+def driver_rows(repeat: int, folder: str) -> list[str]:
+    cache = os.path.join(folder, "node")
+    ways = (("without a compile cache", None), ("with its compile cache kept", cache))
+    driver_start(cache)  # the cache written, not counted
+    runs: dict[str, list[tuple[float, float]]] = {}
+    for _ in range(repeat):
+        for name, kept in ways:
+            runs.setdefault(name, []).append(driver_start(kept))
+    base = statistics.median(cpu for _, cpu in runs[ways[0][0]])
+    lines = ["", "| Playwright's driver (Node.js), started | until it answers | its CPU | "
+             "CPU against without |", "|---|---|---|---|"]
+    for name, _ in ways:
+        took, cpu = (statistics.median(column) for column in zip(*runs[name], strict=True))
+        lines.append(f"| {name} | {took * 1000:.0f} ms | {cpu:.2f} s | {cpu / base:.2f}x |")
+    return lines
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5, help="starts of each browser and kind")
@@ -97,7 +131,9 @@ def main() -> int:
                                   for column in zip(*runs[kind, path], strict=True))
             lines.append(f"| {name}, {kind} | {shown * 1000:.0f} ms | {cpu:.2f} s | "
                          f"{closed * 1000:.0f} ms | {cpu / base:.2f}x |")
-    lines.append(f"\nMedians of {args.repeat} starts of each, the browsers taking turns; the "
+    with tempfile.TemporaryDirectory(prefix="webbot-bench-") as folder:
+        lines += driver_rows(args.repeat, folder)
+    lines.append(f"\nMedians of {args.repeat} starts of each, the two ways taking turns; the "
                  "CPU is the browser's processes' and Playwright's driver's. Measured "
                  f"{time.strftime('%Y-%m-%d')} on {cores()} cores in "
                  f"{time.monotonic() - began:.0f} s with `scripts/bench_browser_start.py"

@@ -85,6 +85,7 @@ def test_bench_browser_start_prints_its_table():
     rows = [line for line in result.stdout.splitlines() if line.startswith(("| Chromium",
                                                                              "| its headless"))]
     assert len(rows) == 4 and all(re.search(r"\| \d+\.\d\dx \|$", row) for row in rows)
+    assert "| with its compile cache kept |" in result.stdout
 
 
 @pytest.mark.full  # (CI's time: two Burrito Bison rounds played as processes)

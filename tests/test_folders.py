@@ -201,3 +201,24 @@ def test_remove_made_removes_only_what_the_mark_names_and_no_way_out(tmp_path):
     folders.remove_made(pack, ["digits/1-shop-pip.png", "digits/mine.png", "../secret.png"])
     assert not (pack / "digits" / "1-shop-pip.png").exists()
     assert (pack / "digits" / "mine.png").exists() and (tmp_path / "secret.png").exists()
+
+
+def test_the_driver_s_compile_cache_is_kept_in_webbot_s_own_folder(tmp_path, monkeypatch):
+    from webbot.cache import keep_node_compile_cache
+
+    monkeypatch.setenv("WEBBOT_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("NODE_COMPILE_CACHE", raising=False)
+    keep_node_compile_cache()
+    folder = tmp_path / "cache" / "node"
+    assert os.environ["NODE_COMPILE_CACHE"] == str(folder)
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+    # A user's own setting stays; a link where the folder goes is not written through.
+    monkeypatch.setenv("NODE_COMPILE_CACHE", "/theirs")
+    keep_node_compile_cache()
+    assert os.environ["NODE_COMPILE_CACHE"] == "/theirs"
+    monkeypatch.delenv("NODE_COMPILE_CACHE")
+    monkeypatch.setenv("WEBBOT_CACHE_DIR", str(tmp_path / "other"))
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "node").symlink_to(tmp_path / "elsewhere")
+    keep_node_compile_cache()
+    assert "NODE_COMPILE_CACHE" not in os.environ

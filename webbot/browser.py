@@ -18,6 +18,7 @@ from playwright.sync_api import Browser, BrowserContext, Error, Page, Playwright
 
 from webbot import consent
 from webbot.answer import NoAnswer, answered, cdp_session, detach, evaluate, with_defaults
+from webbot.cache import keep_node_compile_cache
 from webbot.consent import Consent
 from webbot.deadline import Deadline
 from webbot.errors import WebbotError, first_line
@@ -518,6 +519,7 @@ def playwright_driver() -> Iterator[Playwright]:
     it was asked to stop (one that a terminal's Ctrl-C reached too may never end; one waiting
     on a browser whose page keeps its renderer busy) is ended by its pid, with the browsers it
     started, and the stop returns."""
+    keep_node_compile_cache()
     manager = sync_playwright()
     playwright = manager.start()
     try:
