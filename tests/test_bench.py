@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests import processes
+from webbot.browser import HEADLESS_SHELL
 
 SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "bench_solvers.py"
 
@@ -76,7 +77,7 @@ def test_bench_startup_prints_its_tables():
     assert "| what the command adds |" in result.stdout
 
 
-@pytest.mark.skipif(not Path("/usr/bin/chromium-headless-shell").exists(),
+@pytest.mark.skipif(not Path(HEADLESS_SHELL).exists(),
                     reason="Debian's chromium-headless-shell")
 def test_bench_browser_start_prints_its_table():
     script = SCRIPT.with_name("bench_browser_start.py")

@@ -44,8 +44,10 @@ CHROMIUM_ARGS = [
 CHROMIUM = "/usr/bin/chromium"
 # Debian's build of Chromium for pages without a window (package chromium-headless-shell, the
 # browser Playwright itself runs headless): it starts in about a third of Chromium's time and
-# CPU (scripts/bench_browser_start.py) and draws the same pixels.
-HEADLESS_SHELL = "/usr/bin/chromium-headless-shell"
+# CPU (scripts/bench_browser_start.py) and draws the same pixels. The binary itself, not the
+# package's /usr/bin wrapper, which runs it as a shell's child: Playwright would take the
+# shell for the browser, and a browser ended by its pid (one that hangs) could go on running.
+HEADLESS_SHELL = "/usr/lib/chromium/chromium-headless-shell"
 
 # Where a remote `playwright run-server` finds its browser; empty to let the server choose.
 REMOTE_EXECUTABLE = os.environ.get("WEBBOT_REMOTE_CHROMIUM", CHROMIUM)
