@@ -9,6 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
+from webbot import browser
 from webbot.browser import CHROMIUM, CHROMIUM_ARGS, HEADLESS_SHELL, find_chromium
 
 pytestmark = pytest.mark.skipif(not (Path(CHROMIUM).exists() and Path(HEADLESS_SHELL).exists()),
@@ -62,11 +63,15 @@ def test_the_headless_shell_draws_the_replicas_as_chromium_does(playwright, fixt
         assert differing == 0, f"{url}: {differing} pixels differ"
 
 
-def test_headless_runs_start_the_shell_and_headed_ones_chromium(monkeypatch):
+def test_headless_runs_start_the_shell_and_headed_ones_chromium(monkeypatch, tmp_path):
     monkeypatch.delenv("WEBBOT_CHROMIUM", raising=False)
     assert find_chromium(headless=True) == HEADLESS_SHELL
     assert find_chromium(headless=False) == CHROMIUM
     monkeypatch.setenv("WEBBOT_CHROMIUM", CHROMIUM)
+    assert find_chromium(headless=True) == CHROMIUM
+    # Without the shell installed, Chromium runs headless too.
+    monkeypatch.delenv("WEBBOT_CHROMIUM")
+    monkeypatch.setattr(browser, "HEADLESS_SHELL", str(tmp_path / "not-installed"))
     assert find_chromium(headless=True) == CHROMIUM
 
 
