@@ -22,6 +22,7 @@ import requests
 from tests import processes
 from tests.conftest import run_webbot
 from webbot import __version__
+from webbot.browser import BrowserOptions, chromium_for
 from webbot.cli import STACKS_END
 from webbot.registry import games
 from webbot.server import fixtures_root
@@ -65,6 +66,10 @@ def test_check_runs_the_whole_chain(monkeypatch):
     # Piped, the table is as wide as its rows: the consent library's path whole, on its line.
     assert "…" not in result.stdout
     assert re.search(r"│ consent +│ .*\(/\S+/autoconsent\) +│\n", result.stdout), result.stdout
+    # It names the browser it started: headless, the shell where installed.
+    started = chromium_for(BrowserOptions())
+    assert re.search(rf"│ chromium +│ [\d.]+, {re.escape(started)} +│\n", result.stdout), \
+        result.stdout
 
 
 def test_debug_dir_keeps_frames_annotations_and_trace(tmp_path):

@@ -79,6 +79,12 @@ def find_chromium(headless: bool = False) -> str:
                       "chromium) or set WEBBOT_CHROMIUM")
 
 
+def chromium_for(options: BrowserOptions) -> str:
+    """The local Chromium a run with `options` starts: the headless shell unless it has a
+    window."""
+    return find_chromium(headless=not options.headed)
+
+
 @dataclass(frozen=True)
 class Sandbox:
     """Whether Chromium runs in its own sandbox (its renderers kept from the rest of the
@@ -171,7 +177,7 @@ class SandboxRefused(WebbotError):
 def _launch(playwright: Playwright, options: BrowserOptions, *, sandbox: bool
             ) -> Browser | BrowserContext:
     """The local Chromium; on `options.profile`, its persistent context there."""
-    executable = find_chromium(headless=not options.headed)
+    executable = chromium_for(options)
     common = {"executable_path": executable, "headless": not options.headed,
               "slow_mo": options.slow_mo, "args": CHROMIUM_ARGS, "chromium_sandbox": sandbox}
     try:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 
-from webbot.browser import Sandbox, chromium_version, find_chromium
+from webbot.browser import Sandbox, chromium_for, chromium_version
 from webbot.consent.engine import find_library
 from webbot.errors import WebbotError
 from webbot.session import RunOptions, game_session
@@ -36,7 +36,7 @@ def browser_row(options: RunOptions) -> str:
     """Which browser was started: the executable, or none of ours (--connect)."""
     if options.browser.connect:
         return ", the remote browser (--connect)"
-    return f", {find_chromium(headless=not options.browser.headed)}"
+    return f", {chromium_for(options.browser)}"
 
 
 def run_check(options: RunOptions) -> list[tuple[str, str]]:
