@@ -9,7 +9,8 @@ import pytest
 from playwright.sync_api import Page
 
 from tests.conftest import PAGES, in_own_thread, run_webbot, sweep
-from webbot.browser import BrowserOptions
+from webbot import answer
+from webbot.browser import BrowserOptions, open_page
 from webbot.burrito_bison.bot import BurritoBot, game_spec
 from webbot.burrito_bison.matching import TemplatePack
 from webbot.daily_set.bot import DailySetBot
@@ -72,6 +73,27 @@ def test_puzlogic_plays_below_the_fold_past_preroll_banner_and_consent(fixtures_
     assert results == ["completed"] and game["finished"] == [1]
     assert hook == {**hook, "consent": "declined", "preroll": "skipped", "banner": True,
                     "swallowedClicks": 0}
+
+
+def test_a_fixed_button_below_the_window_two_cross_site_frames_deep_is_scrolled_into_view(
+        fixtures_url):
+    # The game page's own cookie popup is fixed to the bottom of its frame, which reaches
+    # below the window. The headless shell carries no scroll from such an element on to the
+    # page around its frame (Chromium does): the bot scrolls the frames around it itself.
+    url = f"{fixtures_url}{PORTAL}?game=daily-set&consent=none&banner=0&seed=4"
+
+    def where_the_button_is() -> tuple[dict, dict]:
+        with open_page(BrowserOptions(viewport=(1024, 640))) as page:
+            page.goto(url)
+            game = next(frame for frame in page.frames if "/set/puzzle/" in frame.url)
+            button = game.wait_for_selector("#sliding-popup .decline-button")
+            before = answer.box(button)
+            answer.scroll_into_view(button, 5)
+            return before, answer.box(button)
+
+    before, after = in_own_thread(where_the_button_is)
+    assert before["y"] + before["height"] > 640  # below the window at first
+    assert after["y"] >= 0 and after["y"] + after["height"] <= 640
 
 
 def test_daily_set_completes_in_the_portal_and_answers_its_own_popup(fixtures_url):

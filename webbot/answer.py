@@ -124,15 +124,47 @@ def title(frame: Frame | Any) -> str:
 
 def click(element: ElementHandle | Locator, seconds: float) -> None:
     """`element.click()` within `seconds`: Playwright's own timeout for the element to be
-    clickable, and a deadline for the page's click handlers."""
+    clickable, and a deadline for the page's click handlers. An element is scrolled into view
+    first as `scroll_into_view` does."""
+    if isinstance(element, ElementHandle):
+        scroll_into_view(element, seconds)
     answered(element, lambda own: with_defaults(own.click, timeout=seconds * 1000), "a click",
              seconds + ANSWER_S)
 
 
 def scroll_into_view(element: ElementHandle, seconds: float) -> None:
-    """`element.scroll_into_view_if_needed()` within `seconds`."""
+    """`element.scroll_into_view_if_needed()` within `seconds`; an element in a frame still
+    outside the window after it, brought in by scrolling the frames around it one by one.
+    (Chromium carries a frame's scroll on to the page around it; its headless shell does not
+    where that page is another site's, a game on a portal, say.)"""
     answered(element, lambda own: with_defaults(own.scroll_into_view_if_needed,
                                           timeout=seconds * 1000), "a scroll", seconds + ANSWER_S)
+    frame = owner_frame(element)
+    while frame is not None and frame.parent_frame is not None:
+        frame = frame.parent_frame
+        place, window = box(element), _window(frame)
+        if place is None:
+            return
+        shift = [_shift(place[at], place[size], window[at], window[size])
+                 for at, size in (("x", "width"), ("y", "height"))]
+        if any(shift):
+            evaluate(frame, "([x, y]) => window.scrollBy(x, y)", shift)
+
+
+def _window(frame: Frame) -> dict:
+    """What `frame` shows, in the page's window's coordinates."""
+    if frame.parent_frame is None:
+        width, height = evaluate(frame, "[innerWidth, innerHeight]")
+        return {"x": 0, "y": 0, "width": width, "height": height}
+    return box(frame_element(frame)) or {"x": 0, "y": 0, "width": 0, "height": 0}
+
+
+def _shift(start: float, length: float, shown_from: float, shown_length: float) -> float:
+    """How far to scroll along one axis to show the span `start` + `length` (its start, when
+    it is longer than what is shown)."""
+    if start < shown_from or length > shown_length:
+        return start - shown_from
+    return max(0.0, start + length - (shown_from + shown_length))
 
 
 def pause(page: Page, milliseconds: float) -> None:

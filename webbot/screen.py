@@ -308,7 +308,7 @@ class Screen:
                 f"{math.ceil(box['width']) + 40}x{math.ceil(box['height']) + 40} or larger")
         if (box["x"] < 0 or box["y"] < 0 or box["x"] + box["width"] > view["width"] + 0.5
                 or box["y"] + box["height"] > view["height"] + 0.5):
-            self.element.scroll_into_view_if_needed(timeout=self.timeout_s * 1000)
+            answer.scroll_into_view(self.element, self.timeout_s)
             box = self._element_box()
         return box
 
