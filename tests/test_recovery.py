@@ -300,7 +300,14 @@ def test_a_stuck_browser_is_found_and_ended_with_all_its_processes():
             page.set_content("<p>a page with a renderer of its own</p>")
             pid = newest_browser()
             assert pid is not None
-            tree = [psutil.Process(pid), *psutil.Process(pid).children(recursive=True)]
+            # (a renderer's command line may not be readable yet just after it forked)
+            deadline = time.monotonic() + 10
+            while True:
+                tree = [psutil.Process(pid), *psutil.Process(pid).children(recursive=True)]
+                if any("--type=renderer" in " ".join(p.cmdline()) for p in tree[1:]) or \
+                        time.monotonic() > deadline:
+                    break
+                page.evaluate("1")  # a round trip to the page, not a sleep
             assert any("--type=renderer" in " ".join(p.cmdline()) for p in tree[1:])
             assert end_browser(pid)
             gone, alive = psutil.wait_procs(tree, timeout=10)
