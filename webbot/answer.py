@@ -140,10 +140,13 @@ def scroll_into_view(element: ElementHandle, seconds: float) -> None:
     answered(element, lambda own: with_defaults(own.scroll_into_view_if_needed,
                                           timeout=seconds * 1000), "a scroll", seconds + ANSWER_S)
     frame = owner_frame(element)
+    place = box(element) if frame is not None and frame.parent_frame is not None else None
+    if place is None or _inside(place, _window(frame.page.main_frame)):
+        return  # (in the page itself, or already in the window: as Chromium scrolls)
     while frame is not None and frame.parent_frame is not None:
         frame = frame.parent_frame
         place, window = box(element), _window(frame)
-        if place is None:
+        if place is None or window is None:
             return
         shift = [_shift(place[at], place[size], window[at], window[size])
                  for at, size in (("x", "width"), ("y", "height"))]
@@ -151,12 +154,19 @@ def scroll_into_view(element: ElementHandle, seconds: float) -> None:
             evaluate(frame, "([x, y]) => window.scrollBy(x, y)", shift)
 
 
-def _window(frame: Frame) -> dict:
-    """What `frame` shows, in the page's window's coordinates."""
-    if frame.parent_frame is None:
-        width, height = evaluate(frame, "[innerWidth, innerHeight]")
-        return {"x": 0, "y": 0, "width": width, "height": height}
-    return box(frame_element(frame)) or {"x": 0, "y": 0, "width": 0, "height": 0}
+def _window(frame: Frame) -> dict | None:
+    """What `frame` shows, in the page's window's coordinates (Playwright's measures, not the
+    page's word); None when it cannot be told (a browser without a set viewport)."""
+    if frame.parent_frame is not None:
+        return box(frame_element(frame))
+    view = frame.page.viewport_size
+    return None if view is None else {"x": 0, "y": 0, **view}
+
+
+def _inside(place: dict, window: dict | None) -> bool:
+    return window is None or all(
+        _shift(place[at], place[size], window[at], window[size]) == 0
+        for at, size in (("x", "width"), ("y", "height")))
 
 
 def _shift(start: float, length: float, shown_from: float, shown_length: float) -> float:
