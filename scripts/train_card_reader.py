@@ -4,10 +4,10 @@
 It learns from the train parts of scripts/parts.py only:
 - real photos of physical cards: the train part of ../shared/reference/daily-set/real-cards
   (1,943 labelled photos of one deck from the public repository wangtian24/set-solver, MIT),
-  each as it is and in VARIANTS changed as other cameras and decks change them: light and white
-  balance, the ink's hue (INK_HUES: purples from violet-blue to magenta) and vividness, shading,
-  blur, a lower resolution,
-  noise, JPEG, perspective, a quarter turn;
+  each as it is, through JPEG (`compressed`), and in the other VARIANTS changed as other cameras
+  and decks change them: light and white balance, the ink's hue (INK_HUES: purples from
+  violet-blue to magenta) and vividness, shading, blur, a lower resolution, noise, JPEG,
+  perspective, a quarter turn;
 - single cards drawn by scripts/photo_cards.py and boards drawn by scripts/photo_boards.py
   (each card found and cut by the bot's own finder, at full and half size);
 - the page's own art (fixtures/daily-set/images/setcards: the small and large GIFs, the new
@@ -72,9 +72,9 @@ from webbot.set_cards.photo import card_cut, find_cards, straightened  # noqa: E
 
 MODEL = ROOT / "webbot" / "set_cards" / "card_reader.onnx"
 ART = ROOT / "fixtures" / "daily-set" / "images" / "setcards"
-VARIANTS = 6  # of each real photo: as it is, and changed 5 ways at random
+VARIANTS = 7  # of each real photo: as it is, compressed, and changed 5 ways at random
 ART_VARIANTS = 6
-SINGLES, BOARDS = 2000, 150  # drawn, from the train part's seeds
+SINGLES, BOARDS = 2000, 400  # drawn, from the train part's seeds
 EPOCHS, BATCH, SEED, THREADS = 10, 128, 0, 2
 # OpenCV hues (0-180) an ink is turned to: the decks' purples run from violet-blue (the real
 # photos' deck, 103-125) to magenta (160-163); red 172-8 across the round; green 60-82.
@@ -145,6 +145,13 @@ def changed(picture: np.ndarray, color: str, rng: np.random.Generator) -> np.nda
     return out
 
 
+def compressed(picture: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The photo as it is, through JPEG at a quality from a phone's to a messaging app's
+    (whose colour at half resolution washes thin stripes out)."""
+    data = cv2.imencode(".jpg", picture, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(30, 91))])[1]
+    return cv2.imdecode(data, cv2.IMREAD_COLOR)
+
+
 def real_samples(job: tuple[Path, int]) -> tuple[list[np.ndarray], list[list[int]]]:
     path, seed = job
     picture = decode(path.read_bytes(), path.name)
@@ -154,6 +161,7 @@ def real_samples(job: tuple[Path, int]) -> tuple[list[np.ndarray], list[list[int
     for variant in range(VARIANTS):
         try:
             inputs.append(cut_input(picture if variant == 0 else
+                                    compressed(picture, rng) if variant == 1 else
                                     changed(picture, str(card["color"]), rng)))
         except CardError:
             continue

@@ -44,7 +44,7 @@ def test_glare_on_the_shapes_is_measured_on_the_paper_beside_them():
 
 def test_a_solid_washed_out_by_glare_is_refused_not_read_striped():
     washed = lit(Card(1, "diamond", "green", "solid"), 0.5)
-    card, doubts = read_cut(washed)
+    card, doubts, _ = read_cut(washed)
     assert card.fill == "striped" and doubts["fill"] == 1.0  # the look the rules cannot tell
     corners = np.float32([[0, 0], [CUT_WIDTH, 0], [CUT_WIDTH, CUT_HEIGHT], [0, CUT_HEIGHT]])
     with pytest.raises(CardError, match=r"unsure of the fill: solid or striped\?"):
@@ -89,26 +89,29 @@ def test_a_striping_s_lines_are_seen_where_a_washed_out_solid_is_smooth():
 def test_a_table_with_a_striping_whose_lines_are_seen_is_read_not_refused(seed, monkeypatch):
     """Tune boards once refused (`unsure of the fill: solid or striped?`): a striping's
     share evenly spread, or under glare, was a guess the learned reader was not 0.999 sure
-    of; its lines seen, it is read."""
+    of; its lines seen, it is read. Its lines not seen, the fill is a guess (refused here at
+    any sureness of the learned reader's: a network trained since may be surer)."""
     picture, placed, _ = draw_board(seed, size=(960, 720))
     found = read_picture(picture, lossy=True)
     assert [c.reading.card for c in found.cards] == [Card(**card.card) for card in placed]
     monkeypatch.setattr(camera, "LINES_SEEN", float("inf"))
+    monkeypatch.setattr(verdict, "SURE_ALONE", float("inf"))
     with pytest.raises(BoardError, match=r"unsure of the fill: solid or striped\?"):
         read_picture(picture, lossy=True)
 
 
 @pytest.mark.parametrize("seed", [
-    pytest.param(97, id="the learned reader 0.956 sure of striped"),
-    pytest.param(464, id="the learned reader 0.997 sure of striped, over the old limit 0.99"),
+    pytest.param(97, id="the learned reader unsure of the fill"),
+    pytest.param(464, id="the learned reader 0.96 sure of striped"),
 ])
 def test_a_table_with_a_solid_washed_out_by_glare_is_refused_not_read_wrong(seed, monkeypatch):
     """Tune boards: a solid green diamond washed out by glare, read striped by both readers
-    before; the rules only guess it, and the learned reader is not 0.999 sure."""
+    before; the rules only guess it, and the learned reader is not SURE_ALONE sure (the network
+    of 2026-12-02 was 0.997 sure of striped on board 464, that of 2026-12-03 0.96)."""
     picture, placed, _ = draw_board(seed, size=(960, 720))
     with pytest.raises(BoardError, match=r"unsure of the fill: solid or striped\?"):
         read_picture(picture, kind="table")
-    if seed == 464:  # (at the old limit it was read wrong)
-        monkeypatch.setattr(verdict, "SURE_ALONE", 0.99)
+    if seed == 464:  # (at a limit of 0.95 it is read wrong)
+        monkeypatch.setattr(verdict, "SURE_ALONE", 0.95)
         card = read_picture(picture, kind="table").cards[0].reading.card
         assert card != Card(**placed[0].card) and card.fill == "striped"
