@@ -49,7 +49,15 @@ from scripts.parts import (  # noqa: E402
 from scripts.photo_boards import draw_board  # noqa: E402
 from scripts.photo_cards import photo_card  # noqa: E402
 from scripts.render_set_cards import card_for_number  # noqa: E402
-from webbot.set_cards.camera import paper_divided, read_normal  # noqa: E402
+from webbot.set_cards.camera import (  # noqa: E402
+    FAINT_TINT,
+    INK_RANGES,
+    TINT_AWAY,
+    Ruled,
+    angle_to,
+    paper_divided,
+    read_normal,
+)
 from webbot.set_cards.learned import read_learned  # noqa: E402
 from webbot.set_cards.model import Card  # noqa: E402
 from webbot.set_cards.perceive import CardError, decode  # noqa: E402
@@ -123,7 +131,7 @@ def table_cards(part: str, boards: int) -> Iterator[Looked]:
             if distance[nearest] > 0.3 * cut.height:
                 continue
             normal = paper_divided(cut.picture)
-            rules: tuple[Card, dict[str, float]] | CardError
+            rules: Ruled | CardError
             try:
                 rules = read_normal(normal, cut.height, cut.picture)
             except CardError as error:
@@ -159,9 +167,10 @@ def choose(looked: list[Looked]) -> tuple[float, float, float]:
     of the tune part is read wrong."""
     def guessing(names: tuple[str, ...]) -> list[Looked]:
         return [item for item in looked if not isinstance(item.looks.rules, CardError)
-                and any(item.looks.rules[1].get(name, 0.0) >= 1.0 for name in names)]
+                and any(item.looks.rules.doubts.get(name, 0.0) >= 1.0 for name in names)]
 
     colour = guessing(("color",))
+    tints(colour)
     guessed = [item for item in guessing(GUESSED) if not any(item is it for it in colour)]
     rest = [item for item in looked if not any(item is it for it in colour + guessed)]
     sure = lowest_clean(rest, "sureness", LIMITS, lambda item, limit: item.outcome(limit))
@@ -170,6 +179,25 @@ def choose(looked: list[Looked]) -> tuple[float, float, float]:
     colour_alone = lowest_clean(colour, "sureness alone (a colour the rules guess)", LIMITS,
                                 lambda item, limit: item.outcome(sure, alone, limit))
     return sure, alone, colour_alone
+
+
+def tints(colour: list[Looked]) -> None:
+    """What camera.FAINT_TINT and TINT_AWAY rest on: how far from its colour's range a faint
+    ink's tint may point, and how far the learned reader's wrong colours lie from it."""
+    def away(item: Looked, color: str) -> tuple[float, float]:
+        chroma, angle = item.looks.rules.tint
+        return chroma, angle_to(angle, *INK_RANGES[color])
+
+    far = [away(item, item.truth.color) for item in colour]
+    far = [chroma for chroma, degrees in far if degrees > TINT_AWAY]
+    wrong = [away(item, item.looks.learned.card.color) for item in colour
+             if item.looks.learned.card.color != item.truth.color]
+    wrong = [(chroma, degrees) for chroma, degrees in wrong if degrees > TINT_AWAY]
+    print(f"faint inks ({len(colour)} cards): a tint over {TINT_AWAY:g} degrees from its own "
+          f"colour's range at a*b* length up to {max(far, default=0):.1f} (FAINT_TINT is "
+          f"{FAINT_TINT:g}); the learned reader's colour wrong and that far from the tint on "
+          f"{len(wrong)} cards, at lengths from {min((c for c, _ in wrong), default=0):.1f} and "
+          f"{min((d for _, d in wrong), default=0):.0f} degrees or more\n")
 
 
 def lowest_clean(looked: list[Looked], name: str, limits: tuple[float, ...],

@@ -9,13 +9,14 @@ import cv2
 import numpy as np
 import pytest
 
+from scripts.parts import BOARD_SEEDS
 from scripts.photo_boards import draw_board
 from scripts.physical_cards import physical_card
 from tests.conftest import REFERENCE
 from tests.daily_set.conftest import IMAGES, site_card
 from webbot.set_cards import read as read_module
-from webbot.set_cards import single
-from webbot.set_cards.camera import paper_divided
+from webbot.set_cards import single, verdict
+from webbot.set_cards.camera import FAINT_TINT, paper_divided
 from webbot.set_cards.learned import VALUES, Learned, read_learned
 from webbot.set_cards.model import BoardError, Card, all_cards
 from webbot.set_cards.perceive import CardError, Unclear, load
@@ -156,6 +157,36 @@ def test_what_the_rules_only_guess_is_answered_only_when_the_learned_reader_is_s
         agreed(replace(card, color="red"), {**faint, "color": 0.9}, surely_purple)
 
 
+def test_a_faint_ink_s_tint_rules_out_a_colour_it_points_away_from():
+    """Under camera.FAINT_INK_CHROMA the rules' colour is a guess and the learned reader's
+    stands alone, but a tint of FAINT_TINT or more still rules out a colour over TINT_AWAY
+    degrees from it: a faint purple read green (a drawn table of the test part, below)."""
+    card = Card(2, "squiggle", "purple", "empty")
+    faint = {**dict.fromkeys(VALUES, 0.0), "color": 1.0}
+    green = Learned(replace(card, color="green"), dict.fromkeys(VALUES, 1.0),
+                    {**dict.fromkeys(VALUES, None), "color": "purple"})
+    purplish = (FAINT_TINT + 1, -40.0)  # (a*b* length, degrees): within purple's range
+    with pytest.raises(CardError, match=r"^unsure of the colour: green or purple\?$"):
+        agreed(card, faint, green, tint=purplish)
+    assert agreed(card, faint, replace(green, card=card), tint=purplish).card == card
+    # Too faint to point anywhere, or pointing near green: the learned reader's word stands.
+    assert agreed(card, faint, green, tint=(FAINT_TINT - 1, -40.0)).card.color == "green"
+    assert agreed(card, faint, green, tint=(FAINT_TINT + 1, 120.0)).card.color == "green"
+
+
+def test_a_table_s_faint_purple_the_learned_reader_reads_green_is_refused(monkeypatch):
+    """Board seed 50025 of the test part: two purple empty squiggles in a near-grey outline,
+    read green by the learned reader 0.977 sure (the network of 2026-12-03), the rules' colour a
+    guess. Its tint points purple (camera.points_away), so the card is refused."""
+    picture, placed, _ = draw_board(BOARD_SEEDS.test[25], size=(960, 720))
+    assert Card(**placed[2].card) == Card(2, "squiggle", "purple", "empty")
+    with pytest.raises(BoardError, match=r"\(unsure of the colour: green or purple\?\)"):
+        read_picture(picture, kind="table")
+    monkeypatch.setattr(verdict, "points_away", lambda tint, color: False)
+    read = [card.reading.card for card in read_picture(picture, kind="table").cards]
+    assert Card(2, "squiggle", "green", "empty") in read  # (without the rule, read wrong)
+
+
 def test_every_card_of_the_page_s_art_is_read_right_as_page_art():
     """The bundled art (the 2022 GIFs large and small, today's PNGs) and the real 2022 cards in
     ../shared: each told as page art and read as its card, as before the learned reader."""
@@ -178,7 +209,8 @@ COMPRESSED_RED = ("1-red-empty-oval/183.png", "1-red-empty-oval/tytyt__103_.png"
 @pytest.mark.parametrize("name", COMPRESSED_RED)
 def test_thin_red_outlines_whose_colour_jpeg_smears_are_refused_not_read_purple(name: str):
     """Real photos of the tune part, 100 px wide, saved at JPEG quality 35: the rules and the
-    learned reader both saw purple, the learned reader up to 0.874 sure. The ink is too faint
+    learned reader both saw purple, the learned reader up to 0.874 sure (0.80 since the network
+    of 2026-12-03). The ink is too faint
     for the rules to judge (camera.FAINT_INK_CHROMA), so the learned reader's word stands alone
     and must be surer (verdict.SURE_COLOUR_ALONE)."""
     picture = load(REFERENCE / "daily-set" / "real-cards" / name)

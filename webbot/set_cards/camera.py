@@ -14,6 +14,7 @@ oval and their solidity.
 from __future__ import annotations
 
 from functools import cache
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -47,6 +48,12 @@ INK_RANGES = {"red": (14.0, 35.0), "green": (139.0, 167.0), "purple": (-46.0, -1
 # photos, as taken and JPEG-compressed as another camera would (scripts/bench_photo_cards.py),
 # the rules named a wrong colour at up to 7 (thin red outlines turned purple), a step up.
 FAINT_INK_CHROMA = 10.0
+# A faint ink's tint still points away from a colour: on the tune part's cards whose colour the
+# rules only guess (scripts/bench_photo_cards.py --choose), a tint of a*b* length 4.5 or less
+# pointed anywhere (up to 163 degrees from its colour's range), while the learned reader's wrong
+# colours (faint purples read green) lay 113 degrees or more from a tint of length 5.4 or more.
+# From FAINT_TINT a colour whose range lies over TINT_AWAY degrees from the tint is not the ink.
+FAINT_TINT, TINT_AWAY = 5.0, 100.0
 INK_MARGIN = 7  # px of the cut: a JPEG block's colour, spread, at a small photo's scale
 # Ink share inside the shapes: photos of the cards give empty <= 0.05, striped 0.2-0.3 (thin
 # lines), solid >= 0.93; the page's striped art 0.55-0.8.
@@ -75,14 +82,32 @@ SOLIDITY_SPLIT, SOLIDITY_SPREAD = 0.955, 0.015
 TYPICAL_SCORE = 3.0
 
 
-def read_cut(picture: np.ndarray, height: float = CUT_HEIGHT) -> tuple[Card, dict[str, float]]:
-    """A cut, straightened card (BGR) read, with each attribute's doubt (0: far from a
-    boundary, 1: on it); `height`: the card's short side in the picture it was cut from."""
+class Ruled(NamedTuple):
+    """The rules' reading of a card: the card, each attribute's doubt (0: far from a boundary,
+    1: on it, a guess), and a faint ink's tint (its a*b* length and angle; None where the ink
+    was strong enough to judge)."""
+
+    card: Card
+    doubts: dict[str, float]
+    tint: tuple[float, float] | None = None
+
+
+def points_away(tint: tuple[float, float] | None, color: str, chroma: float = FAINT_TINT,
+                degrees: float = TINT_AWAY) -> bool:
+    """Whether a faint ink's tint rules `color` out: at least `chroma` long and more than
+    `degrees` from that colour's range."""
+    return tint is not None and tint[0] >= chroma and angle_to(tint[1],
+                                                                *INK_RANGES[color]) > degrees
+
+
+def read_cut(picture: np.ndarray, height: float = CUT_HEIGHT) -> Ruled:
+    """A cut, straightened card (BGR) read by the rules (Ruled); `height`: the card's short
+    side in the picture it was cut from."""
     return read_normal(paper_divided(picture), height, picture)
 
 
 def read_normal(normal: np.ndarray, height: float = CUT_HEIGHT,
-                picture: np.ndarray | None = None) -> tuple[Card, dict[str, float]]:
+                picture: np.ndarray | None = None) -> Ruled:
     """`read_cut` on a cut card already divided by its paper (`paper_divided`); given the cut
     as it was (`picture`), a striping where glare falls is a guess (glare.py)."""
     darkness = _darkness(normal)
@@ -97,7 +122,8 @@ def read_normal(normal: np.ndarray, height: float = CUT_HEIGHT,
     if not 1 <= len(shapes) <= 3:
         raise Uncounted(f"{len(shapes)} shapes found on the card (a card has 1 to 3)")
     inked = np.maximum.reduce(shapes) > 0
-    color, color_doubt = _color(normal, darkness, inked, inked & (darkness >= 0.7 * strongest))
+    core = inked & (darkness >= 0.7 * strongest)
+    color, color_doubt, tint = _color(normal, darkness, inked, core)
     coverage = _coverage(darkness, shapes)
     depths = [cv2.distanceTransform(mask, cv2.DIST_L2, 3) for mask in shapes]
     lines = stripe_lines(coverage, depths)
@@ -108,7 +134,7 @@ def read_normal(normal: np.ndarray, height: float = CUT_HEIGHT,
     shape, shape_doubt = _shape(shapes)
     doubts = {"count": count_doubt_of(shapes, fragments), "shape": shape_doubt,
               "color": color_doubt, "fill": fill_doubt}
-    return Card(len(shapes), shape, color, fill), doubts
+    return Ruled(Card(len(shapes), shape, color, fill), doubts, tint)
 
 
 def paper_divided(picture: np.ndarray) -> np.ndarray:
@@ -166,11 +192,12 @@ def _darkness(normal: np.ndarray) -> np.ndarray:
 
 
 def _color(normal: np.ndarray, darkness: np.ndarray, inked: np.ndarray,
-           core: np.ndarray) -> tuple[str, float]:
+           core: np.ndarray) -> tuple[str, float, tuple[float, float] | None]:
     """The ink's direction in Lab's a*b* plane, summed over the shapes and a margin round them
     (INK_MARGIN) and taken per unit of ink: JPEG keeps colour at half resolution and spreads a
     thin outline's colour onto the paper beside it, which the paper's division leaves neutral.
-    Its strength that of the ink at its `core` darkness."""
+    Its strength that of the ink at its `core` darkness. An ink too faint to judge is the
+    nearest colour, wholly in doubt, with its tint (length, angle)."""
     if not core.any():
         raise NoInk("no clear colour in its shapes")
     lab = cv2.cvtColor((np.clip(normal, 0, 1) * 255).astype(np.uint8),
@@ -180,15 +207,16 @@ def _color(normal: np.ndarray, darkness: np.ndarray, inked: np.ndarray,
     a = float(lab[..., 1][region].sum()) * per_ink
     b = float(lab[..., 2][region].sum()) * per_ink
     angle = float(np.degrees(np.arctan2(b, a)))
-    distances = {name: _angle_to(angle, *ends) for name, ends in INK_RANGES.items()}
+    distances = {name: angle_to(angle, *ends) for name, ends in INK_RANGES.items()}
     ranked = sorted(distances, key=distances.__getitem__)
-    if np.hypot(a, b) < FAINT_INK_CHROMA:  # too faint to judge: the nearest, wholly in doubt
-        return ranked[0], 1.0
+    chroma = float(np.hypot(a, b))
+    if chroma < FAINT_INK_CHROMA:
+        return ranked[0], 1.0, (chroma, angle)
     best, second = distances[ranked[0]], distances[ranked[1]]
-    return ranked[0], 2 * best / (best + second)
+    return ranked[0], 2 * best / (best + second), None
 
 
-def _angle_to(angle: float, low: float, high: float) -> float:
+def angle_to(angle: float, low: float, high: float) -> float:
     """Degrees from an angle to a range of angles (0 within it)."""
     if (angle - low) % 360 <= (high - low) % 360:
         return 0.0

@@ -80,7 +80,8 @@ def read_twice(cut: CutCard) -> Reading:
     """A card cut out with its edges read by the camera's rules and by the learned reader, and
     agreed on (verdict.agreed); else Unclear, saying why."""
     normal = paper_divided(cut.picture)
-    return agreed(*read_normal(normal, cut.height, cut.picture), read_learned(normal))
+    card, doubts, tint = read_normal(normal, cut.height, cut.picture)
+    return agreed(card, doubts, read_learned(normal), tint=tint)
 
 
 def _read_card(found: ShapedCards, cut: ShapeCut, fill: tuple[str, float] | None,

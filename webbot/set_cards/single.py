@@ -11,9 +11,9 @@ from pathlib import Path
 
 import numpy as np
 
-from webbot.set_cards.camera import paper_divided, read_normal
+from webbot.set_cards.camera import Ruled, paper_divided, read_normal
 from webbot.set_cards.learned import Learned, read_learned
-from webbot.set_cards.model import Card, Reading
+from webbot.set_cards.model import Reading
 from webbot.set_cards.perceive import CardError, Unclear, classify, load
 from webbot.set_cards.photo import card_cut
 from webbot.set_cards.verdict import SURE, agreed
@@ -45,7 +45,7 @@ class Looks:
 
     art: bool  # the page's flat art (white around the shapes), not a photo
     page: Reading | CardError  # the page's reader, on the picture (the page's art only)
-    rules: tuple[Card, dict[str, float]] | CardError  # the camera's rules, on the card cut
+    rules: Ruled | CardError  # the camera's rules, on the card cut
     learned: Learned | None  # on the card cut (None: no card to cut)
 
 
@@ -63,8 +63,7 @@ def looked_at(image: np.ndarray) -> Looks:
         cut = card_cut(image)
         normal = paper_divided(cut.picture)
         learned = read_learned(normal)
-        rules: tuple[Card, dict[str, float]] | CardError = read_normal(normal, cut.height,
-                                                                       cut.picture)
+        rules: Ruled | CardError = read_normal(normal, cut.height, cut.picture)
     except CardError as error:
         rules = error
     return Looks(art, page, rules, learned)
@@ -93,7 +92,8 @@ def decided(looks: Looks, sure: float = SURE, sure_alone: float | None = None,
         raise looks.rules
     if looks.learned is None:  # (the rules read what the learned reader was not shown)
         raise Unclear("the learned reader has no card to read")
-    return agreed(*looks.rules, looks.learned, sure, sure_alone, sure_colour_alone)
+    card, doubts, tint = looks.rules
+    return agreed(card, doubts, looks.learned, sure, sure_alone, sure_colour_alone, tint)
 
 
 def _art_reading(looks: Looks) -> Reading:
@@ -101,7 +101,7 @@ def _art_reading(looks: Looks) -> Reading:
     the other is not clearly a different card."""
     readings = [looks.page] if isinstance(looks.page, Reading) else []
     if not isinstance(looks.rules, CardError):
-        card, doubts = looks.rules
+        card, doubts, _ = looks.rules
         doubtful = max(doubts, key=doubts.__getitem__)
         readings.append(Reading(card, round(doubts[doubtful], 3), doubtful))
     clear = [reading for reading in readings if reading.doubt < SINGLE_DOUBT_LIMIT]

@@ -2,7 +2,8 @@
 the same card, and the learned reader is at least SURE of each attribute, SURE_ALONE of a fill
 or a count the rules only guess (a striping where glare falls: glare.py; a shape broken) and
 SURE_COLOUR_ALONE of a colour they only guess (ink too faint to judge: there the colour is
-the learned reader's alone, the rules' nearest no reading to disagree with). Otherwise it is
+the learned reader's alone, the rules' nearest no reading to disagree with, unless the faint
+tint points away from it: camera.points_away). Otherwise it is
 refused, and the reason names the attribute in doubt in words: `unsure of the fill: striped or
 empty?`.
 
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from webbot.set_cards.camera import points_away
 from webbot.set_cards.learned import VALUES, Learned
 from webbot.set_cards.model import ATTRIBUTES, Card, Reading
 from webbot.set_cards.perceive import Unclear
@@ -24,8 +26,9 @@ SURE = 0.7
 # Where the rules only guess the fill or the count (doubt 1), the learned reader's word alone,
 # chosen on the tune part's cards whose fill or count the rules guess by
 # `scripts/bench_photo_cards.py --choose --boards 1000` (the lowest limit with none read wrong
-# there, a step up): a solid washed out by glare was read striped 0.997 sure (board 464).
-SURE_ALONE = 0.999
+# there, a step up): a solid washed out by glare was read striped 0.96 sure (board 464; 0.997
+# by the network trained before 2026-12-03, when this limit was 0.999).
+SURE_ALONE = 0.99
 # What the rules may only guess (doubt 1) and the learned reader must be SURE_ALONE of: a fill
 # (a striping where glare falls), a count (a shape broken or sizes unlike).
 GUESSED = ("count", "fill")
@@ -36,15 +39,19 @@ SURE_COLOUR_ALONE = 0.95
 
 
 def agreed(rules: Card, doubts: dict[str, float], learned: Learned, sure: float = SURE,
-           sure_alone: float | None = None, sure_colour_alone: float | None = None) -> Reading:
+           sure_alone: float | None = None, sure_colour_alone: float | None = None,
+           tint: tuple[float, float] | None = None) -> Reading:
     """The card both readers name, where the learned reader is at least `sure` of each
     attribute, `sure_alone` (by default SURE_ALONE) of a fill or count the rules only guess
     (doubt 1) and `sure_colour_alone` (SURE_COLOUR_ALONE) of a colour they only guess (that
-    colour the learned reader's alone: the rules' nearest to a faint ink is no reading); else
-    Unclear, naming each attribute in doubt and its two likeliest values."""
+    colour the learned reader's alone: the rules' nearest to a faint ink is no reading, but its
+    `tint` may rule a colour out); else Unclear, naming each attribute in doubt and its two
+    likeliest values."""
     alone = dict.fromkeys(GUESSED, SURE_ALONE if sure_alone is None else sure_alone)
     alone["color"] = SURE_COLOUR_ALONE if sure_colour_alone is None else sure_colour_alone
     if doubts.get("color", 0.0) >= 1.0:  # ink too faint: the rules' nearest colour says nothing
+        if points_away(tint, learned.card.color):
+            raise Unclear(unsure_of("color", rules.color, learned.card.color))
         rules = replace(rules, color=learned.card.color)
     differ = [name for name in ATTRIBUTES if getattr(rules, name) != getattr(learned.card, name)]
     if differ:
