@@ -37,6 +37,7 @@ import os
 import sys
 import tempfile
 import time
+import warnings
 from multiprocessing import Pool
 from pathlib import Path
 
@@ -314,9 +315,14 @@ def export(network, out: Path) -> None:  # noqa: ANN001
     import torch
 
     dummy = torch.zeros(1, 3, INPUT_HEIGHT, INPUT_WIDTH)
-    torch.onnx.export(network, (dummy,), str(out), input_names=["card"], output_names=["logits"],
-                      dynamic_axes={"card": {0: "batch"}, "logits": {0: "batch"}},
-                      opset_version=13, dynamo=False)
+    # The TorchScript exporter, on purpose (the file OpenCV's dnn reads, rebuilt as it was):
+    # PyTorch's warning that it is the legacy one says nothing to whoever trains.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        torch.onnx.export(network, (dummy,), str(out), input_names=["card"],
+                          output_names=["logits"],
+                          dynamic_axes={"card": {0: "batch"}, "logits": {0: "batch"}},
+                          opset_version=13, dynamo=False)
 
 
 def read_all(model: Path, inputs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
