@@ -37,7 +37,7 @@ if [ ! -x .venv/bin/python ] || [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ]; 
   echo "setup: installing webbot into .venv"
   python3 -m venv .venv
   .venv/bin/python -m pip install -q --upgrade pip
-  .venv/bin/python -m pip install -q -e '.[test,soak]'
+  .venv/bin/python -m pip install -q -e '.[test,soak,gym]'
   echo "$wanted" > "$stamp"
 fi
 

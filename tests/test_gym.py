@@ -1,0 +1,71 @@
+"""Puzlogic as a Gymnasium environment (webbot/gym): registered without loading the game,
+passing Gymnasium's own checker, a seed naming its level, and its browser gone at close."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests import processes
+
+gym = pytest.importorskip("gymnasium")
+
+
+def test_registering_loads_neither_the_game_nor_the_browser():
+    loaded = subprocess.run(
+        [sys.executable, "-c", "import sys, gymnasium, webbot.gym; print(sorted(m for m in "
+         "('playwright', 'cv2', 'z3', 'webbot.puzlogic', 'webbot.session') if m in sys.modules))"],
+        capture_output=True, text=True, timeout=60, check=True)
+    assert loaded.stdout.strip() == "[]"
+    import webbot.gym  # noqa: F401
+
+    assert gym.spec("webbot/Puzlogic-v0").nondeterministic  # (the replica's drifting leaves)
+
+
+def test_gymnasium_s_checker_passes_and_the_browsers_end_at_close():
+    from gymnasium.utils.env_checker import check_env
+
+    import webbot.gym  # noqa: F401
+
+    env = gym.make("webbot/Puzlogic-v0", render_mode="rgb_array")
+    try:
+        check_env(env.unwrapped)  # (its render check makes and closes a second environment)
+    finally:
+        env.close()
+    assert [pid for pid in processes.descendants(os.getpid()) if "chrom" in _command(pid)] == []
+
+
+def _command(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")
+    except OSError:  # (gone since it was listed)
+        return ""
+
+
+def test_a_seed_names_its_level_and_an_action_drops_a_piece_or_changes_nothing():
+    env = gym.make("webbot.gym:webbot/Puzlogic-v0").unwrapped
+
+    def level() -> tuple:
+        view = env._observed().view  # (the bot's reading, for the test to compare levels by)
+        return tuple(sorted(view.cells.items())), tuple((p.value, p.color) for p in view.tray)
+
+    try:
+        observation, info = env.reset(seed=7)
+        assert observation.shape == (600, 800, 3) and info["screen"] == "level"
+        first = level()
+        env.reset(seed=8)
+        assert level() != first
+        env.reset(seed=7)
+        assert level() == first
+        tray = info["tray"]
+        _, _, terminated, truncated, info = env.step([15, 7, 7])  # no such piece or cell
+        assert (info["tray"], terminated, truncated) == (tray, False, False)
+        row, col = next(cell for cell, given in first[0] if given is None)
+        _, _, terminated, _, info = env.step([0, row, col])
+        assert info["tray"] == tray - 1 or terminated
+    finally:
+        env.close()

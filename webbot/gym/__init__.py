@@ -1,0 +1,14 @@
+"""webbot's games as Gymnasium environments: `import webbot.gym` registers them (importing
+nothing of the games or the browser: `gymnasium.make` loads them), then
+`gymnasium.make("webbot/Puzlogic-v0")`; or in one call,
+`gymnasium.make("webbot.gym:webbot/Puzlogic-v0")`. Gymnasium (the `gym` extra) is needed only
+here."""
+
+from __future__ import annotations
+
+from gymnasium.envs.registration import register
+
+# The replica's leaves drift across the board, so no two pictures of a level are alike:
+# registered as nondeterministic, as it is (Gymnasium's checker then compares no pixels).
+register("webbot/Puzlogic-v0", entry_point="webbot.gym.puzlogic:PuzlogicEnv",
+         nondeterministic=True, max_episode_steps=200)
