@@ -31,12 +31,21 @@ def test_gymnasium_s_checker_passes_and_the_browsers_end_at_close():
 
     import webbot.gym  # noqa: F401
 
+    before = _browsers()  # (the test process's own, pytest-playwright's, stay)
     env = gym.make("webbot/Puzlogic-v0", render_mode="rgb_array")
     try:
+        env.reset(seed=1)
+        assert _browsers() - before  # (the environment's browser, seen)
         check_env(env.unwrapped)  # (its render check makes and closes a second environment)
     finally:
         env.close()
-    assert [pid for pid in processes.descendants(os.getpid()) if "chrom" in _command(pid)] == []
+    assert _browsers() - before == set()
+
+
+def _browsers() -> set[int]:
+    """The Chromium browsers under this test process (not their renderers and helpers)."""
+    return {pid for pid in processes.descendants(os.getpid())
+            if "chrom" in _command(pid) and "--type=" not in _command(pid)}
 
 
 def _command(pid: int) -> str:
