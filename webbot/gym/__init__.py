@@ -6,7 +6,11 @@ here."""
 
 from __future__ import annotations
 
-from gymnasium.envs.registration import register
+try:
+    from gymnasium.envs.registration import register
+except ModuleNotFoundError:  # (an extra: said in words, not as a missing module's name)
+    raise ModuleNotFoundError("webbot.gym needs Gymnasium: pip install -e '.[gym]' "
+                              "(scripts/setup.sh installs it)") from None
 
 # The replica's leaves drift across the board, so no two pictures of a level are alike:
 # registered as nondeterministic, as it is (Gymnasium's checker then compares no pixels).

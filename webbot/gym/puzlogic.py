@@ -80,9 +80,9 @@ class PuzlogicEnv(gym.Env):
 
     def _drop(self, placement: Placement) -> None:
         assert self._bot is not None
-        view = self._observed().view
-        last = view is not None and len(view.tray) == 1
-        self._seen = self._bot.place(self._observed(), (placement,), last)
+        seen = self._observed()
+        last = seen.view is not None and len(seen.view.tray) == 1
+        self._seen = self._bot.place(seen, (placement,), last)
 
     def _end(self) -> None:
         if self._stack is not None:
