@@ -1,5 +1,6 @@
-"""Puzlogic as a Gymnasium environment (webbot/gym): registered without loading the game,
-passing Gymnasium's own checker, a seed naming its level, and its browser gone at close."""
+"""webbot's games as Gymnasium environments (webbot/gym): registered without loading a game,
+passing Gymnasium's own checker, a seed naming the level or puzzle, the browsers gone at close;
+the bundled agents playing through them, the same with the replica's judge as without."""
 
 from __future__ import annotations
 
@@ -17,7 +18,8 @@ gym = pytest.importorskip("gymnasium")
 
 
 def test_registering_loads_neither_the_game_nor_the_browser():
-    game = [name for name in HEAVY if name != "numpy"] + ["webbot.puzlogic", "webbot.session"]
+    game = [name for name in HEAVY if name != "numpy"] + [
+        "webbot.puzlogic", "webbot.daily_set", "webbot.session"]
     script = ("import json, sys, gymnasium, webbot.gym\n"
               "print(json.dumps([m for m in json.loads(sys.argv[1]) if m in sys.modules]))")
     result = processes.run([sys.executable, "-c", script, json.dumps(game)], timeout=60,
@@ -27,15 +29,17 @@ def test_registering_loads_neither_the_game_nor_the_browser():
     import webbot.gym  # noqa: F401
 
     assert gym.spec("webbot/Puzlogic-v0").nondeterministic  # (the replica's drifting leaves)
+    assert not gym.spec("webbot/DailySet-v0").nondeterministic
 
 
-def test_gymnasium_s_checker_passes_and_the_browsers_end_at_close():
+@pytest.mark.parametrize("game", ["Puzlogic", "DailySet"])
+def test_gymnasium_s_checker_passes_and_the_browsers_end_at_close(game):
     from gymnasium.utils.env_checker import check_env
 
     import webbot.gym  # noqa: F401
 
     before = _browsers()  # (the test process's own, pytest-playwright's, stay)
-    env = gym.make("webbot/Puzlogic-v0", render_mode="rgb_array")
+    env = gym.make(f"webbot/{game}-v0", render_mode="rgb_array")
     try:
         env.reset(seed=1)
         assert _browsers() - before  # (the environment's browser, seen)
@@ -79,5 +83,69 @@ def test_a_seed_names_its_level_and_an_action_drops_a_piece_or_changes_nothing()
         row, col = next(cell for cell, given in first[0] if given is None)
         _, _, terminated, _, info = env.step([0, row, col])
         assert info["tray"] == tray - 1 or terminated
+    finally:
+        env.close()
+
+
+@pytest.mark.parametrize("layout", ["current", "2022", "old"])
+def test_the_daily_set_agent_finds_the_six_sets_through_the_environment(layout):
+    from webbot.daily_set.agent import DailySetAgent
+    from webbot.gym.judge import Judged
+
+    env = Judged(gym.make("webbot.gym:webbot/DailySet-v0"))
+    try:
+        observation, info = env.reset(seed=11, options={"layout": layout})
+        assert observation["cards"].shape == (12, 124, 190, 3) and info["layout"] == layout
+        puzzle = sorted(info["judge"]["sets"])
+        agent, rewards, terminated = DailySetAgent(), [], False
+        while not terminated:
+            observation, reward, terminated, truncated, info = env.step(agent(observation))
+            rewards.append(reward)
+            assert not truncated and "GREAT" in observation["message"]
+        assert rewards == [1.0] * 6 and sorted(info["judge"]["found"]) == puzzle
+        assert info["confirmed"] == 6 and info["completion"]
+    finally:
+        env.close()
+
+
+def test_an_agent_acts_the_same_with_the_judge_as_without_and_only_the_judge_rewards():
+    from webbot.daily_set.agent import DailySetAgent
+    from webbot.gym.judge import Judged
+
+    def played(env) -> tuple[list, list]:
+        try:
+            observation, _ = env.reset(seed=4)
+            agent, actions, rewards, terminated = DailySetAgent(), [], [], False
+            while not terminated:
+                actions.append(agent(observation).tolist())
+                observation, reward, terminated, _, _ = env.step(actions[-1])
+                rewards.append(reward)
+            return actions, rewards
+        finally:
+            env.close()
+
+    alone, unrewarded = played(gym.make("webbot.gym:webbot/DailySet-v0"))
+    judged, rewarded = played(Judged(gym.make("webbot.gym:webbot/DailySet-v0")))
+    assert alone == judged and len(alone) == 6
+    assert (sum(unrewarded), sum(rewarded)) == (0.0, 6.0)
+
+
+def test_a_daily_set_action_naming_a_card_twice_changes_nothing_and_a_wrong_set_is_heard():
+    from webbot.gym.judge import Judged
+
+    env = Judged(gym.make("webbot.gym:webbot/DailySet-v0"))
+    try:
+        with pytest.raises(ValueError, match="no Daily SET layout 'new'"):
+            env.reset(seed=2, options={"layout": "new"})
+        _, info = env.reset(seed=2)
+        sets = {tuple(sorted(s)) for s in info["judge"]["sets"]}
+        observation, reward, terminated, _, info = env.step([3, 3, 5])
+        assert (observation["message"], reward, terminated, info["judge"]["checked"]) == (
+            "", 0.0, False, [])
+        wrong = next(t for t in [(0, 1, 2), (0, 1, 3), (0, 2, 3)]
+                     if tuple(p + 1 for p in t) not in sets)  # (the page counts from 1)
+        observation, reward, terminated, _, info = env.step(list(wrong))
+        assert "not a set" in observation["message"].lower()
+        assert (reward, terminated, info["confirmed"]) == (0.0, False, 0)
     finally:
         env.close()

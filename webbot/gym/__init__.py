@@ -1,7 +1,8 @@
 """webbot's games as Gymnasium environments: `import webbot.gym` registers them (importing
 nothing of the games or the browser: `gymnasium.make` loads them), then
-`gymnasium.make("webbot/Puzlogic-v0")`; or in one call,
-`gymnasium.make("webbot.gym:webbot/Puzlogic-v0")`. Gymnasium (the `gym` extra) is needed only
+`gymnasium.make("webbot/Puzlogic-v0")` or `"webbot/DailySet-v0"`; or in one call,
+`gymnasium.make("webbot.gym:webbot/Puzlogic-v0")` (Gymnasium 1.x loads no plugins). Reward
+comes from webbot.gym.judge's wrapper alone. Gymnasium (the `gym` extra) is needed only
 here."""
 
 from __future__ import annotations
@@ -16,3 +17,6 @@ except ModuleNotFoundError:  # (an extra: said in words, not as a missing module
 # registered as nondeterministic, as it is (Gymnasium's checker then compares no pixels).
 register("webbot/Puzlogic-v0", entry_point="webbot.gym.puzlogic:PuzlogicEnv",
          nondeterministic=True, max_episode_steps=200)
+# The Daily SET replica's puzzle and page are the seed's alone: deterministic.
+register("webbot/DailySet-v0", entry_point="webbot.gym.daily_set:DailySetEnv",
+         max_episode_steps=50)

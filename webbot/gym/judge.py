@@ -1,0 +1,36 @@
+"""Reward from the replica's own judge: a wrapper for training and checking agents on the
+bundled replicas. The environments give no reward (a real site has no judge to ask); this
+wrapper asks the replica's test hook after each reset and step, gives as reward what its count
+rose by (Puzlogic: levels finished; Daily SET: sets found) and puts what it said in
+`info["judge"]`. The observation passes untouched: an agent acts on pixels alone, with or
+without the judge."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium as gym
+
+from webbot.gym.browser_env import BrowserEnv
+
+
+class Judged(gym.Wrapper):
+    def __init__(self, env: gym.Env) -> None:
+        super().__init__(env)
+        if not isinstance(env.unwrapped, BrowserEnv) or not env.unwrapped.JUDGE:
+            raise ValueError(f"{env.unwrapped} has no replica judge to ask")
+        self._base: BrowserEnv = env.unwrapped
+        self._score = 0.0
+
+    def reset(self, **kwargs: Any) -> tuple[Any, dict[str, Any]]:
+        observation, info = self.env.reset(**kwargs)
+        judged = self._base.judged()
+        self._score = self._base.score(judged)
+        return observation, {**info, "judge": judged}
+
+    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        observation, reward, terminated, truncated, info = self.env.step(action)
+        judged = self._base.judged()
+        score = self._base.score(judged)
+        reward, self._score = float(reward) + score - self._score, score
+        return observation, reward, terminated, truncated, {**info, "judge": judged}
