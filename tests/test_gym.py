@@ -78,6 +78,9 @@ def test_a_seed_names_its_level_and_an_action_drops_a_piece_or_changes_nothing()
         env.reset(seed=7)
         assert level() == first
         tray = info["tray"]
+        with pytest.raises(ValueError, match="no Puzlogic level 16"):
+            env.reset(seed=7, options={"level": 16})
+        env.reset(seed=7)
         _, _, terminated, truncated, info = env.step([15, 7, 7])  # no such piece or cell
         assert (info["tray"], terminated, truncated) == (tray, False, False)
         row, col = next(cell for cell, given in first[0] if given is None)
@@ -147,5 +150,24 @@ def test_a_daily_set_action_naming_a_card_twice_changes_nothing_and_a_wrong_set_
         observation, reward, terminated, _, info = env.step(list(wrong))
         assert "not a set" in observation["message"].lower()
         assert (reward, terminated, info["confirmed"]) == (0.0, False, 0)
+    finally:
+        env.close()
+
+
+@pytest.mark.parametrize("level", [None, 8])
+def test_the_puzlogic_agent_completes_a_level_through_the_environment(level):
+    from webbot.gym.judge import Judged
+    from webbot.puzlogic.agent import PuzlogicAgent
+
+    env = Judged(gym.make("webbot.gym:webbot/Puzlogic-v0"))
+    try:
+        observation, info = env.reset(seed=5, options={"level": level} if level else None)
+        agent, rewards, terminated, truncated = PuzlogicAgent(), [], False, False
+        while not (terminated or truncated):
+            observation, reward, terminated, truncated, info = env.step(agent(observation))
+            rewards.append(reward)
+        assert terminated and info["screen"] == "completed"
+        assert sum(rewards) == 1.0 and rewards[-1] == 1.0
+        assert info["judge"]["finished"] == [level or 1]
     finally:
         env.close()

@@ -1,8 +1,10 @@
 """Puzlogic as a Gymnasium environment: the bundled replica in headless Chromium, a level
-generated from the seed, the game's 800x600 picture (RGB) as the observation, and as the
-action a tray piece (its slot, left to right) dropped on a board cell (row, column). An action
-naming no piece in the tray or no free cell changes nothing. No reward yet: the replica's judge
-is for a wrapper to read, never the agent."""
+generated from the seed (or one of the game's 15), the game's 800x600 picture (RGB) as the
+observation, and as the action a tray piece (its slot, left to right) dropped on a board cell
+(row, column). An action naming no piece in the tray or no free cell changes nothing in the
+game: the observation is a fresh look (the agent's way to look again). No
+reward here: the replica's judge is for a wrapper to read (webbot.gym.judge), never the
+agent."""
 
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ from webbot.puzlogic.model import HEIGHT, WIDTH, Observation, Placement
 
 MAX_PIECES, MAX_SIDE = 16, 8  # the tray slots and board sides an action may name
 SIDES = (3, 5)  # the generated boards' sides, drawn from the seed
+LEVELS = 15  # the game's own
 
 
 class PuzlogicEnv(BrowserEnv):
@@ -40,16 +43,26 @@ class PuzlogicEnv(BrowserEnv):
 
     def reset(self, *, seed: int | None = None, options: dict | None = None
               ) -> tuple[np.ndarray, dict[str, Any]]:
+        """A level generated from the seed; `options={"level": n}`, the game's own level n
+        (1-15) instead."""
         super().reset(seed=seed)
         level_seed = int(self.np_random.integers(1_000_000))
         side = int(self.np_random.integers(SIDES[0], SIDES[1] + 1))
-        self._on_browser_thread(lambda: self._open_level(level_seed, side))
+        page = f"puzlogic/index.html?generate={level_seed}&size={side}&level=1"
+        number = (options or {}).get("level")
+        if number is not None:
+            if not (isinstance(number, int) and 1 <= number <= LEVELS):
+                raise ValueError(f"no Puzlogic level {number!r}: the game has 1-{LEVELS}")
+            page = f"puzlogic/index.html?level={number}"
+        self._on_browser_thread(lambda: self._open_level(page, number or 1))
         return self._pixels(), self._info()
 
     def step(self, action: np.ndarray) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         placement = self._placement(*(int(value) for value in action))
         if placement is not None:
             self._on_browser_thread(lambda: self._drop(placement))
+        else:  # nothing changed in the game: a fresh look at it (a leaf may have moved on)
+            self._on_browser_thread(self._look)
         terminated = self._observed().screen == "completed"
         return self._pixels(), 0.0, terminated, False, self._info()
 
@@ -58,17 +71,20 @@ class PuzlogicEnv(BrowserEnv):
 
     # ---- on the browser's thread -------------------------------------------------------------
 
-    def _open_level(self, level_seed: int, side: int) -> None:
-        session = self._open(f"puzlogic/index.html?generate={level_seed}&size={side}&level=1")
-        self._bot = PuzlogicBot(session, report=lambda line: None)
+    def _open_level(self, page: str, number: int) -> None:
+        self._bot = PuzlogicBot(self._open(page), report=lambda line: None)
         self._bot.reset()
-        self._seen = self._bot.step(Action(Kind.OPEN, level=1))
+        self._seen = self._bot.step(Action(Kind.OPEN, level=number))
 
     def _drop(self, placement: Placement) -> None:
         assert self._bot is not None
         seen = self._observed()
         last = seen.view is not None and len(seen.view.tray) == 1
         self._seen = self._bot.place(seen, (placement,), last)
+
+    def _look(self) -> None:
+        assert self._bot is not None
+        self._seen = self._bot.look()
 
     def _forget(self) -> None:
         self._bot, self._seen = None, None
