@@ -19,7 +19,7 @@ gym = pytest.importorskip("gymnasium")
 
 def test_registering_loads_neither_the_game_nor_the_browser():
     game = [name for name in HEAVY if name != "numpy"] + [
-        "webbot.puzlogic", "webbot.daily_set", "webbot.session"]
+        "webbot.puzlogic", "webbot.daily_set", "webbot.burrito_bison", "webbot.session"]
     script = ("import json, sys, gymnasium, webbot.gym\n"
               "print(json.dumps([m for m in json.loads(sys.argv[1]) if m in sys.modules]))")
     result = processes.run([sys.executable, "-c", script, json.dumps(game)], timeout=60,
@@ -30,9 +30,10 @@ def test_registering_loads_neither_the_game_nor_the_browser():
 
     assert gym.spec("webbot/Puzlogic-v0").nondeterministic  # (the replica's drifting leaves)
     assert not gym.spec("webbot/DailySet-v0").nondeterministic
+    assert gym.spec("webbot/BurritoBison-v0").nondeterministic  # (played in real time)
 
 
-@pytest.mark.parametrize("game", ["Puzlogic", "DailySet"])
+@pytest.mark.parametrize("game", ["Puzlogic", "DailySet", "BurritoBison"])
 def test_gymnasium_s_checker_passes_and_the_browsers_end_at_close(game):
     from gymnasium.utils.env_checker import check_env
 
@@ -169,5 +170,26 @@ def test_the_puzlogic_agent_completes_a_level_through_the_environment(level):
         assert terminated and info["screen"] == "completed"
         assert sum(rewards) == 1.0 and rewards[-1] == 1.0
         assert info["judge"]["finished"] == [level or 1]
+    finally:
+        env.close()
+
+
+def test_the_burrito_bison_agent_grinds_a_round_through_the_environment_as_the_game_records():
+    from webbot.burrito_bison.agent import BurritoAgent
+    from webbot.gym.judge import Judged
+
+    env = Judged(gym.make("webbot.gym:webbot/BurritoBison-v0"))
+    try:
+        observation, info = env.reset(seed=3)
+        assert observation.shape == (660, 1173, 3) and info["judge"]["rounds"] == []
+        agent, earned, truncated = BurritoAgent(), 0.0, False
+        while not agent.rounds and not truncated:
+            observation, reward, _, truncated, info = env.step(agent(observation))
+            earned += reward
+        recorded = info["judge"]["rounds"]
+        assert len(agent.rounds) == len(recorded) == 1
+        read = agent.rounds[0]
+        assert (read.distance, read.coins) == (recorded[0]["distance"], recorded[0]["coins"])
+        assert earned == read.coins > 0
     finally:
         env.close()

@@ -20,3 +20,6 @@ register("webbot/Puzlogic-v0", entry_point="webbot.gym.puzlogic:PuzlogicEnv",
 # The Daily SET replica's puzzle and page are the seed's alone: deterministic.
 register("webbot/DailySet-v0", entry_point="webbot.gym.daily_set:DailySetEnv",
          max_episode_steps=50)
+# A game in motion, played in real time: no two runs of a seed see the same frames.
+register("webbot/BurritoBison-v0", entry_point="webbot.gym.burrito_bison:BurritoBisonEnv",
+         nondeterministic=True, max_episode_steps=5000)
