@@ -193,3 +193,40 @@ def test_the_burrito_bison_agent_grinds_a_round_through_the_environment_as_the_g
         assert earned == read.coins > 0
     finally:
         env.close()
+
+
+VECTOR = """
+import json, os, sys
+import gymnasium as gym
+import webbot.gym
+from webbot.daily_set.agent import DailySetAgent
+from webbot.gym.judge import Judged
+from tests.test_gym import _browsers
+
+envs = gym.make_vec("webbot/DailySet-v0", num_envs=2, vectorization_mode="async",
+                    vector_kwargs={"context": "spawn"}, wrappers=[Judged])
+try:
+    observations, _ = envs.reset(seed=[1, 2])
+    browsers = len(_browsers())
+    agents, rewards, ended = [DailySetAgent(), DailySetAgent()], [], []
+    for _ in range(6):
+        actions = [agent({"cards": cards, "message": message}) for agent, cards, message
+                   in zip(agents, observations["cards"], observations["message"])]
+        observations, reward, terminated, truncated, info = envs.step(actions)
+        rewards.append(reward.tolist())
+        ended.append(terminated.tolist())
+finally:
+    envs.close()
+print(json.dumps({"browsers": browsers, "left": len(_browsers()), "rewards": rewards,
+                  "ended": ended, "shape": list(observations["cards"].shape)}))
+"""
+
+
+def test_vector_environments_play_side_by_side_in_browsers_of_their_own_all_closed():
+    result = processes.run([sys.executable, "-c", VECTOR], timeout=240, env=dict(os.environ))
+    assert result.returncode == 0, result.stderr[-2000:]
+    seen = json.loads(result.stdout.splitlines()[-1])
+    assert (seen["browsers"], seen["left"]) == (2, 0)
+    assert seen["rewards"] == [[1.0, 1.0]] * 6  # each its own puzzle's 6 sets
+    assert seen["ended"] == [[False, False]] * 5 + [[True, True]]
+    assert seen["shape"] == [2, 12, 124, 190, 3]
