@@ -9,6 +9,7 @@ import os
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from tests import processes
@@ -180,7 +181,9 @@ def test_the_burrito_bison_agent_grinds_a_round_through_the_environment_as_the_g
 
     env = Judged(gym.make("webbot.gym:webbot/BurritoBison-v0"))
     try:
-        observation, info = env.reset(seed=3)
+        with pytest.raises(ValueError, match="no Burrito Bison option 'speed'"):
+            env.reset(seed=3, options={"speed": 2})
+        observation, info = env.reset(seed=3, options={"flight": 0.25, "intro": False})
         assert observation.shape == (660, 1173, 3) and info["judge"]["rounds"] == []
         agent, earned, truncated = BurritoAgent(), 0.0, False
         while not agent.rounds and not truncated:
@@ -230,3 +233,77 @@ def test_vector_environments_play_side_by_side_in_browsers_of_their_own_all_clos
     assert seen["rewards"] == [[1.0, 1.0]] * 6  # each its own puzzle's 6 sets
     assert seen["ended"] == [[False, False]] * 5 + [[True, True]]
     assert seen["shape"] == [2, 12, 124, 190, 3]
+
+
+def test_raw_input_completes_a_puzlogic_level_by_drags_at_points_of_its_picture():
+    from gymnasium.utils.env_checker import check_env
+
+    from webbot.gym.judge import Judged
+    from webbot.gym.raw import Raw
+    from webbot.puzlogic.agent import PuzlogicAgent
+    from webbot.puzlogic.perceive import Reader, classify, normalise
+
+    env = Judged(Raw(gym.make("webbot.gym:webbot/Puzlogic-v0")))
+    try:
+        picture, info = env.reset(seed=1, options={"level": 2})
+        assert picture.shape == (600, 800, 3) and env.action_space["move"].n == 4
+        agent, reader, terminated, earned = PuzlogicAgent(), Reader(), False, 0.0
+        for _ in range(40):
+            slot, row, col = agent(picture)  # (the agent's intent, made a hand's drag here)
+            seen = normalise(np.ascontiguousarray(picture[..., ::-1]))
+            view = reader.read_level(seen) if classify(seen) == "level" else None
+            if view is not None and slot < len(view.tray) \
+                    and view.cells.get((row, col), 0) is None:
+                start, end = view.tray[slot].spot.centre, view.spots[(row, col)].centre
+                action = {"move": 2, "at": _fraction(start), "end": _fraction(end), "key": 0}
+            else:  # (the agent looks again)
+                action = {"move": 0, "at": np.zeros(2), "end": np.zeros(2), "key": 0}
+            picture, reward, terminated, _, info = env.step(action)
+            earned += reward
+            if terminated:
+                break
+        assert terminated and earned == 1.0 and info["judge"]["finished"] == [2]
+        with pytest.warns(UserWarning, match="different from the unwrapped"):
+            check_env(env.env)  # (Raw around the environment; its render check makes another)
+    finally:
+        env.close()
+
+
+def _fraction(point: tuple[float, float]) -> np.ndarray:
+    return np.array([point[0] / 799, point[1] / 599], np.float32)
+
+
+def test_raw_input_clicks_a_daily_set_and_launches_burrito_bison():
+    from webbot.burrito_bison.agent import BurritoAgent
+    from webbot.gym.judge import Judged
+    from webbot.gym.raw import Raw
+
+    env = Judged(Raw(gym.make("webbot.gym:webbot/DailySet-v0")))
+    try:
+        picture, info = env.reset(seed=3)
+        assert picture.shape == (800, 1280, 3)
+        base = env.unwrapped  # (where the cards lie: the test's knowledge, not an agent's)
+        for position in info["judge"]["sets"][0]:
+            slot = base._board.slots[position - 1]
+            x, y = base._on_browser_thread(lambda slot=slot: base._hands.places.middle(slot))
+            picture, reward, terminated, _, info = env.step(
+                {"move": 1, "at": np.array([x / 1279, y / 799], np.float32),
+                 "end": np.zeros(2, np.float32), "key": 0})
+        assert (reward, terminated, info["judge"]["score"]) == (1.0, False, 1)
+        _, _, _, _, info = env.step({"move": 3, "at": np.zeros(2), "end": np.zeros(2),
+                                     "key": 0})  # Escape: nothing to close, nothing changes
+        assert info["judge"]["score"] == 1
+    finally:
+        env.close()
+
+    env = Judged(Raw(gym.make("webbot.gym:webbot/BurritoBison-v0")))
+    try:
+        picture, info = env.reset(seed=2, options={"intro": False})
+        agent = BurritoAgent()
+        for _ in range(400):
+            picture, _, _, _, info = env.step({**agent(picture), "key": 0})
+            if info["judge"]["launches"]:
+                break
+        assert info["judge"]["launches"] >= 1
+    finally:
+        env.close()

@@ -13,12 +13,18 @@ from contextlib import ExitStack
 from typing import Any, TypeVar
 
 import gymnasium as gym
+import numpy as np
 
 from webbot.answer import evaluate
 from webbot.options import RunOptions
 from webbot.session import Session, game_session
 
 T = TypeVar("T")
+ToPage = Callable[[float, float], tuple[float, float]]  # a point of a picture, on the page
+# The raw moves (webbot.gym.raw) and keys: look again, click, drag, a key pressed.
+LOOK, CLICK, DRAG, KEY = range(4)
+KEYS = ("Escape", "Enter", "Space", "Tab", "ArrowLeft", "ArrowUp", "ArrowRight", "ArrowDown")
+DRAG_STEP_PX = 25  # a drag's path, hand-like: a game may follow it
 
 
 class BrowserEnv(gym.Env):
@@ -28,12 +34,14 @@ class BrowserEnv(gym.Env):
     alone."""
 
     JUDGE = ""
+    RAW_SIZE = (0, 0)  # the raw picture's width and height (webbot.gym.raw)
 
     def __init__(self) -> None:
         self._browser_thread = ThreadPoolExecutor(1, thread_name_prefix="webbot-env")
         self._closed = False
         self._stack: ExitStack | None = None
         self._session: Session | None = None
+        self._to_page: ToPage | None = None  # of the last raw picture
 
     @staticmethod
     def score(judged: Any) -> float:
@@ -47,6 +55,16 @@ class BrowserEnv(gym.Env):
             raise gym.error.ResetNeeded("call reset() before asking the judge")
         page = self._session.page
         return self._on_browser_thread(lambda: evaluate(page, self.JUDGE))
+
+    def raw_step(self, move: int, at: tuple[float, float], end: tuple[float, float],
+                 key: int) -> tuple[np.ndarray, bool]:
+        """A raw input (webbot.gym.raw) at fractions of the last raw picture, then a new one
+        (RGB) and whether the game says it is over."""
+        return self._on_browser_thread(lambda: self._raw(move, at, end, key))
+
+    def raw_look(self) -> np.ndarray:
+        """A raw picture of the game (RGB, RAW_SIZE)."""
+        return self._on_browser_thread(lambda: self._raw(LOOK, (0, 0), (0, 0), 0))[0]
 
     def close(self) -> None:
         """The browser ended (within its bounded stop), and its thread; again, nothing."""
@@ -69,8 +87,29 @@ class BrowserEnv(gym.Env):
         """Ends the session, if any, and forgets the game; browser thread only."""
         if self._stack is not None:
             self._stack.close()
-        self._stack, self._session = None, None
+        self._stack, self._session, self._to_page = None, None, None
         self._forget()
 
     def _forget(self) -> None:
         """Drops what the environment kept of the game its session showed."""
+
+    def _raw(self, move: int, at: tuple[float, float], end: tuple[float, float],
+             key: int) -> tuple[np.ndarray, bool]:
+        if self._session is None:
+            raise gym.error.ResetNeeded("call reset() before step()")
+        mouse, to_page = self._session.mouse, self._to_page
+        width, height = self.RAW_SIZE
+        point = lambda f: to_page(f[0] * (width - 1), f[1] * (height - 1))  # noqa: E731
+        if move == CLICK and to_page is not None:
+            mouse.click(*point(at))
+        elif move == DRAG and to_page is not None:
+            mouse.drag(point(at), point(end), step_px=DRAG_STEP_PX)
+        elif move == KEY:
+            mouse.press_key(KEYS[key])
+        picture, self._to_page, over = self._raw_picture()
+        return picture, over
+
+    def _raw_picture(self) -> tuple[np.ndarray, ToPage, bool]:
+        """The game's picture (RGB, RAW_SIZE), how its points map to the page, and whether
+        it shows the game over; browser thread only."""
+        raise NotImplementedError

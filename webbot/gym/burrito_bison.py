@@ -21,7 +21,7 @@ from webbot.burrito_bison.act import Hands
 from webbot.burrito_bison.bot import game_spec, pack_sized
 from webbot.burrito_bison.layout import PACK_GAME_SIZE
 from webbot.burrito_bison.matching import TemplatePack
-from webbot.gym.browser_env import BrowserEnv
+from webbot.gym.browser_env import BrowserEnv, ToPage
 from webbot.screen import Grab, MovedSinceSeen, Screen
 
 WIDTH, HEIGHT = PACK_GAME_SIZE
@@ -36,6 +36,7 @@ class Move(IntEnum):
 class BurritoBisonEnv(BrowserEnv):
     metadata = {"render_modes": ["rgb_array"], "render_fps": 15}
     JUDGE = "window.__burritoTest.state()"
+    RAW_SIZE = (WIDTH, HEIGHT)
 
     @staticmethod
     def score(judged: Any) -> float:
@@ -54,9 +55,11 @@ class BurritoBisonEnv(BrowserEnv):
 
     def reset(self, *, seed: int | None = None, options: dict | None = None
               ) -> tuple[np.ndarray, dict[str, Any]]:
+        """`options={"flight": 0.25}` scales the flights' length (the replica's own setting, for
+        quick rounds); `{"intro": False}` skips the title's intro."""
         super().reset(seed=seed)
         game = int(self.np_random.integers(1_000_000))
-        page = f"burrito-bison/index.html?seed={game}&size={WIDTH}x{HEIGHT}"
+        page = f"burrito-bison/index.html?seed={game}&size={WIDTH}x{HEIGHT}{_extra(options)}"
         self._on_browser_thread(lambda: self._start(page))
         return self._pixels(), {}
 
@@ -91,6 +94,11 @@ class BurritoBisonEnv(BrowserEnv):
         assert self._screen is not None
         self._grab = pack_sized(self._screen.look())
 
+    def _raw_picture(self) -> tuple[np.ndarray, ToPage, bool]:
+        self._look()
+        assert self._grab is not None
+        return self._pixels(), self._grab.to_page, False
+
     def _forget(self) -> None:
         self._screen: Screen | None = None
         self._hands: Hands | None = None
@@ -105,6 +113,23 @@ class BurritoBisonEnv(BrowserEnv):
         if image.shape[:2] != (HEIGHT, WIDTH):  # (a page zoomed by the user: never here)
             raise RuntimeError(f"the game's picture is {image.shape[1]}x{image.shape[0]}")
         return np.ascontiguousarray(image, dtype=np.uint8)
+
+
+def _extra(options: dict | None) -> str:
+    """The replica's settings an episode's options name, as the page's query."""
+    extra = ""
+    options = dict(options or {})
+    flight = options.pop("flight", None)
+    if flight is not None:
+        if not (isinstance(flight, (int, float)) and 0 < flight <= 100):
+            raise ValueError(f"flight {flight!r}: a scale of the flights, over 0 and up to 100")
+        extra += f"&flight={flight:g}"
+    if options.pop("intro", True) is False:
+        extra += "&intro=0"
+    if options:
+        raise ValueError(f"no Burrito Bison option {', '.join(map(repr, options))}: flight, "
+                         "intro")
+    return extra
 
 
 def _point(values: Any) -> tuple[float, float]:

@@ -29,17 +29,21 @@ from webbot.daily_set.bot import (
 )
 from webbot.daily_set.page import Board, parse_board
 from webbot.daily_set.replica import LAYOUTS
-from webbot.gym.browser_env import BrowserEnv
+from webbot.gym.browser_env import BrowserEnv, ToPage
+from webbot.options import BrowserOptions
 from webbot.set_cards.model import DAILY_SETS
 
 CARDS = 12
 MESSAGE_CHARS = string.printable[:95]  # letters, digits, punctuation and the space
 MESSAGE_LENGTH = 200
+SHOT_MS = 10_000.0
+LOOK_S = 0.05  # one look at the page's title and address
 
 
 class DailySetEnv(BrowserEnv):
     metadata = {"render_modes": ["rgb_array"], "render_fps": 2}
     JUDGE = "window.__dailySetTest.state()"
+    RAW_SIZE = BrowserOptions().viewport  # the page's window, as the bot's browser opens it
 
     @staticmethod
     def score(judged: Any) -> float:
@@ -102,6 +106,18 @@ class DailySetEnv(BrowserEnv):
         if _ends(heard, len(self._confirmed)):
             self._terminated = True
             self._completion = self._hands.wait_done(COMPLETION_WAIT_S)
+
+    def _raw_picture(self) -> tuple[np.ndarray, ToPage, bool]:
+        """The page's window (the puzzle is the page), and whether it says it is done."""
+        assert self._session is not None and self._hands is not None
+        png = answer.answered(self._session.page, lambda own: answer.with_defaults(
+            own.screenshot, animations="allow", caret="hide", timeout=SHOT_MS), "a screenshot")
+        image = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR)
+        width, height = self.RAW_SIZE
+        if image.shape[:2] != (height, width):
+            image = cv2.resize(image, self.RAW_SIZE, interpolation=cv2.INTER_AREA)
+        over = self._hands.wait_done(LOOK_S) is not None
+        return (np.ascontiguousarray(image[..., ::-1]), lambda x, y: (x, y), over)
 
     def _forget(self) -> None:
         self._board: Board | None = None

@@ -14,9 +14,10 @@ import gymnasium as gym
 from webbot.gym.browser_env import BrowserEnv
 
 
-class Judged(gym.Wrapper):
+class Judged(gym.Wrapper, gym.utils.RecordConstructorArgs):
     def __init__(self, env: gym.Env) -> None:
-        super().__init__(env)
+        gym.utils.RecordConstructorArgs.__init__(self)  # (so Gymnasium can make it again)
+        gym.Wrapper.__init__(self, env)
         if not isinstance(env.unwrapped, BrowserEnv) or not env.unwrapped.JUDGE:
             raise ValueError(f"{env.unwrapped} has no replica judge to ask")
         self._base: BrowserEnv = env.unwrapped

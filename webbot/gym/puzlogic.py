@@ -14,7 +14,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from webbot.gym.browser_env import BrowserEnv
+from webbot.gym.browser_env import BrowserEnv, ToPage
 from webbot.puzlogic.bot import PuzlogicBot
 from webbot.puzlogic.decide import Action, Kind
 from webbot.puzlogic.model import HEIGHT, WIDTH, Observation, Placement
@@ -27,6 +27,7 @@ LEVELS = 15  # the game's own
 class PuzlogicEnv(BrowserEnv):
     metadata = {"render_modes": ["rgb_array"], "render_fps": 4}
     JUDGE = "window.__puzlogicTest.state()"
+    RAW_SIZE = (WIDTH, HEIGHT)
 
     @staticmethod
     def score(judged: Any) -> float:
@@ -85,6 +86,12 @@ class PuzlogicEnv(BrowserEnv):
     def _look(self) -> None:
         assert self._bot is not None
         self._seen = self._bot.look()
+
+    def _raw_picture(self) -> tuple[np.ndarray, ToPage, bool]:
+        assert self._bot is not None
+        seen = self._bot.look(read=False)
+        return (np.ascontiguousarray(seen.picture.canvas[..., ::-1]),
+                lambda x, y: seen.page_point((x, y)), seen.screen == "completed")
 
     def _forget(self) -> None:
         self._bot, self._seen = None, None
