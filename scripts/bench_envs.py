@@ -18,6 +18,7 @@ acts, less a capture), and the judge (webbot.gym.judge reading the replica's hoo
 from __future__ import annotations
 
 import argparse
+import importlib
 import statistics
 import sys
 import time
@@ -70,6 +71,7 @@ def step_costs(game: str, steps: int) -> tuple[float, float, float]:
     bundled agent's actions (on Burrito Bison, its clicks and drags; its looks are captures)."""
     env = Judged(gym.make(game))
     base = env.unwrapped
+    judge = importlib.import_module(base.REPLICA).JUDGE
     capture, acting, judge = [], [], []
     try:
         for episode in range(1, 100):
@@ -87,7 +89,7 @@ def step_costs(game: str, steps: int) -> tuple[float, float, float]:
                     observation = base.step(NOTHING[game])[0]
                     capture.append(time.perf_counter() - started)
                 started = time.perf_counter()
-                base.judged()
+                base.on_page(judge)
                 judge.append(time.perf_counter() - started)
             if len(acting) >= steps:
                 break

@@ -27,7 +27,7 @@ from docs_table import cores, publish
 import webbot.gym  # noqa: F401  (registers the environments)
 from webbot.burrito_bison.agent import BurritoAgent
 from webbot.daily_set.agent import DailySetAgent
-from webbot.daily_set.replica import LAYOUTS
+from webbot.daily_set.bundled import BUNDLED_PAGES as LAYOUTS
 from webbot.gym.judge import Judged
 from webbot.gym.random_agent import RandomAgent
 from webbot.puzlogic.agent import PuzlogicAgent

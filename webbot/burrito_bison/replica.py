@@ -72,3 +72,12 @@ def play_and_judge(session: Session, options: dict) -> str | None:
     if bought != made:
         return f"the bot reports {bought}, the game made {made}"
     return None
+
+
+# The environments' judge (webbot.gym.judge): the hook's state, and what it counts as done.
+JUDGE = "window.__burritoTest.state()"
+
+
+def judged_score(state: dict | None) -> float:
+    """The coins of the rounds the replica has recorded."""
+    return float(sum(r["coins"] for r in state["rounds"])) if state else 0.0

@@ -6,12 +6,11 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
+from webbot.daily_set.bundled import BUNDLED_PAGES as LAYOUTS
+
 if TYPE_CHECKING:  # (a soak's help is given without loading the browser)
     from webbot.session import Session
 
-LAYOUTS = {"old": "daily-set/puzzle/set.htm",
-           "2022": "daily-set/set/puzzle/2022.html",
-           "current": "daily-set/set/puzzle/index.html"}
 SOAK_OPTIONS: tuple = ()
 
 
@@ -36,3 +35,12 @@ def play_and_judge(session: Session, options: dict) -> str | None:
     if not (outcome.complete and outcome.completion):
         return "the page did not say the puzzle was completed"
     return None
+
+
+# The environments' judge (webbot.gym.judge): the hook's state, and what it counts as done.
+JUDGE = "window.__dailySetTest.state()"
+
+
+def judged_score(state: dict | None) -> float:
+    """The sets the replica counts as found."""
+    return float(state["score"]) if state else 0.0

@@ -14,8 +14,10 @@ from typing import Any, TypeVar
 
 import gymnasium as gym
 import numpy as np
+from playwright.sync_api import Error, Page
 
-from webbot.answer import evaluate
+from webbot import answer
+from webbot.deadline import Deadline
 from webbot.options import RunOptions
 from webbot.session import Session, game_session
 
@@ -25,15 +27,16 @@ ToPage = Callable[[float, float], tuple[float, float]]  # a point of a picture, 
 LOOK, CLICK, DRAG, KEY = range(4)
 KEYS = ("Escape", "Enter", "Space", "Tab", "ArrowLeft", "ArrowUp", "ArrowRight", "ArrowDown")
 DRAG_STEP_PX = 25  # a drag's path, hand-like: a game may follow it
+NAVIGATION_S = 10.0  # for a page on its way to another to land
 
 
 class BrowserEnv(gym.Env):
     """A Gymnasium environment whose game lives in a browser: `_open` a replica page (on the
     browser's thread), `_on_browser_thread` for everything that touches it, `close` ends it.
-    `JUDGE` is the replica's test hook and `score` what it counts: for webbot.gym.judge
-    alone."""
+    `REPLICA` names the replica module whose judge webbot.gym.judge asks (through
+    `on_page`); the environment itself never reads it."""
 
-    JUDGE = ""
+    REPLICA = ""
     RAW_SIZE = (0, 0)  # the raw picture's width and height (webbot.gym.raw)
 
     def __init__(self) -> None:
@@ -43,18 +46,13 @@ class BrowserEnv(gym.Env):
         self._session: Session | None = None
         self._to_page: ToPage | None = None  # of the last raw picture
 
-    @staticmethod
-    def score(judged: Any) -> float:
-        """What the replica's judge counts as done so far."""
-        raise NotImplementedError
-
-    def judged(self) -> Any:
-        """What the replica's own judge says now (its test hook), for webbot.gym.judge: never
+    def on_page(self, script: str) -> Any:
+        """`script` evaluated on the game's page, for webbot.gym.judge and the tests: never
         part of what the agent observes."""
         if self._session is None:
-            raise gym.error.ResetNeeded("call reset() before asking the judge")
+            raise gym.error.ResetNeeded("call reset() before asking the page")
         page = self._session.page
-        return self._on_browser_thread(lambda: evaluate(page, self.JUDGE))
+        return self._on_browser_thread(lambda: _settled_evaluate(page, script))
 
     def raw_step(self, move: int, at: tuple[float, float], end: tuple[float, float],
                  key: int) -> tuple[np.ndarray, bool]:
@@ -113,3 +111,18 @@ class BrowserEnv(gym.Env):
         """The game's picture (RGB, RAW_SIZE), how its points map to the page, and whether
         it shows the game over; browser thread only."""
         raise NotImplementedError
+
+
+def _settled_evaluate(page: Page, script: str) -> Any:
+    """`script` on the page; on a page that is navigating (the Daily SET's move to its
+    completion page), on the page it lands on once that has loaded."""
+    deadline = Deadline(NAVIGATION_S)
+    while True:
+        try:
+            return answer.evaluate(page, script)
+        except Error as exc:
+            if "navigation" not in str(exc) or deadline.passed():
+                raise
+            answer.answered(page, lambda own: answer.with_defaults(
+                own.wait_for_load_state, state="load", timeout=NAVIGATION_S * 1000),
+                "a page's load", NAVIGATION_S + 1)

@@ -35,13 +35,9 @@ class Move(IntEnum):
 
 class BurritoBisonEnv(BrowserEnv):
     metadata = {"render_modes": ["rgb_array"], "render_fps": 15}
-    JUDGE = "window.__burritoTest.state()"
+    REPLICA = "webbot.burrito_bison.replica"  # its judge, for webbot.gym.judge alone
     RAW_SIZE = (WIDTH, HEIGHT)
 
-    @staticmethod
-    def score(judged: Any) -> float:
-        """The coins of the rounds the replica has recorded."""
-        return float(sum(r["coins"] for r in judged["rounds"])) if judged else 0.0
 
     def __init__(self, render_mode: str | None = None) -> None:
         super().__init__()

@@ -27,8 +27,8 @@ from webbot.daily_set.bot import (
     fetch_images,
     layout_name,
 )
+from webbot.daily_set.bundled import BUNDLED_PAGES as LAYOUTS
 from webbot.daily_set.page import Board, parse_board
-from webbot.daily_set.replica import LAYOUTS
 from webbot.gym.browser_env import BrowserEnv, ToPage
 from webbot.options import BrowserOptions
 from webbot.set_cards.model import DAILY_SETS
@@ -42,13 +42,9 @@ LOOK_S = 0.05  # one look at the page's title and address
 
 class DailySetEnv(BrowserEnv):
     metadata = {"render_modes": ["rgb_array"], "render_fps": 2}
-    JUDGE = "window.__dailySetTest.state()"
+    REPLICA = "webbot.daily_set.replica"  # its judge, for webbot.gym.judge alone
     RAW_SIZE = BrowserOptions().viewport  # the page's window, as the bot's browser opens it
 
-    @staticmethod
-    def score(judged: Any) -> float:
-        """The sets the replica counts as found."""
-        return float(judged["score"]) if judged else 0.0
 
     def __init__(self, render_mode: str | None = None) -> None:
         super().__init__()

@@ -7,6 +7,7 @@ without the judge."""
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 import gymnasium as gym
@@ -18,20 +19,21 @@ class Judged(gym.Wrapper, gym.utils.RecordConstructorArgs):
     def __init__(self, env: gym.Env) -> None:
         gym.utils.RecordConstructorArgs.__init__(self)  # (so Gymnasium can make it again)
         gym.Wrapper.__init__(self, env)
-        if not isinstance(env.unwrapped, BrowserEnv) or not env.unwrapped.JUDGE:
+        if not isinstance(env.unwrapped, BrowserEnv) or not env.unwrapped.REPLICA:
             raise ValueError(f"{env.unwrapped} has no replica judge to ask")
         self._base: BrowserEnv = env.unwrapped
+        self._replica = importlib.import_module(self._base.REPLICA)  # (the testers' module)
         self._score = 0.0
 
     def reset(self, **kwargs: Any) -> tuple[Any, dict[str, Any]]:
         observation, info = self.env.reset(**kwargs)
-        judged = self._base.judged()
-        self._score = self._base.score(judged)
+        judged = self._base.on_page(self._replica.JUDGE)
+        self._score = self._replica.judged_score(judged)
         return observation, {**info, "judge": judged}
 
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         observation, reward, terminated, truncated, info = self.env.step(action)
-        judged = self._base.judged()
-        score = self._base.score(judged)
+        judged = self._base.on_page(self._replica.JUDGE)
+        score = self._replica.judged_score(judged)
         reward, self._score = float(reward) + score - self._score, score
         return observation, reward, terminated, truncated, {**info, "judge": judged}

@@ -26,13 +26,9 @@ LEVELS = 15  # the game's own
 
 class PuzlogicEnv(BrowserEnv):
     metadata = {"render_modes": ["rgb_array"], "render_fps": 4}
-    JUDGE = "window.__puzlogicTest.state()"
+    REPLICA = "webbot.puzlogic.replica"  # its judge, for webbot.gym.judge alone
     RAW_SIZE = (WIDTH, HEIGHT)
 
-    @staticmethod
-    def score(judged: Any) -> float:
-        """The levels the replica counts as finished."""
-        return float(len(judged["finished"])) if judged else 0.0
 
     def __init__(self, render_mode: str | None = None) -> None:
         super().__init__()
@@ -81,15 +77,15 @@ class PuzlogicEnv(BrowserEnv):
         assert self._bot is not None
         seen = self._observed()
         last = seen.view is not None and len(seen.view.tray) == 1
-        self._seen = self._bot.place(seen, (placement,), last)
+        self._seen = self._bot.drops.place(seen, (placement,), last)
 
     def _look(self) -> None:
         assert self._bot is not None
-        self._seen = self._bot.look()
+        self._seen = self._bot.eyes.look()
 
     def _raw_picture(self) -> tuple[np.ndarray, ToPage, bool]:
         assert self._bot is not None
-        seen = self._bot.look(read=False)
+        seen = self._bot.eyes.look(read=False)
         return (np.ascontiguousarray(seen.picture.canvas[..., ::-1]),
                 lambda x, y: seen.page_point((x, y)), seen.screen == "completed")
 

@@ -31,3 +31,12 @@ def play_and_judge(session: Session, options: dict) -> str | None:
     if 1 not in finished:
         return f"the bot says the level is completed, the game has finished {finished}"
     return None
+
+
+# The environments' judge (webbot.gym.judge): the hook's state, and what it counts as done.
+JUDGE = "window.__puzlogicTest.state()"
+
+
+def judged_score(state: dict | None) -> float:
+    """The levels the replica counts as finished."""
+    return float(len(state["finished"])) if state else 0.0

@@ -1,0 +1,107 @@
+"""The bot's eyes on Puzlogic: a grab classified and, on a level, read; waits for what should
+show (no fixed sleeps); a level read twice alike; what was read or done drawn on the frame it
+was seen on, for the debug folder."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+
+from webbot.debug import Recorder
+from webbot.phases import Phases
+from webbot.puzlogic.act import Tempo
+from webbot.puzlogic.model import Observation, Puzzle, UnreadableScreen
+from webbot.puzlogic.perceive import READ_LEGEND, Reader, classify, marks, normalise
+from webbot.puzlogic.records import Records
+from webbot.screen import Grab, Screen
+from webbot.vision.labels import Key
+from webbot.vision.marks import Mark
+from webbot.vision.region import GameNotFound
+
+READ_TRIES = 5  # grabs to try when a reading has doubts (a drifting leaf, say)
+
+
+class Eyes:
+    def __init__(self, screen: Screen, reader: Reader, tempo: Tempo, records: Records,
+                 recorder: Recorder, phases: Phases) -> None:
+        self.screen = screen
+        self.reader = reader
+        self.tempo = tempo
+        self.records = records
+        self.recorder = recorder
+        self.phases = phases
+        self.last_read: Observation | None = None  # the level as last read, for its solution
+
+    def look(self, grab: Grab | None = None, label: str = "frame",
+             read: bool = True) -> Observation:
+        """What a grab shows; on a level, the board read too unless `read` is False."""
+        grab = grab or self.screen.grab(label)
+        started = time.perf_counter()
+        picture = normalise(grab.image)
+        screen = classify(picture)
+        view = self.reader.read_level(picture) if screen == "level" and read else None
+        self.records.perceived((time.perf_counter() - started) * 1000)
+        return Observation(grab, picture, screen, view)
+
+    def wait_for(self, test: Callable[[Observation], bool], what: str, timeout_s: float = 10,
+                 label: str = "frame", read: bool = True, poll_s: float | None = None
+                 ) -> Observation:
+        """Look again and again until `test` holds (no fixed sleeps), `poll_s` (the tempo's
+        by default) between looks."""
+        found: list[Observation] = []
+
+        def condition(grab: Grab) -> bool:
+            try:
+                observation = self.look(grab, read=read)
+            except (GameNotFound, UnreadableScreen):
+                return False
+            if test(observation):
+                found.append(observation)
+                return True
+            return False
+
+        self.screen.wait_until(condition, what=what, timeout_s=timeout_s, label=label,
+                               poll_s=self.tempo.poll_s if poll_s is None else poll_s)
+        return found[-1]
+
+    def wait_for_screen(self, *screens: str, timeout_s: float = 10,
+                        read: bool = True) -> Observation:
+        return self.wait_for(lambda observation: observation.screen in screens,
+                             f"the {' or '.join(screens)} screen", timeout_s, screens[0], read)
+
+    def read_level(self, first: Observation | None = None) -> Observation:
+        """A level screen read twice alike and without doubts, with its puzzle. `first`: a
+        look at the level already taken, the first reading."""
+        previous: Puzzle | None = None
+        doubts: list[str] = []
+        with self.phases("reading"):
+            for _ in range(READ_TRIES * 2):
+                observation, first = first or self.wait_for_screen("level"), None
+                if observation.view is None:
+                    continue
+                if observation.view.doubts:  # a leaf over a digit, say: look again
+                    doubts = observation.view.doubts
+                    continue
+                try:
+                    puzzle = observation.view.puzzle()
+                except UnreadableScreen as exc:  # pieces that do not fit the cells (one
+                    doubts = [str(exc)]  # between two places, say): look again
+                    continue
+                if puzzle == previous:
+                    self.annotated(observation, "read",
+                                   marks(observation.view, observation.picture), READ_LEGEND)
+                    self.last_read = replace(observation, puzzle=puzzle)
+                    return self.last_read
+                previous = puzzle
+        raise UnreadableScreen("cannot read the level: " + "; ".join(doubts or ["it kept "
+                                                                                 "changing"]))
+
+    def annotated(self, observation: Observation, what: str, found: list[Mark],
+                  legend: Sequence[Key] = ()) -> None:
+        """The frame with what was read or done on it drawn, named after the level."""
+        current = self.records.current
+        level = current.level if current is not None else observation.view and \
+            observation.view.level
+        self.recorder.annotated(observation.grab, f"level-{level or 0:02d}-{what}", found,
+                                legend)
