@@ -11,11 +11,12 @@ import pytest
 
 from tests.conftest import in_own_thread, run_webbot
 from tests.test_cli import closed_port
-from webbot.burrito_bison.bot import BurritoBot, round_line
+from webbot.burrito_bison.bot import BurritoBot
 from webbot.burrito_bison.decide import Kind
 from webbot.burrito_bison.matching import TemplatePack
 from webbot.burrito_bison.model import Round
 from webbot.burrito_bison.replica import round_judged
+from webbot.burrito_bison.tally import round_line
 from webbot.session import RunOptions, game_session
 
 GAME = "burrito-bison/index.html"
@@ -107,7 +108,7 @@ def test_a_visit_to_the_shop_buys_and_names_each_upgrade_as_the_game_counts_it(f
     bought = [" ".join(line.split()).lower() for line in said if "shop: bought" in line]
     assert bought == [f"shop: bought {p['name']} (level {p['level']}) for {p['price']:,} coins"
                       .lower() for p in state["purchases"]], (bought, state["purchases"])
-    assert bot.spent == sum(p["price"] for p in state["purchases"]) == 500 - state["coins"]
+    assert bot.tally.spent == sum(p["price"] for p in state["purchases"]) == 500 - state["coins"]
 
 
 @pytest.mark.full  # (CI: a round, and a visit to the shop, above)
@@ -172,7 +173,7 @@ def test_a_hung_screen_is_recovered_then_reported(fixtures_url, tmp_path):
 def test_a_shop_that_ignores_clicks_buys_nothing_and_says_so(fixtures_url):
     # (The visit once crashed when the click was ignored.)
     bot, state, said = visit_shop(f"{fixtures_url}{GAME}?seed=2&scene=shop&coins=5000&stall=shop")
-    assert state["purchases"] == [] and bot.spent == 0
+    assert state["purchases"] == [] and bot.tally.spent == 0
     assert any("not counted as bought" in line for line in said)
     assert not any("shop: bought" in line for line in said)
 

@@ -25,6 +25,7 @@ from webbot.burrito_bison.model import DEFAULT_ROUNDS, Observation, Round, Sight
 from webbot.burrito_bison.perceive import SearchPace, classify, fitted
 from webbot.burrito_bison.readout import ResultsReading, read_results, results_numbers
 from webbot.burrito_bison.shopping import Visit
+from webbot.burrito_bison.tally import Tally
 from webbot.game import Candidate, GameSpec
 from webbot.play import play
 from webbot.recovery import Recovery
@@ -90,25 +91,18 @@ class BurritoBot:
         self.stuck_after = stuck_after  # the watchdog's default patience
         self.pace_s = pace_s  # at least this long between looks (a benchmark's slow baseline)
         self.status = status
-        self.rounds: list[Round] = []
+        self.tally = Tally(report)
         self.stats = Stats()
-        self.total: int | None = None     # coins, as last read
-        self.started_with: int | None = None  # coins before the first round (from its results)
-        self.cheapest: int | None = None  # the cheapest upgrade seen in the shop
-        self.spent = 0                    # since the last results screen
-        self.bought = 0                   # purchases, all told
-        self.affordable = False           # the coins cover the cheapest upgrade: worth a visit
         self.results_read = False         # the results screen in front has been read
-        self.round_started = time.monotonic()
-        self.rockets = 0
-        self.rockets_unseen = 0  # rocket clicks whose effect no frame showed
-        self.events: list[str] = []
         self._numbers = Stillness(NUMBERS_STILL_S)
-        self._rocket_clicked = False
         self._looked = 0.0
         self._previous: Sighting | None = None
+        self.screen_seen = "unknown"  # on the last look
         self._searching = SearchPace()
-        self._launched = 0  # the last round said to be launched
+
+    @property
+    def rounds(self) -> list[Round]:
+        return self.tally.rounds
 
     def play(self, *, rounds: int | None = None, minutes: float | None = None) -> list[Round]:
         """Play until `rounds` results screens have been read, or the first one after
@@ -131,11 +125,8 @@ class BurritoBot:
         if self.screen.page is not self.session.page:  # a new page, after a lost one
             self._find()
             self._previous, self.results_read = None, False
-            # The round under way went with the lost page: the new page's round is counted
-            # from zero, so its rocket slams match what its results screen will report.
-            self.rockets, self.rockets_unseen, self._rocket_clicked = 0, 0, False
+            self.tally.page_lost()
             self._numbers = Stillness(NUMBERS_STILL_S)
-            self.events.append("page lost and reopened")
         return self.look()
 
     def step(self, action: Action) -> Observation:
@@ -145,16 +136,6 @@ class BurritoBot:
 
     def result(self) -> list[Round]:
         return self.rounds
-
-    def under_way(self) -> Round | None:
-        """The round launched and not finished (its results not read), with what it got so
-        far, for a run stopped in the middle of it; None when none is."""
-        if self._launched <= len(self.rounds):
-            return None
-        screen = self._previous.screen if self._previous is not None else "unknown"
-        return Round(self._launched, seconds=time.monotonic() - self.round_started,
-                     rockets=self.rockets, events=list(self.events),
-                     rockets_unseen=self.rockets_unseen, stopped_on=screen)
 
     # -- looking ---------------------------------------------------------------------------
     def look(self) -> Observation:
@@ -182,17 +163,13 @@ class BurritoBot:
         self.stats.classify_ms.append((classified_at - pictured) * 1000)
         self.stats.decisions += 1
         # (a frame read as nothing known, a fade or something over the bar, tells nothing of it)
-        if self._rocket_clicked and sighting.screen not in ("rocket_ready", "unknown"):
-            self._rocket_clicked = False
-            if sighting.screen == "flight":  # the full bar went: the slam happened
-                self.rockets += 1
-            else:  # the flight was over by the next frame read: a slam or a click too late
-                self.rockets_unseen += 1
+        self.tally.seen(sighting.screen)
         if sighting.screen != "results":
             self.results_read = False
-        self._previous = sighting
+        self._previous, self.screen_seen = sighting, sighting.screen
         self.observation = Observation(grab, sighting, previous, now, ms, self.results_read,
-                                self.affordable, len(self.rounds), self.bought)
+                                       self.tally.affordable, len(self.rounds),
+                                       self.tally.bought)
         self.show(self.observation)
         return self.observation
 
@@ -203,24 +180,25 @@ class BurritoBot:
             self._annotated(observation, action)
         if action.kind is Kind.LAUNCH:
             self.hands.launch(observation.grab, action.at, action.end)
-            self.round_started = time.monotonic()
-            if self._launched <= len(self.rounds):  # the round's first launch: say so
-                self._launched = len(self.rounds) + 1
-                self.report(f"round {self._launched} launched")
+            self.tally.launch()
         elif action.kind is Kind.CLICK:
             self.hands.click(observation.grab, action.at)
             if action.role == "rocket":
-                self._rocket_clicked = True
+                self.tally.rocket_clicked = True
             elif action.role == "cancel":
-                self._event("piñata dismissed")
+                self.tally.event("piñata dismissed")
             elif action.role == "continue" and screen == "unlocked":
-                self._event("card unlocked")
+                self.tally.event("card unlocked")
             elif action.role == "close":
-                self._event("flash sale closed")
+                self.tally.event("flash sale closed")
             elif action.role == "pick":
-                self._event("piñata card picked")
+                self.tally.event("piñata card picked")
         elif action.kind is Kind.READ_RESULTS:
-            if self._numbers_still(observation):  # else the coins are still counting up
+            # The results' numbers read once they have not changed in pictures of
+            # NUMBERS_STILL_S (by the times the pictures show, not the looks: a look may see
+            # again a frame it saw before); until then the coins are still counting up.
+            if self._numbers.still(results_numbers(observation.image, observation.sighting),
+                                   observation.grab.taken_at):
                 self.finish_round(observation)
         elif action.kind is Kind.SHOP:
             self.visit_shop(observation)
@@ -242,51 +220,13 @@ class BurritoBot:
         self.session.recorder.annotated(
             observation.grab, f"round-{len(self.rounds) + 1}-{sighting.screen}-{what}", found)
 
-    def _numbers_still(self, observation: Observation) -> bool:
-        """The results' numbers have not changed in pictures of NUMBERS_STILL_S (by the times
-        the pictures show, not the looks: a look may see again a frame it saw before)."""
-        return self._numbers.still(results_numbers(observation.image, observation.sighting),
-                                   observation.grab.taken_at)
-
-    def _event(self, text: str) -> None:
-        if not self.events or self.events[-1] != text:
-            self.events.append(text)
-
-    def coins_now(self) -> int | None:
-        """The coins the game keeps now, as last read (None: no total read yet)."""
-        return None if self.total is None else self.total - self.spent
-
-    def coins_line(self) -> str | None:
-        """The coins the run started and ended with, in words, when both were read."""
-        ended = self.coins_now()
-        if self.started_with is None or ended is None:
-            return None
-        return (f"started with {self.started_with:,} coins, ended with {ended:,} coins "
-                f"({ended - self.started_with:+,})")
-
     # -- results and shop ------------------------------------------------------------------
     def finish_round(self, observation: Observation) -> None:
         reading: ResultsReading = read_results(observation.image, observation.sighting,
                                                self.pack.digits)
         number = len(self.rounds) + 1
-        expected = None if self.total is None or reading.coins is None \
-            else self.total - self.spent + reading.coins
-        total = reading.total
-        if number == 1 and total is not None and reading.coins is not None:
-            # The coins the game had kept from earlier runs, less what was bought with them.
-            self.started_with = total - reading.coins + self.spent
-        if expected is not None and total is not None and total != expected:
-            self.report(f"round {number}: the total reads {total:,} but the last total, "
-                        f"purchases and this round's coins make {expected:,}; kept as read")
-        finished = Round(number, reading.distance, reading.coins, total,
-                     time.monotonic() - self.round_started, self.rockets, self.events,
-                     self.rockets_unseen)
-        self.rounds.append(finished)
-        self.total = total if total is not None else expected
-        self.spent, self.rockets, self.rockets_unseen, self.events = 0, 0, 0, []
+        self.tally.round_read(reading)
         self.results_read = True
-        self.affordable = self.total is not None and (
-            self.cheapest is None or self.total >= self.cheapest)
         self.session.recorder.keep(observation.grab, f"round-{number}-results")
         e = observation.sighting.evidence
         self.session.recorder.annotated(observation.grab, f"round-{number}-results-read", [
@@ -294,21 +234,12 @@ class BurritoBot:
                     (0, 160, 0))] if e else []),
             Mark(8, 24, 0, 0, f"read: {reading.distance} m, {reading.coins} coins, total "
                               f"{reading.total}", (0, 0, 255))])
-        self.report(round_line(finished))
 
     def visit_shop(self, observation: Observation) -> None:
         """A visit to the shop (shopping.Visit), then out by the Next arrow."""
-        budget = self.total - self.spent if self.total is not None else None
         visit = Visit(self.look, self.hands, self.pack, self.session.recorder, self.report)
-        observation = visit.run(observation, budget)
-        for purchase in visit.bought:
-            self.spent += purchase.price
-            self.bought += 1
-            if self.rounds:  # bought with the coins of the round just finished
-                self.rounds[-1].events.append(f"bought {purchase.name.lower()} "
-                                              f"({purchase.price:,})")
-        self.cheapest = visit.cheapest() or self.cheapest
-        self.affordable = False
+        observation = visit.run(observation, self.tally.budget())
+        self.tally.shopped(visit)
         if observation.sighting.screen == "shop" and "next" in observation.sighting.targets:
             self.hands.click(observation.grab, observation.sighting.targets["next"])
 
@@ -341,21 +272,11 @@ class BurritoBot:
 
     # -- progress --------------------------------------------------------------------------
     def show(self, observation: Observation) -> None:
-        coins = f"{self.total:,}" if self.total is not None else "?"
+        total = self.tally.total
+        coins = f"{total:,}" if total is not None else "?"
         screen = observation.sighting.screen
         self.status(f"round {len(self.rounds) + 1} · {screen} · coins {coins} · "
                     f"{self.stats.per_second:.0f} decisions/s")
-
-
-def round_line(finished: Round) -> str:
-    def number(value: int | None, unit: str = "") -> str:
-        return "?" if value is None else f"{value:,}{unit}"
-
-    extras = f" ({', '.join(finished.events)})" if finished.events else ""
-    return (f"round {finished.number}: {number(finished.distance, ' m')}, "
-            f"{number(finished.coins)} coins, total {number(finished.total)}, "
-            f"{finished.rockets} rocket slams{finished.unseen_words}, "
-            f"{finished.seconds:.1f} s{extras}")
 
 
 def player(session: Session) -> tuple[BurritoBot, Decider]:

@@ -49,7 +49,7 @@ def play_command(options: RunOptions, templates: Path | None, rounds: int | None
         try:
             bot.play(rounds=rounds, minutes=minutes)
         except BaseException:  # stopped (Ctrl-C, a failure): the round it was in is shown too
-            under_way = bot.under_way()
+            under_way = bot.tally.under_way(bot.screen_seen)
             raise
         finally:
             status.stop()
@@ -58,9 +58,9 @@ def play_command(options: RunOptions, templates: Path | None, rounds: int | None
                 time.perf_counter() - started, bot.stats.per_second,
                 statistics.median(bot.stats.look_ms or [0]), session.recoveries),
                 options.report))
-            if (coins := bot.coins_line()) is not None:
+            if (coins := bot.tally.coins_line()) is not None:
                 console.print(coins)
-            if (now := bot.coins_now()) is not None:
+            if (now := bot.tally.coins_now()) is not None:
                 remember(options, REGISTRATION.name, lambda last: {"coins": now})
     if not bot.rounds:
         raise WebbotError("no round was finished")
