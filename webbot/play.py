@@ -1,7 +1,7 @@
 """The one play loop, in the spirit of Gymnasium's Env: a game's environment observes the
 screen and carries out one action at a time (a drag, one set's three clicks, a purchase); a
 pure policy turns what was observed into the next action, or None when the game is done.
-No rewards, no spaces: this is a bot, not a learning environment."""
+No rewards, no spaces here: the games' Gymnasium environments are webbot/gym."""
 
 from __future__ import annotations
 
