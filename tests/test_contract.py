@@ -60,6 +60,21 @@ def test_every_registered_game_plays_through_its_contract(name):
     assert in_own_thread(plays, registry.game(name)) == []
 
 
+def test_burrito_bison_s_contract_plays_what_its_command_ships():
+    """Its player's game is the bot under the stuck watchdog and its policy under the limits,
+    as `webbot burrito-bison` plays them, not the bare bot and policy."""
+    from webbot.burrito_bison.bot import BurritoBot, player
+    from webbot.session import RunOptions, game_session
+    from webbot.wrappers import Watched
+
+    def built() -> tuple[str, str, str]:
+        with game_session(RunOptions(), "burrito-bison/index.html?seed=1") as session:
+            game, policy = player(session)
+            return type(game).__name__, type(game.game).__name__, policy.__name__
+
+    assert in_own_thread(built) == (Watched.__name__, BurritoBot.__name__, "limited_policy")
+
+
 def test_a_game_whose_step_returns_no_observation_is_caught(monkeypatch):
     monkeypatch.setenv("WEBBOT_FIXTURES", str(SITE))
     assert in_own_thread(plays, LIGHTS) == []

@@ -109,16 +109,22 @@ class BurritoBot:
         `minutes`."""
         wanted = rounds if rounds is not None else (None if minutes is not None else
                                                     DEFAULT_ROUNDS)
+        return play(*self.watched(wanted, minutes), self.recovery,
+                    self.session.recorder.phases, self.session.settle)
+
+    def watched(self, rounds: int | None, minutes: float | None = None
+                ) -> tuple[Watched[Observation, Action, list[Round]], Callable]:
+        """The game under its stuck watchdog and the policy under its limits: what `play`
+        plays, and what `webbot games --check` checks (`player`)."""
         policy = limited(Decider(shop=self.shop), lambda observation: observation.rounds,
-                         count=wanted, minutes=minutes)
+                         count=rounds, minutes=minutes)
         # The same screen for too long, with nothing bought there, is a game that is stuck.
         # Reading a round's results and buying count as moving on.
         game = Watched(self, lambda seen: (f"the {seen.sighting.screen} screen",
                                            (seen.rounds, seen.bought)),
                        lambda seen: patience_s(seen.sighting.screen, self.stuck_after),
                        self.unstick, RECOVERY_LIMIT)
-        return play(game, policy, self.recovery, self.session.recorder.phases,
-                    self.session.settle)
+        return game, policy
 
     # -- the game of the play loop ---------------------------------------------------------
     def reset(self) -> Observation:
@@ -279,8 +285,8 @@ class BurritoBot:
                     f"{self.stats.per_second:.0f} decisions/s")
 
 
-def player(session: Session) -> tuple[BurritoBot, Decider]:
-    """The game of the play loop on `session` with the bundled templates, and its policy
-    (webbot.contract)."""
+def player(session: Session) -> tuple[Watched[Observation, Action, list[Round]], Callable]:
+    """The game of the play loop on `session` with the bundled templates and its policy, as
+    the command plays them: under the watchdog and the limits (webbot.contract)."""
     bot = BurritoBot(session, TemplatePack(), report=lambda line: None)
-    return bot, Decider(shop=bot.shop)
+    return bot.watched(DEFAULT_ROUNDS)
