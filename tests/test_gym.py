@@ -307,3 +307,27 @@ def test_raw_input_clicks_a_daily_set_and_launches_burrito_bison():
         assert info["judge"]["launches"] >= 1
     finally:
         env.close()
+
+
+def test_a_real_site_is_the_same_environment_without_a_judge(fixtures_url):
+    from webbot.daily_set.agent import DailySetAgent
+    from webbot.gym.judge import Judged
+
+    with pytest.raises(ValueError, match="expected a URL starting with one of http://"):
+        gym.make("webbot.gym:webbot/DailySet-v0", url="ftp://example.com/set")
+    site = f"{fixtures_url}daily-set/set/puzzle/2022.html?seed=5"  # (as a site would serve it)
+    env = gym.make("webbot.gym:webbot/DailySet-v0", url=site)
+    try:
+        with pytest.raises(ValueError, match="has no judge to ask"):
+            Judged(env)
+        with pytest.raises(ValueError, match="layout: an option of the bundled replica"):
+            env.reset(seed=1, options={"layout": "old"})
+        observation, info = env.reset(seed=1)
+        assert info["layout"] == "2022"  # (the site's page, whatever the seed)
+        agent, terminated, steps = DailySetAgent(), False, 0
+        while not terminated:
+            observation, reward, terminated, _, info = env.step(agent(observation))
+            steps += 1
+        assert (steps, reward, info["confirmed"]) == (6, 0.0, 6) and info["completion"]
+    finally:
+        env.close()

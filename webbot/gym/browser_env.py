@@ -12,6 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
 from typing import Any, TypeVar
 
+import click
 import gymnasium as gym
 import numpy as np
 from playwright.sync_api import Error, Page
@@ -19,6 +20,7 @@ from playwright.sync_api import Error, Page
 from webbot import answer
 from webbot.deadline import Deadline
 from webbot.options import RunOptions
+from webbot.params import PAGE_URL
 from webbot.session import Session, game_session
 
 T = TypeVar("T")
@@ -39,7 +41,8 @@ class BrowserEnv(gym.Env):
     REPLICA = ""
     RAW_SIZE = (0, 0)  # the raw picture's width and height (webbot.gym.raw)
 
-    def __init__(self) -> None:
+    def __init__(self, url: str | None = None) -> None:
+        self.url = _page_url(url)  # a real site's page instead of the bundled replica
         self._browser_thread = ThreadPoolExecutor(1, thread_name_prefix="webbot-env")
         self._closed = False
         self._stack: ExitStack | None = None
@@ -75,10 +78,11 @@ class BrowserEnv(gym.Env):
         return self._browser_thread.submit(call).result()
 
     def _open(self, page: str) -> Session:
-        """A fresh session on the replica's `page` (the last one ended); browser thread only."""
+        """A fresh session on the replica's `page`, or on the real site's (`url`); the last one
+        ended; browser thread only."""
         self._end()
         self._stack = ExitStack()
-        self._session = self._stack.enter_context(game_session(RunOptions(), page))
+        self._session = self._stack.enter_context(game_session(RunOptions(url=self.url), page))
         return self._session
 
     def _end(self) -> None:
@@ -87,6 +91,13 @@ class BrowserEnv(gym.Env):
             self._stack.close()
         self._stack, self._session, self._to_page = None, None, None
         self._forget()
+
+    def _bundled_only(self, options: dict | None, *names: str) -> None:
+        """Refuses an episode's options that only the bundled replica has, on a real site."""
+        given = [name for name in names if name in (options or {})]
+        if self.url is not None and given:
+            raise ValueError(f"{', '.join(given)}: an option of the bundled replica, not of "
+                             f"a real site ({self.url})")
 
     def _forget(self) -> None:
         """Drops what the environment kept of the game its session showed."""
@@ -126,3 +137,13 @@ def _settled_evaluate(page: Page, script: str) -> Any:
             answer.answered(page, lambda own: answer.with_defaults(
                 own.wait_for_load_state, state="load", timeout=NAVIGATION_S * 1000),
                 "a page's load", NAVIGATION_S + 1)
+
+
+def _page_url(url: str | None) -> str | None:
+    """`url` checked as `--url` is (http, https or file, with a host), or None."""
+    if url is None:
+        return None
+    try:
+        return PAGE_URL.convert(url, None, None)
+    except click.BadParameter as exc:
+        raise ValueError(exc.message) from None

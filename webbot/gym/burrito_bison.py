@@ -39,8 +39,8 @@ class BurritoBisonEnv(BrowserEnv):
     RAW_SIZE = (WIDTH, HEIGHT)
 
 
-    def __init__(self, render_mode: str | None = None) -> None:
-        super().__init__()
+    def __init__(self, render_mode: str | None = None, url: str | None = None) -> None:
+        super().__init__(url)
         self.render_mode = render_mode
         self.observation_space = spaces.Box(0, 255, (HEIGHT, WIDTH, 3), np.uint8)
         self.action_space = spaces.Dict({
@@ -54,6 +54,7 @@ class BurritoBisonEnv(BrowserEnv):
         """`options={"flight": 0.25}` scales the flights' length (the replica's own setting, for
         quick rounds); `{"intro": False}` skips the title's intro."""
         super().reset(seed=seed)
+        self._bundled_only(options, "flight", "intro")
         game = int(self.np_random.integers(1_000_000))
         page = f"burrito-bison/index.html?seed={game}&size={WIDTH}x{HEIGHT}{_extra(options)}"
         self._on_browser_thread(lambda: self._start(page))

@@ -46,8 +46,8 @@ class DailySetEnv(BrowserEnv):
     RAW_SIZE = BrowserOptions().viewport  # the page's window, as the bot's browser opens it
 
 
-    def __init__(self, render_mode: str | None = None) -> None:
-        super().__init__()
+    def __init__(self, render_mode: str | None = None, url: str | None = None) -> None:
+        super().__init__(url)
         self.render_mode = render_mode
         self.observation_space = spaces.Dict({
             "cards": spaces.Box(0, 255, (CARDS, TILE[1], TILE[0], 3), np.uint8),
@@ -60,6 +60,7 @@ class DailySetEnv(BrowserEnv):
         """`options={"layout": "old" | "2022" | "current"}` picks the page (current unless
         said)."""
         super().reset(seed=seed)
+        self._bundled_only(options, "layout")
         layout = (options or {}).get("layout", "current")
         if layout not in LAYOUTS:
             raise ValueError(f"no Daily SET layout {layout!r}: one of {', '.join(LAYOUTS)}")

@@ -22,6 +22,9 @@ class Judged(gym.Wrapper, gym.utils.RecordConstructorArgs):
         if not isinstance(env.unwrapped, BrowserEnv) or not env.unwrapped.REPLICA:
             raise ValueError(f"{env.unwrapped} has no replica judge to ask")
         self._base: BrowserEnv = env.unwrapped
+        if self._base.url is not None:
+            raise ValueError(f"a real site ({self._base.url}) has no judge to ask: reward comes "
+                             "from the bundled replicas alone")
         self._replica = importlib.import_module(self._base.REPLICA)  # (the testers' module)
         self._score = 0.0
 

@@ -30,8 +30,8 @@ class PuzlogicEnv(BrowserEnv):
     RAW_SIZE = (WIDTH, HEIGHT)
 
 
-    def __init__(self, render_mode: str | None = None) -> None:
-        super().__init__()
+    def __init__(self, render_mode: str | None = None, url: str | None = None) -> None:
+        super().__init__(url)
         self.render_mode = render_mode
         self.observation_space = spaces.Box(0, 255, (HEIGHT, WIDTH, 3), np.uint8)
         self.action_space = spaces.MultiDiscrete([MAX_PIECES, MAX_SIDE, MAX_SIDE])
@@ -41,7 +41,8 @@ class PuzlogicEnv(BrowserEnv):
     def reset(self, *, seed: int | None = None, options: dict | None = None
               ) -> tuple[np.ndarray, dict[str, Any]]:
         """A level generated from the seed; `options={"level": n}`, the game's own level n
-        (1-15) instead."""
+        (1-15) instead. On a real site (`url`), its level n (1 unless said) through its
+        menus, if the site has it unlocked."""
         super().reset(seed=seed)
         level_seed = int(self.np_random.integers(1_000_000))
         side = int(self.np_random.integers(SIDES[0], SIDES[1] + 1))
