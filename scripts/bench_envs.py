@@ -71,7 +71,7 @@ def step_costs(game: str, steps: int) -> tuple[float, float, float]:
     bundled agent's actions (on Burrito Bison, its clicks and drags; its looks are captures)."""
     env = Judged(gym.make(game))
     base = env.unwrapped
-    judge = importlib.import_module(base.REPLICA).JUDGE
+    hook = importlib.import_module(base.REPLICA).JUDGE
     capture, acting, judge = [], [], []
     try:
         for episode in range(1, 100):
@@ -89,7 +89,7 @@ def step_costs(game: str, steps: int) -> tuple[float, float, float]:
                     observation = base.step(NOTHING[game])[0]
                     capture.append(time.perf_counter() - started)
                 started = time.perf_counter()
-                base.on_page(judge)
+                base.on_page(hook)
                 judge.append(time.perf_counter() - started)
             if len(acting) >= steps:
                 break

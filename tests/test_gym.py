@@ -331,3 +331,27 @@ def test_a_real_site_is_the_same_environment_without_a_judge(fixtures_url):
         assert (steps, reward, info["confirmed"]) == (6, 0.0, 6) and info["completion"]
     finally:
         env.close()
+
+
+def test_a_crashed_tab_ends_the_step_in_one_line_and_reset_starts_afresh():
+    import signal
+
+    from webbot.errors import WebbotError
+
+    env = gym.make("webbot.gym:webbot/DailySet-v0")
+    try:
+        env.reset(seed=6)
+        browser = env.unwrapped._session.tab.pid  # (the environment's own, not the suite's)
+        renderers = [pid for pid in processes.descendants(browser)
+                     if "--type=renderer" in _command(pid)]
+        assert renderers
+        for pid in renderers:
+            os.kill(pid, signal.SIGKILL)
+        with pytest.raises(WebbotError) as failed:
+            for _ in range(3):  # (a set's clicks on a page that has gone)
+                env.step([0, 1, 2])
+        assert "\n" not in str(failed.value)
+        observation, info = env.reset(seed=6)
+        assert observation["cards"].shape == (12, 124, 190, 3) and info["confirmed"] == 0
+    finally:
+        env.close()

@@ -19,6 +19,7 @@ from playwright.sync_api import Error, Page
 
 from webbot import answer
 from webbot.deadline import Deadline
+from webbot.errors import WebbotError
 from webbot.options import RunOptions
 from webbot.params import PAGE_URL
 from webbot.session import Session, game_session
@@ -75,7 +76,16 @@ class BrowserEnv(gym.Env):
             self._browser_thread.shutdown()
 
     def _on_browser_thread(self, call: Callable[[], T]) -> T:
-        return self._browser_thread.submit(call).result()
+        return self._browser_thread.submit(self._said, call).result()
+
+    def _said(self, call: Callable[[], T]) -> T:
+        """`call`, a page lost under it (a crashed tab, a closed browser) said in one line."""
+        try:
+            return call()
+        except Error as exc:
+            why = self._session.lost() if self._session is not None else None
+            raise WebbotError(f"the game's page was lost ({why or _first_line(exc)}); "
+                              "reset() opens it afresh") from None
 
     def _open(self, page: str) -> Session:
         """A fresh session on the replica's `page`, or on the real site's (`url`); the last one
@@ -147,3 +157,7 @@ def _page_url(url: str | None) -> str | None:
         return PAGE_URL.convert(url, None, None)
     except click.BadParameter as exc:
         raise ValueError(exc.message) from None
+
+
+def _first_line(exc: Exception) -> str:
+    return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
