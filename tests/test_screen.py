@@ -8,7 +8,7 @@ import pytest
 import webbot.screen
 from webbot.errors import WaitTimeout, WebbotError
 from webbot.mouse import Mouse
-from webbot.screen import Screen
+from webbot.screen import Box, Screen
 from webbot.vision.still import Stillness, alike, changed_fraction
 
 
@@ -178,3 +178,12 @@ def test_a_picture_the_page_does_not_give_in_time_is_a_clear_error(page, pages_u
     monkeypatch.setattr(webbot.screen, "DEVTOOLS_TIMEOUT_MS", 1)
     with pytest.raises(WebbotError, match="no picture of the game from .* within 0.001 s"):
         Screen(page, "#stage").grab()
+
+
+def test_a_box_knows_whether_it_fits_and_lies_inside_a_window():
+    box = Box(10, 20, 800.4, 600)
+    assert not box.larger_than(800, 600)  # (half a pixel's slack: a fractional size)
+    assert box.larger_than(799, 600) and box.larger_than(800, 599)
+    assert box.within(811, 620) and not box.within(810, 620)
+    assert box.within(810, 620, slack=0.5)
+    assert not Box(-1, 0, 10, 10).within(100, 100)

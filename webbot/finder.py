@@ -188,8 +188,7 @@ def _look_at(candidate: Candidate, spec: GameSpec, clearance: Clearance, cleared
     """None when the candidate is the game, uncovered; else what is wrong with it. A cover's
     button pressed is added to `cleared`, and said."""
     view = candidate.frame.page.viewport_size
-    if view and (candidate.box.width > view["width"] + 0.5
-                 or candidate.box.height > view["height"] + 0.5):
+    if view and candidate.box.larger_than(view["width"], view["height"]):
         return (f"larger than the {view['width']}x{view['height']} window (give --viewport "
                 f"{math.ceil(candidate.box.width) + 40}x{math.ceil(candidate.box.height) + 40}"
                 " or larger)")

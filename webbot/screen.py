@@ -40,6 +40,17 @@ class Box:
         """From Playwright's bounding_box() answer."""
         return cls(found["x"], found["y"], found["width"], found["height"])
 
+    def larger_than(self, width: float, height: float) -> bool:
+        """Whether it cannot fit a window of `width` x `height`, wherever it lay (half a CSS
+        pixel's slack: a box of fractional size)."""
+        return self.width > width + 0.5 or self.height > height + 0.5
+
+    def within(self, width: float, height: float, slack: float = 0.0) -> bool:
+        """Whether it lies wholly inside a window of `width` x `height`, `slack` allowed at
+        the right and the bottom."""
+        return (self.x >= 0 and self.y >= 0 and self.x + self.width <= width + slack
+                and self.y + self.height <= height + slack)
+
 
 @dataclass(frozen=True)
 class Grab:
@@ -130,9 +141,8 @@ class Camera:
                 self._portable = True
         scale = self._scale()
         view_size = self.page.viewport_size
-        outside = view_size is not None and (
-            box["x"] < 0 or box["y"] < 0 or box["x"] + box["width"] > view_size["width"] + 0.5
-            or box["y"] + box["height"] > view_size["height"] + 0.5)
+        outside = view_size is not None and not Box.of(box).within(
+            view_size["width"], view_size["height"], slack=0.5)
         if view_size is not None:
             _refuse_beyond_window(box, view_size["width"], view_size["height"], scale,
                                   self.page.url)
@@ -191,7 +201,7 @@ def _refuse_beyond_window(box: dict, width: float, height: float, scale: float,
                           url: str) -> None:
     """A picture is of a part of the window: a box larger than the window (CSS pixels; a page
     that made its element huge) is refused, not captured."""
-    if box["width"] > width + 0.5 or box["height"] > height + 0.5:
+    if Box.of(box).larger_than(width, height):
         raise WebbotError(
             f"a picture of {box['width']:.0f}x{box['height']:.0f} on {shown(url)} is larger "
             "than the "

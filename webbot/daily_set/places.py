@@ -72,8 +72,7 @@ class CardPlaces:
 
     def _in_view(self, place: Box) -> bool:
         size = self.page.viewport_size or {"width": 0, "height": 0}
-        return (place.x >= 0 and place.y >= 0 and place.x + place.width <= size["width"]
-                and place.y + place.height <= size["height"])
+        return place.within(size["width"], size["height"])
 
 
 def _box(element: ElementHandle | None) -> Box | None:

@@ -1,5 +1,5 @@
-"""What every webbot environment shares: a game session on the bundled replica, kept on a
-thread of its own.
+"""What every webbot environment shares: a game session on the bundled replica (or a real
+site's page), kept on a thread of its own.
 
 Playwright's sync API refuses a second instance on a thread that runs one, and Gymnasium's
 checker makes a second environment beside the first: each environment therefore does all
