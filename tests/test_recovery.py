@@ -104,8 +104,12 @@ def test_a_renderer_killed_mid_game_costs_one_recovery(fixtures_url, args, page,
     assert acted.get(when), "no renderer of the bot's browser was found to kill"
     assert done.returncode == 0, done.stderr
     said = " ".join(done.stdout.split())
-    assert ("the page crashed (its renderer process ended): reopening the page and finding the "
-            "game again (recovery 1 of at most 3)") in said
+    # Chromium may go down with its renderers killed (webbot.browser's Tab says so; seen once in
+    # CI, 2026-12-04, under load): then the page is said gone with its browser, and a fresh
+    # browser is started; one recovery either way.
+    assert re.search(r"(the page crashed \(its renderer process ended\)|the browser is gone): "
+                     r"reopening the page and finding the game again \(recovery 1 of at most "
+                     r"3\)", said), said
     assert re.search(finished, said.split("reopening the page")[1]), said
     # The table: every level (level 1 again when the reopened game forgot it was done), the
     # round, the six sets; and the recovery.
