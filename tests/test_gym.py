@@ -273,7 +273,7 @@ def _fraction(point: tuple[float, float]) -> np.ndarray:
     return np.array([point[0] / 799, point[1] / 599], np.float32)
 
 
-def test_raw_input_clicks_a_daily_set_and_launches_burrito_bison():
+def test_raw_input_clicks_a_daily_set_and_launches_burrito_bison_at_another_size():
     from webbot.burrito_bison.agent import BurritoAgent
     from webbot.gym.judge import Judged
     from webbot.gym.raw import Raw
@@ -298,7 +298,12 @@ def test_raw_input_clicks_a_daily_set_and_launches_burrito_bison():
 
     env = Judged(Raw(gym.make("webbot.gym:webbot/BurritoBison-v0")))
     try:
-        picture, info = env.reset(seed=2, options={"intro": False})
+        # At another of the real game's sizes: the frame is cut to the scene, clicks mapped
+        # back through the bands beside it.
+        with pytest.raises(ValueError, match="size '800x600': one of the real game's"):
+            env.reset(seed=2, options={"size": "800x600"})
+        picture, info = env.reset(seed=2, options={"intro": False, "size": "1280x768"})
+        assert picture.shape == (660, 1173, 3)
         agent = BurritoAgent()
         for _ in range(400):
             picture, _, _, _, info = env.step({**agent(picture), "key": 0})

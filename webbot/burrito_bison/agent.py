@@ -15,12 +15,17 @@ from webbot.burrito_bison.decide import Action, Decider, Kind
 from webbot.burrito_bison.matching import TemplatePack
 from webbot.burrito_bison.model import Observation, Sighting
 from webbot.burrito_bison.perceive import classify
-from webbot.burrito_bison.readout import ResultsReading, read_results, results_numbers
+from webbot.burrito_bison.readout import (
+    NUMBERS_STILL_S,
+    ResultsReading,
+    read_results,
+    results_numbers,
+)
 from webbot.screen import Box, Grab
 from webbot.vision.still import Stillness
 
-NUMBERS_STILL_S = 0.3  # the results' numbers count up; read once they stop (as the bot does)
-LOOK, CLICK, DRAG = 0, 1, 2  # BurritoBison-v0's moves
+LOOK, CLICK, DRAG = 0, 1, 2  # BurritoBison-v0's moves (webbot.gym.browser_env's, kept apart
+# here so that an agent needs no Gymnasium)
 NOWHERE = np.zeros(2, np.float32)
 
 

@@ -23,7 +23,12 @@ from webbot.burrito_bison.decide import (
 from webbot.burrito_bison.matching import TemplatePack
 from webbot.burrito_bison.model import DEFAULT_ROUNDS, Observation, Round, Sighting
 from webbot.burrito_bison.perceive import SearchPace, classify, fitted
-from webbot.burrito_bison.readout import ResultsReading, read_results, results_numbers
+from webbot.burrito_bison.readout import (
+    NUMBERS_STILL_S,
+    ResultsReading,
+    read_results,
+    results_numbers,
+)
 from webbot.burrito_bison.shopping import Visit
 from webbot.burrito_bison.tally import Tally
 from webbot.game import Candidate, GameSpec
@@ -36,7 +41,6 @@ from webbot.vision.still import Stillness
 from webbot.wrappers import Watched, limited
 
 CANVAS = "canvas"
-NUMBERS_STILL_S = 0.3    # the results' numbers count up; they are read once they stop
 
 
 @dataclass

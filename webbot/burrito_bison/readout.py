@@ -31,6 +31,7 @@ DIGITS = "--psm 7 -c tessedit_char_whitelist=0123456789,M"
 WORD = "--psm 7 -c tessedit_char_whitelist=ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 NO_DIGITS = "it has no digits (pack cut teaches them from results.png and shop.png)"
 # Offsets (x, y, width, height) from the Next button's top-left corner, as in the real game.
+NUMBERS_STILL_S = 0.3  # the results' numbers count up; they are read once they stop
 NEXT_AT = (892, 510)
 RESULTS_REGIONS = {
     "distance": (170 - NEXT_AT[0], 212 - NEXT_AT[1], 160, 46),  # "774M", inside the banner

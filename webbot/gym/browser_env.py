@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import ExitStack
+from contextlib import ExitStack, suppress
 from typing import Any, TypeVar
 
 import click
@@ -22,6 +22,7 @@ from webbot.deadline import Deadline
 from webbot.errors import WebbotError
 from webbot.options import RunOptions
 from webbot.params import PAGE_URL
+from webbot.screen import MovedSinceSeen
 from webbot.session import Session, game_session
 
 T = TypeVar("T")
@@ -29,7 +30,9 @@ ToPage = Callable[[float, float], tuple[float, float]]  # a point of a picture, 
 # The raw moves (webbot.gym.raw) and keys: look again, click, drag, a key pressed.
 LOOK, CLICK, DRAG, KEY = range(4)
 KEYS = ("Escape", "Enter", "Space", "Tab", "ArrowLeft", "ArrowUp", "ArrowRight", "ArrowDown")
-DRAG_STEP_PX = 25  # a drag's path, hand-like: a game may follow it
+# Each in-page move costs about a frame: a click needs only its end, a drag's path is hand-like
+# (a game may follow it).
+CLICK_STEP_PX, DRAG_STEP_PX = 150, 25
 NAVIGATION_S = 10.0  # for a page on its way to another to land
 
 
@@ -42,7 +45,8 @@ class BrowserEnv(gym.Env):
     REPLICA = ""
     RAW_SIZE = (0, 0)  # the raw picture's width and height (webbot.gym.raw)
 
-    def __init__(self, url: str | None = None) -> None:
+    def __init__(self, render_mode: str | None = None, url: str | None = None) -> None:
+        self.render_mode = render_mode
         self.url = _page_url(url)  # a real site's page instead of the bundled replica
         self._browser_thread = ThreadPoolExecutor(1, thread_name_prefix="webbot-env")
         self._closed = False
@@ -119,12 +123,14 @@ class BrowserEnv(gym.Env):
         mouse, to_page = self._session.mouse, self._to_page
         width, height = self.RAW_SIZE
         point = lambda f: to_page(f[0] * (width - 1), f[1] * (height - 1))  # noqa: E731
-        if move == CLICK and to_page is not None:
-            mouse.click(*point(at))
-        elif move == DRAG and to_page is not None:
-            mouse.drag(point(at), point(end), step_px=DRAG_STEP_PX)
-        elif move == KEY:
-            mouse.press_key(KEYS[key])
+        with suppress(MovedSinceSeen):  # the game moved on the page since seen: nothing done
+            if move == CLICK and to_page is not None:
+                mouse.click(*point(at), step_px=CLICK_STEP_PX)
+            elif move == DRAG and to_page is not None:
+                mouse.move_to(*point(at), step_px=CLICK_STEP_PX)
+                mouse.drag(point(at), point(end), step_px=DRAG_STEP_PX)
+            elif move == KEY:
+                mouse.press_key(KEYS[key])
         picture, self._to_page, over = self._raw_picture()
         return picture, over
 
@@ -161,3 +167,9 @@ def _page_url(url: str | None) -> str | None:
 
 def _first_line(exc: Exception) -> str:
     return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+
+
+def fraction(values: Any) -> tuple[float, float]:
+    """A point as fractions of a picture's width and height, each held to 0-1."""
+    x, y = np.clip(np.asarray(values, dtype=np.float64).reshape(2), 0.0, 1.0)
+    return float(x), float(y)

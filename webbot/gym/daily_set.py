@@ -45,10 +45,8 @@ class DailySetEnv(BrowserEnv):
     REPLICA = "webbot.daily_set.replica"  # its judge, for webbot.gym.judge alone
     RAW_SIZE = BrowserOptions().viewport  # the page's window, as the bot's browser opens it
 
-
     def __init__(self, render_mode: str | None = None, url: str | None = None) -> None:
-        super().__init__(url)
-        self.render_mode = render_mode
+        super().__init__(render_mode, url)
         self.observation_space = spaces.Dict({
             "cards": spaces.Box(0, 255, (CARDS, TILE[1], TILE[0], 3), np.uint8),
             "message": spaces.Text(MESSAGE_LENGTH, min_length=0, charset=MESSAGE_CHARS)})

@@ -29,10 +29,8 @@ class PuzlogicEnv(BrowserEnv):
     REPLICA = "webbot.puzlogic.replica"  # its judge, for webbot.gym.judge alone
     RAW_SIZE = (WIDTH, HEIGHT)
 
-
     def __init__(self, render_mode: str | None = None, url: str | None = None) -> None:
-        super().__init__(url)
-        self.render_mode = render_mode
+        super().__init__(render_mode, url)
         self.observation_space = spaces.Box(0, 255, (HEIGHT, WIDTH, 3), np.uint8)
         self.action_space = spaces.MultiDiscrete([MAX_PIECES, MAX_SIDE, MAX_SIDE])
         self._bot: PuzlogicBot | None = None

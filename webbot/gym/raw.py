@@ -13,7 +13,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from webbot.gym.browser_env import KEYS, BrowserEnv
+from webbot.gym.browser_env import KEYS, BrowserEnv, fraction
 
 
 class Raw(gym.Wrapper, gym.utils.RecordConstructorArgs):
@@ -41,15 +41,11 @@ class Raw(gym.Wrapper, gym.utils.RecordConstructorArgs):
 
     def step(self, action: dict[str, Any]) -> tuple[np.ndarray, float, bool, bool,
                                                      dict[str, Any]]:
-        picture, over = self._base.raw_step(int(action["move"]), _fraction(action["at"]),
-                                            _fraction(action["end"]), int(action["key"]))
+        picture, over = self._base.raw_step(int(action["move"]), fraction(action["at"]),
+                                            fraction(action["end"]), int(action["key"]))
         self._steps += 1
         return picture, 0.0, over, self._limit is not None and self._steps >= self._limit, {}
 
     def render(self) -> np.ndarray | None:
         return self._base.raw_look() if self._base.render_mode == "rgb_array" else None
 
-
-def _fraction(values: Any) -> tuple[float, float]:
-    x, y = np.clip(np.asarray(values, dtype=np.float64).reshape(2), 0.0, 1.0)
-    return float(x), float(y)
