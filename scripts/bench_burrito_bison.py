@@ -39,9 +39,10 @@ from floors import burrito_bison_floor
 
 from webbot.browser import BrowserOptions, open_page, open_url
 from webbot.burrito_bison import bot as bot_module
-from webbot.burrito_bison.bot import BurritoBot
+from webbot.burrito_bison.bot import player
 from webbot.burrito_bison.matching import TemplatePack
 from webbot.burrito_bison.perceive import RULES, classify, fitted
+from webbot.play import play
 from webbot.screen import Screen
 from webbot.server import FixtureServer
 from webbot.session import RunOptions, Session, game_session
@@ -150,10 +151,10 @@ def play_rounds(rounds: int, pace_s: float, url: str, camera: str = "pulled",
         with contextlib.ExitStack() as undo:
             if searching:
                 undo.enter_context(searching_every_unknown_frame())
-            bot = BurritoBot(session, TemplatePack(), report=lambda line: None, pace_s=pace_s,
-                             streamed=camera != "pulled")
+            playable = player(session, rounds, pace_s=pace_s, streamed=camera != "pulled")
+            bot = playable.bot
             started = time.monotonic()
-            bot.play(rounds=rounds)
+            play(playable)
             minutes = (time.monotonic() - started) / 60
     stats = bot.stats
     return Play(len(bot.rounds), len(bot.rounds) / minutes, stats.per_second,

@@ -73,11 +73,12 @@ from webbot.browser import (
 )
 from webbot.daily_set import act, bot
 from webbot.daily_set.answers import PageAnswers
-from webbot.daily_set.bot import DailySetBot
+from webbot.daily_set.bot import player
 from webbot.daily_set.page import CardSlot, parse_board
 from webbot.daily_set.places import CardPlaces
 from webbot.daily_set.ticks import Tick, Ticks
 from webbot.debug import Recorder
+from webbot.play import play
 from webbot.server import FixtureServer
 from webbot.session import Session
 from webbot.set_cards.model import BoardError, Card, find_sets
@@ -429,8 +430,7 @@ def _play_runs(urls: list[str], step_px: float) -> list[Run]:
             started = time.perf_counter()
             open_url(page, url)
             playing = time.perf_counter()
-            outcome = DailySetBot(Session(page, url, Recorder(), chain),
-                                  report=lambda line: None).play()
+            outcome = play(player(Session(page, url, Recorder(), chain)))
             read_s = outcome.read_ms / 1000
             results.append(Run(playing - started, outcome.found_s, read_s,
                                outcome.confirmed_s - outcome.found_s - read_s,

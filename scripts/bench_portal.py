@@ -26,12 +26,12 @@ from urllib.parse import urljoin
 from docs_table import cores, put_in_docs
 
 from webbot.browser import BrowserOptions
-from webbot.burrito_bison.bot import BurritoBot
-from webbot.burrito_bison.matching import TemplatePack
-from webbot.daily_set.bot import DailySetBot
+from webbot.burrito_bison.bot import player as burrito_player
+from webbot.daily_set.bot import player as daily_set_player
 from webbot.errors import WebbotError
 from webbot.mouse import Mouse
-from webbot.puzlogic.bot import PuzlogicBot
+from webbot.play import play
+from webbot.puzlogic.bot import player as puzlogic_player
 from webbot.server import FixtureServer
 from webbot.session import RunOptions, game_session
 
@@ -59,11 +59,11 @@ def first_press(options: RunOptions, game: str) -> float:
             started = time.perf_counter()
             session.page.goto(options.url, wait_until="load")
             if game == "puzlogic":
-                PuzlogicBot(session, report=lambda line: None).play([1])
+                play(puzlogic_player(session, [1]))
             elif game == "daily-set":
-                DailySetBot(session, report=lambda line: None).play()
+                play(daily_set_player(session))
             else:
-                BurritoBot(session, TemplatePack(), report=lambda line: None).play(rounds=1)
+                play(burrito_player(session, 1))
     except FirstMove:
         return time.perf_counter() - started
     except WebbotError as exc:

@@ -149,13 +149,15 @@ def measure(reader: Reader, frames: list, truth: list[dict]) -> dict:
 
 def full_run(reader: Reader, tempo) -> dict:
     """The 15 bundled levels from a fresh page, timed from opening it to the last level."""
-    from webbot.puzlogic.bot import PuzlogicBot
+    from webbot.play import play
+    from webbot.puzlogic.bot import player
     from webbot.session import RunOptions, game_session
 
     started = time.perf_counter()
     with game_session(RunOptions(), "puzlogic/index.html") as session:
-        bot = PuzlogicBot(session, reader=reader, report=lambda line: None, tempo=tempo)
-        bot.play(list(range(1, 16)))
+        playable = player(session, list(range(1, 16)), reader=reader, tempo=tempo)
+        bot = playable.bot
+        play(playable)
         seconds = time.perf_counter() - started
     phases = dict(bot.phases.seconds)
     phases["other (opening the page, finding the game)"] = seconds - bot.phases.total()
@@ -196,7 +198,8 @@ GENERATED_SEEDS = PUZLOGIC_PAGES["test"]  # a page of 15 levels each
 
 def generated_run(reader: Reader, count: int) -> dict:
     """`count` generated levels at the bot's pace, 15 to a page, timed like the bundled run."""
-    from webbot.puzlogic.bot import PuzlogicBot
+    from webbot.play import play
+    from webbot.puzlogic.bot import player
     from webbot.session import RunOptions, game_session
 
     run = {"seconds": 0.0, "completed": 0, "pieces": 0, "levels": 0, "phases": Counter(),
@@ -207,9 +210,10 @@ def generated_run(reader: Reader, count: int) -> dict:
             break
         started = time.perf_counter()
         with game_session(RunOptions(), f"puzlogic/index.html?generate={seed}") as session:
-            bot = PuzlogicBot(session, reader=reader, report=lambda line: None)
+            playable = player(session, wanted, reader=reader)
+            bot = playable.bot
             try:
-                bot.play(wanted)
+                play(playable)
             except WebbotError as exc:
                 run["failures"].append(f"generate={seed}: {exc}")
             run["seconds"] += time.perf_counter() - started

@@ -36,7 +36,8 @@ from bench_puzlogic import grab_frames
 from parts import PUZLOGIC_PAGES
 
 from webbot.browser import BrowserOptions
-from webbot.puzlogic.bot import PuzlogicBot
+from webbot.play import play as run
+from webbot.puzlogic.bot import player
 from webbot.puzlogic.perceive import GLYPHS, Reader, normalise
 from webbot.session import RunOptions, game_session
 from webbot.vision.digits import DigitReader, unit_vector
@@ -49,8 +50,9 @@ SCALES = (1, 2)
 def play(reader: Reader, page: str, scale: int) -> None:
     options = RunOptions(browser=BrowserOptions(device_scale_factor=scale))
     with game_session(options, page) as session:
-        bot = PuzlogicBot(session, reader=reader, report=lambda line: None)
-        bot.play(list(range(1, 16)))
+        playable = player(session, list(range(1, 16)), reader=reader)
+        bot = playable.bot
+        run(playable)
         done = sum(result.completed for result in bot.results)
     if done != 15:
         raise SystemExit(f"learn_puzlogic_glyphs: {page} at scale {scale}: {done} of 15 levels")

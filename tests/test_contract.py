@@ -69,8 +69,9 @@ def test_burrito_bison_s_contract_plays_what_its_command_ships():
 
     def built() -> tuple[str, str, str]:
         with game_session(RunOptions(), "burrito-bison/index.html?seed=1") as session:
-            game, policy = player(session)
-            return type(game).__name__, type(game.game).__name__, policy.__name__
+            playable = player(session)
+            return (type(playable.game).__name__, type(playable.bot).__name__,
+                    playable.policy.__name__)
 
     assert in_own_thread(built) == (Watched.__name__, BurritoBot.__name__, "limited_policy")
 

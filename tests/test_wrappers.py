@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from webbot.play import play
+from webbot.play import Playable, play
 from webbot.wrappers import Stuck, Watchdog, Watched, limited
 
 
@@ -37,19 +37,19 @@ def always(done: int) -> str:
 @pytest.mark.parametrize("count", [1, 3])
 def test_a_count_ends_the_run_once_that_many_are_done(count):
     game = Counter()
-    assert play(game, limited(always, lambda done: done, count=count)) == count
+    assert play(Playable(game, limited(always, lambda done: done, count=count))) == count
     assert game.steps == [f"do {i + 1}" for i in range(count)]
 
 
 def test_the_time_limit_ends_the_run_at_the_first_thing_done_after_it():
     game = Counter()
-    assert play(game, limited(always, lambda done: done, minutes=0)) == 1
+    assert play(Playable(game, limited(always, lambda done: done, minutes=0))) == 1
 
 
 def test_the_policy_ends_the_run_when_it_has_nothing_to_do():
     game = Counter()
     policy = limited(lambda done: None if done == 2 else "go", lambda done: done, count=5)
-    assert play(game, policy) == 2
+    assert play(Playable(game, policy)) == 2
 
 
 def test_the_watchdog_raises_an_alarm_per_patience_until_the_place_changes():
@@ -83,7 +83,7 @@ def test_a_stuck_game_is_recovered_each_patience_then_stopped(monkeypatch):
     game = Watched(Stalled(), lambda seen: (f"the {seen} screen", 0), lambda seen: 10.0,
                    lambda seen, alarm, seconds: recoveries.append((alarm, seconds)), limit=3)
     with pytest.raises(Stuck, match=r"stuck on the results screen for \d+ s; 3 recovery"):
-        play(game, lambda seen: "wait")
+        play(Playable(game, lambda seen: "wait"))
     assert [alarm for alarm, _ in recoveries] == [1, 2, 3, 4]  # the 4th keeps what it saw
     assert recoveries[-1][1] >= 40
 
@@ -94,4 +94,4 @@ def test_progress_in_one_place_restarts_the_watchdog(monkeypatch):
     game = Counter()  # each step does one more: progress, never stuck
     watched = Watched(game, lambda done: ("the shop screen", done), lambda done: 5.0,
                       lambda *args: pytest.fail("recovered a game that moved on"))
-    assert play(watched, limited(always, lambda done: done, count=20)) == 20
+    assert play(Playable(watched, limited(always, lambda done: done, count=20))) == 20

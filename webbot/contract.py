@@ -1,22 +1,56 @@
 """A registered game played through its contract, as Gymnasium's `check_env` plays an
 environment: on its replica (its soak's first game), in a browser of its own, the
-registration's player builds the game of the play loop and its own policy; `reset`, a few
-`step`s the policy asks for and `result` are called, and what each returns is checked."""
+registration's player (its one factory) makes the playable the commands play, and the one run
+loop plays a few steps of it; what `reset`, each `step` and `result` return is checked."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from webbot.errors import WebbotError
-from webbot.play import Game
+from webbot.play import Game, Playable, play
 from webbot.registry import Registration, load
 from webbot.session import RunOptions, Session, game_session
 
 STEPS = 3  # steps played: enough to see an observation come back from each kind of call
-# What a registration's `player` names: the game of the play loop on a session, and its policy.
-Player = Callable[[Session], tuple[Game, Callable[[Any], Any]]]
+# What a registration's `player` names: a session on its replica -> the playable its command plays.
+Player = Callable[[Session], Playable]
+
+
+class ContractBroken(Exception):
+    """What the game returned is not what the contract asks."""
+
+
+class Checked:
+    """The game as the run loop sees it, each return checked against the contract."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.kind: type | None = None
+
+    def reset(self) -> Any:
+        observation = self.game.reset()
+        if observation is None:
+            raise ContractBroken("reset() returned None, not an observation")
+        self.kind = self.kind or type(observation)
+        return observation
+
+    def step(self, action: Any) -> Any:
+        observation = self.game.step(action)
+        assert self.kind is not None
+        if not isinstance(observation, self.kind):
+            raise ContractBroken(f"step({action!r}) returned {type(observation).__name__}, not "
+                                 f"an observation as reset() returned ({self.kind.__name__})")
+        return observation
+
+    def result(self) -> Any:
+        result = self.game.result()
+        if result is None:
+            raise ContractBroken("result() returned None")
+        return result
 
 
 def plays(registration: Registration, steps: int = STEPS) -> list[str]:
@@ -34,28 +68,30 @@ def plays(registration: Registration, steps: int = STEPS) -> list[str]:
         return [f"its replica {registration.replica}: no game to play ({exc})"]
     try:
         with game_session(RunOptions(), page) as session:
-            return _played(*player(session), steps)
+            playable = player(session)
+            if not isinstance(playable, Playable):
+                return [f"its player made {type(playable).__name__}, not a webbot.play.Playable"]
+            missing = [name for name in ("reset", "step", "result")
+                       if not callable(getattr(playable.game, name, None))]
+            if missing:
+                return [f"its game has no {', '.join(missing)}"]
+            try:
+                play(replace(playable, game=Checked(playable.game),
+                             policy=_first(playable.policy, steps)))
+            except ContractBroken as broken:  # (inside: the session takes it for a bug)
+                return [str(broken)]
     except WebbotError as exc:
         return [f"it did not play on its replica: {exc}"]
-
-
-def _played(game: Game, policy: Callable[[Any], Any], steps: int) -> list[str]:
-    missing = [name for name in ("reset", "step", "result") if not callable(getattr(game, name,
-                                                                                    None))]
-    if missing:
-        return [f"its game has no {', '.join(missing)}"]
-    observation = game.reset()
-    if observation is None:
-        return ["reset() returned None, not an observation"]
-    kind = type(observation)
-    for _ in range(steps):
-        action = policy(observation)
-        if action is None:
-            break
-        observation = game.step(action)
-        if not isinstance(observation, kind):
-            return [f"step({action!r}) returned {type(observation).__name__}, not an "
-                    f"observation as reset() returned ({kind.__name__})"]
-    if game.result() is None:
-        return ["result() returned None"]
     return []
+
+
+def _first(policy: Callable[[Any], Any], steps: int) -> Callable[[Any], Any]:
+    """The policy for its first `steps` actions; then done."""
+    taken = 0
+
+    def first(observation: Any) -> Any:
+        nonlocal taken
+        taken += 1
+        return policy(observation) if taken <= steps else None
+
+    return first

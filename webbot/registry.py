@@ -40,8 +40,8 @@ class Registration:
     commands: str  # "module:attribute" of its click group
     replica: str  # the module with its soak cases and judge (only the soak and tests use it)
     soak: str  # one game of its soak, in a few words
-    # "module:attribute" of its player: a session on its replica -> (the game of the play
-    # loop, its policy), as webbot.contract plays it
+    # "module:attribute" of its player, the game's one factory: a session -> the match
+    # (webbot.play.Match) its command plays; webbot.contract plays it on the replica
     player: str = ""
 
     def command(self) -> Any:
@@ -113,7 +113,7 @@ def check(registration: Registration) -> list[str]:
     except ImportError as exc:
         return [*problems, f"{registration.replica}: cannot load ({exc})"]
     if not registration.player:
-        problems.append("it names no player (its game of the play loop and its policy)")
+        problems.append("it names no player (its factory of the match its command plays)")
     for name in ("SOAK_OPTIONS", "soak_case", "play_and_judge"):
         if not hasattr(replica, name):
             problems.append(f"{registration.replica} has no {name}")

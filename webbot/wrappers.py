@@ -94,6 +94,11 @@ class Watched(Generic[Observation, Action, Result]):
                             "attempts did not move the game on")
         return observation
 
+    @property
+    def unwrapped(self) -> Game[Observation, Action, Result]:
+        """The game inside the watchdog (and any wrapper of its own)."""
+        return getattr(self.game, "unwrapped", self.game)
+
     def reset(self) -> Observation:
         return self._watched(self.game.reset())
 

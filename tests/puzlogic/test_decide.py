@@ -72,6 +72,31 @@ def test_each_wanted_level_is_opened_solved_and_placed_piece_by_piece():
     assert asked == [PUZZLE, PUZZLE] and player.completed == {1, 2}
 
 
+def finished(*numbers: int) -> Observation:
+    """The level select with levels 1-5 open, `numbers` shown as finished."""
+    buttons = [LevelButton(n, (100.0 * n, 200.0), True, n in numbers) for n in range(1, 6)]
+    return Observation(None, None, "select", buttons=buttons)  # type: ignore[arg-type]
+
+
+def test_without_wanted_levels_it_reads_the_level_select_and_plays_those_not_finished():
+    said: list[str] = []
+    player = Player(None, solving([PLAN])[1], said=said.append)
+    assert player(level(3)) == Action(Kind.OPEN, 0)  # on the way to the level select
+    unread = Observation(None, None, "select")  # type: ignore[arg-type]
+    assert player(unread) == Action(Kind.OPEN, 0)  # its buttons not read yet
+    assert player(finished(1, 2)) == Action(Kind.OPEN, 3)
+    assert player.wanted == [3, 4, 5] and player.before == {1, 2}
+    assert said == ["2 levels done before this run (kept in the profile): playing the 3 not done"]
+
+
+def test_without_wanted_levels_every_level_is_played_again_when_all_are_finished():
+    said: list[str] = []
+    player = Player(None, solving([PLAN])[1], said=said.append)
+    assert player(finished(1, 2, 3, 4, 5)) == Action(Kind.OPEN, 1)
+    assert player.wanted == [1, 2, 3, 4, 5] and player.before == {1, 2, 3, 4, 5}
+    assert said == ["all 5 levels were done before this run: playing them all again"]
+
+
 def test_a_locked_level_is_reached_through_the_highest_open_one_before_it():
     _, solve = solving([PLAN])
     player = Player([3], solve)

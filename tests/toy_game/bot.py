@@ -8,6 +8,7 @@ import numpy as np
 
 from webbot.errors import WebbotError
 from webbot.game import GameSpec
+from webbot.play import Playable
 from webbot.play import play as run
 from webbot.session import Session
 
@@ -64,11 +65,13 @@ class Lights:
         return seen
 
 
+def player(session: Session, report: Callable[[str], None] = lambda line: None
+           ) -> Playable[str | int, int, int]:
+    """Lights' one factory (its registration's player): the game on `session` and its
+    policy."""
+    return Playable.on(session, Lights(session, report), next_light, report)
+
+
 def play(session: Session, report: Callable[[str], None] = print) -> int:
     """Click lit squares until the board is green; the number of clicks."""
-    return run(Lights(session, report), next_light)
-
-
-def player(session: Session) -> tuple[Lights, Callable[[str | int], int | None]]:
-    """The game of the play loop on `session` and its policy (webbot.contract)."""
-    return Lights(session, report=lambda line: None), next_light
+    return run(player(session, report))

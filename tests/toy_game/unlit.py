@@ -5,6 +5,7 @@ from dataclasses import replace
 
 from tests.toy_game import REGISTRATION as LIGHTS
 from tests.toy_game.bot import Lights, next_light
+from webbot.play import Playable
 
 
 class Unlit(Lights):
@@ -13,7 +14,8 @@ class Unlit(Lights):
 
 
 def player(session):
-    return Unlit(session, report=lambda line: None), next_light
+    return Playable.on(session, Unlit(session, report=lambda line: None), next_light,
+                    lambda line: None)
 
 
 REGISTRATION = replace(LIGHTS, player="tests.toy_game.unlit:player")

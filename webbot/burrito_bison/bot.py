@@ -32,7 +32,7 @@ from webbot.burrito_bison.readout import (
 from webbot.burrito_bison.shopping import Visit
 from webbot.burrito_bison.tally import Tally
 from webbot.game import Candidate, GameSpec
-from webbot.play import play
+from webbot.play import Playable, play
 from webbot.recovery import Recovery
 from webbot.screen import Grab, MovedSinceSeen, Screen
 from webbot.session import Session
@@ -111,24 +111,23 @@ class BurritoBot:
     def play(self, *, rounds: int | None = None, minutes: float | None = None) -> list[Round]:
         """Play until `rounds` results screens have been read, or the first one after
         `minutes`."""
+        return play(self.playable(rounds, minutes))
+
+    def playable(self, rounds: int | None = None, minutes: float | None = None
+                 ) -> Playable[Observation, Action, list[Round]]:
+        """The bot under its stuck watchdog and its policy under its limits (`rounds`, or
+        DEFAULT_ROUNDS when neither is given), as a run plays them."""
         wanted = rounds if rounds is not None else (None if minutes is not None else
                                                     DEFAULT_ROUNDS)
-        return play(*self.watched(wanted, minutes), self.recovery,
-                    self.session.recorder.phases, self.session.settle)
-
-    def watched(self, rounds: int | None, minutes: float | None = None
-                ) -> tuple[Watched[Observation, Action, list[Round]], Callable]:
-        """The game under its stuck watchdog and the policy under its limits: what `play`
-        plays, and what `webbot games --check` checks (`player`)."""
         policy = limited(Decider(shop=self.shop), lambda observation: observation.rounds,
-                         count=rounds, minutes=minutes)
+                         count=wanted, minutes=minutes)
         # The same screen for too long, with nothing bought there, is a game that is stuck.
         # Reading a round's results and buying count as moving on.
         game = Watched(self, lambda seen: (f"the {seen.sighting.screen} screen",
                                            (seen.rounds, seen.bought)),
                        lambda seen: patience_s(seen.sighting.screen, self.stuck_after),
                        self.unstick, RECOVERY_LIMIT)
-        return game, policy
+        return Playable.on(self.session, game, policy, self.report)
 
     # -- the game of the play loop ---------------------------------------------------------
     def reset(self) -> Observation:
@@ -289,8 +288,15 @@ class BurritoBot:
                     f"{self.stats.per_second:.0f} decisions/s")
 
 
-def player(session: Session) -> tuple[Watched[Observation, Action, list[Round]], Callable]:
-    """The game of the play loop on `session` with the bundled templates and its policy, as
-    the command plays them: under the watchdog and the limits (webbot.contract)."""
-    bot = BurritoBot(session, TemplatePack(), report=lambda line: None)
-    return bot.watched(DEFAULT_ROUNDS)
+def player(session: Session, rounds: int | None = None, minutes: float | None = None, *,
+           pack: TemplatePack | None = None, shop: bool = True,
+           stuck_after: float = DEFAULT_PATIENCE_S, pace_s: float = 0.0, streamed: bool = True,
+           report: Callable[[str], None] = lambda line: None,
+           status: Callable[[str], None] = lambda line: None
+           ) -> Playable[Observation, Action, list[Round]]:
+    """Burrito Bison's one factory (its registration's player): the bot on `session`'s page
+    (the bundled templates unless given a pack) under its watchdog, and its policy under its
+    limits, as `webbot burrito-bison` plays them."""
+    bot = BurritoBot(session, pack or TemplatePack(), shop=shop, stuck_after=stuck_after,
+                     pace_s=pace_s, streamed=streamed, report=report, status=status)
+    return bot.playable(rounds, minutes)

@@ -34,20 +34,21 @@ if TYPE_CHECKING:  # (the vision and the browser are loaded by the commands that
 def play_command(options: RunOptions, templates: Path | None, rounds: int | None,
                  minutes: float | None, shop: bool, stuck_after: float,
                  console: Console) -> int:
-    from webbot.burrito_bison.bot import BurritoBot
+    from webbot.burrito_bison.bot import player
     from webbot.burrito_bison.matching import TemplatePack
+    from webbot.play import play
     from webbot.session import game_session
 
     pack = TemplatePack(templates)
     started = time.perf_counter()
     with game_session(options, REGISTRATION.page) as session, \
             console.status("starting", spinner="dots") as status:
-        bot = BurritoBot(session, pack, shop=shop, stuck_after=stuck_after,
-                         report=console.print,
-                         status=lambda line: status.update(line))
+        playable = player(session, rounds, minutes, pack=pack, shop=shop, stuck_after=stuck_after,
+                       report=console.print, status=lambda line: status.update(line))
+        bot = playable.bot
         under_way = None
         try:
-            bot.play(rounds=rounds, minutes=minutes)
+            play(playable)
         except BaseException:  # stopped (Ctrl-C, a failure): the round it was in is shown too
             under_way = bot.tally.under_way(bot.screen_seen)
             raise

@@ -52,13 +52,13 @@ def play_and_judge(session: Session, options: dict) -> str | None:
     rocket clicks it did not see land), and so are the total and every purchase, else why
     not."""
     from webbot.answer import evaluate
-    from webbot.burrito_bison.bot import BurritoBot
-    from webbot.burrito_bison.matching import TemplatePack
+    from webbot.burrito_bison.bot import player
+    from webbot.play import play
 
     rounds = options.get("rounds", 2)
-    bot = BurritoBot(session, TemplatePack(), stuck_after=options.get("stuck_after", 10),
-                     report=lambda line: None)
-    bot.play(rounds=rounds)
+    playable = player(session, rounds, stuck_after=options.get("stuck_after", 10))
+    bot = playable.bot
+    play(playable)
     state = evaluate(session.page, "window.__burritoTest.state()")
     if len(bot.rounds) != rounds or len(state["rounds"]) < rounds:
         return f"{counted(len(bot.rounds), 'round')} reported, {len(state['rounds'])} played"

@@ -17,8 +17,7 @@ from webbot.daily_set.decide import Misread, Observation, next_set, todays_sets
 from webbot.daily_set.page import Board, ImageFetcher, parse_board
 from webbot.errors import WebbotError
 from webbot.game import Candidate, GameSpec
-from webbot.play import play
-from webbot.recovery import Recovery
+from webbot.play import Playable, play
 from webbot.screen import Box, Grab
 from webbot.session import Session
 from webbot.set_cards.model import DAILY_SETS, Card, Reading, least_certain
@@ -128,10 +127,14 @@ class DailySetBot:
         self.session = session
         self.report = report
         self.outcome = Outcome()
+        self.started = time.perf_counter()
+
+    def playable(self) -> Playable[Observation, tuple[int, int, int], Outcome]:
+        """The bot and its policy, as a run plays them."""
+        return Playable.on(self.session, self, next_set, self.report)
 
     def play(self) -> Outcome:
-        return play(self, next_set, Recovery(self.session, self.report),
-                    self.session.recorder.phases, self.session.settle)
+        return play(self.playable())
 
     def reset(self) -> Observation:
         if self.outcome.readings:  # again, on a page reopened after a lost one: each set is
@@ -139,16 +142,10 @@ class DailySetBot:
             self.outcome.recoveries += 1
         else:
             self.started = time.perf_counter()
-        found = self.session.find_game(GAME, self.report)  # (each thing cleared reported)
-        frame = found.candidate.frame
-        self.hands = Hands(frame, self.session.mouse, found.way)
-        reading = time.perf_counter()  # the game found, consent answered, ads skipped
-        self.outcome.found_s = reading - self.started
-        # The live page rather than a second download: a generated puzzle exists only there.
-        self.board = parse_board(answer.content(frame), frame.url)
-        images = fetch_images(self.board)
+        images = self.open_board()
         readings = read_cards(self.board, images)
         self.outcome.layout, self.outcome.readings = layout_name(self.board, images), readings
+        reading = self.started + self.outcome.found_s  # (the game found)
         self.outcome.read_ms = (time.perf_counter() - reading) * 1000
         picture = cards_picture(images)
         self.session.recorder.keep(picture, "cards")
@@ -158,6 +155,18 @@ class DailySetBot:
                     f"{self.outcome.read_ms:.0f} ms: {DAILY_SETS} sets to click")
         self.observation = Observation(tuple(readings))
         return self.observation
+
+    def open_board(self) -> list[np.ndarray]:
+        """The game found on the page (each thing cleared on the way reported), hands on its
+        frame, its board parsed and the card pictures downloaded."""
+        found = self.session.find_game(GAME, self.report)
+        frame = found.candidate.frame
+        self.hands = Hands(frame, self.session.mouse, found.way)
+        reading = time.perf_counter()  # the game found, consent answered, ads skipped
+        self.outcome.found_s = reading - self.started
+        # The live page rather than a second download: a generated puzzle exists only there.
+        self.board = parse_board(answer.content(frame), frame.url)
+        return fetch_images(self.board)
 
     def step(self, triple: tuple[int, int, int]) -> Observation:
         number = len(self.observation.clicked) + 1
@@ -206,6 +215,8 @@ def _positions(positions: Sequence[int]) -> str:
     return ", ".join(map(str, positions))
 
 
-def player(session: Session) -> tuple[DailySetBot, Callable[[Observation], object]]:
-    """The game of the play loop on `session` and its policy (webbot.contract)."""
-    return DailySetBot(session, report=lambda line: None), next_set
+def player(session: Session, *, report: Callable[[str], None] = lambda line: None
+           ) -> Playable[Observation, tuple[int, int, int], Outcome]:
+    """The Daily SET's one factory (its registration's player): the bot on `session`'s page
+    and its policy, as `webbot daily-set` plays them."""
+    return DailySetBot(session, report).playable()

@@ -32,15 +32,17 @@ WEB_URL = Url(("http", "https"))  # fetched with requests: no file:// pages
 
 
 def play_command(options: RunOptions, console: Console) -> int:
-    from webbot.daily_set.bot import DailySetBot
+    from webbot.daily_set.bot import player
+    from webbot.play import play
     from webbot.session import game_session
     from webbot.set_cards.model import DAILY_SETS
 
     started = time.perf_counter()
     with game_session(options, BUNDLED_PAGE) as session:
-        bot = DailySetBot(session, report=console.print)
+        playable = player(session, report=console.print)
+        bot = playable.bot
         try:
-            outcome = bot.play()
+            outcome = play(playable)
         finally:
             console.print(summed_up(sets_table(bot.outcome, time.perf_counter() - started),
                                     options.report))

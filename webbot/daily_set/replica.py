@@ -25,10 +25,11 @@ def play_and_judge(session: Session, options: dict) -> str | None:
     """Play the puzzle; None when the bot found the puzzle's 6 sets and the page said it was
     completed, else why not."""
     from webbot.answer import evaluate
-    from webbot.daily_set.bot import DailySetBot
+    from webbot.daily_set.bot import player
+    from webbot.play import play
 
     puzzle = evaluate(session.page, "window.__dailySetTest.state()")
-    outcome = DailySetBot(session, report=lambda line: None).play()
+    outcome = play(player(session))
     found = sorted(sorted(found.positions) for found in outcome.found)
     if found != sorted(sorted(s) for s in puzzle["sets"]):
         return f"the bot found {found}, the puzzle's sets are {sorted(puzzle['sets'])}"

@@ -15,9 +15,8 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from webbot.burrito_bison.bot import game_spec, pack_sized
+from webbot.burrito_bison.bot import pack_sized, player
 from webbot.burrito_bison.layout import PACK_GAME_SIZE, REAL_SIZES
-from webbot.burrito_bison.matching import TemplatePack
 from webbot.gym.browser_env import BrowserEnv, ToPage, fraction
 from webbot.screen import Screen
 
@@ -63,8 +62,7 @@ class BurritoBisonEnv(BrowserEnv):
     # ---- on the browser's thread -------------------------------------------------------------
 
     def _start(self, page: str) -> None:
-        session = self._open(page)
-        self._screen = session.game_screen(game_spec(TemplatePack()), fast=True, streamed=True)
+        self._screen = player(self._open(page)).bot.screen  # (its eyes are the agent's)
 
     def _raw_picture(self) -> tuple[np.ndarray, ToPage, bool]:
         """The newest frame, at the templates' scale, cut to the game's 1173x660 scene: a game

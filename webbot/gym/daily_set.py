@@ -21,14 +21,13 @@ from webbot.daily_set.act import Hands
 from webbot.daily_set.answers import Answer
 from webbot.daily_set.bot import (
     COMPLETION_WAIT_S,
-    GAME,
     TILE,
     cards_picture,
-    fetch_images,
     layout_name,
+    player,
 )
 from webbot.daily_set.bundled import BUNDLED_PAGES as LAYOUTS
-from webbot.daily_set.page import Board, parse_board
+from webbot.daily_set.page import Board
 from webbot.gym.browser_env import BrowserEnv, ToPage
 from webbot.options import BrowserOptions
 from webbot.set_cards.model import DAILY_SETS
@@ -83,12 +82,9 @@ class DailySetEnv(BrowserEnv):
     # ---- on the browser's thread -------------------------------------------------------------
 
     def _open_puzzle(self, page: str) -> None:
-        session = self._open(page)
-        found = session.find_game(GAME)
-        frame = found.candidate.frame
-        self._hands = Hands(frame, session.mouse, found.way)
-        self._board = parse_board(answer.content(frame), frame.url)
-        native = fetch_images(self._board)
+        bot = player(self._open(page)).bot  # (its eyes are the agent's)
+        native = bot.open_board()
+        self._hands, self._board = bot.hands, bot.board
         self._layout = layout_name(self._board, native)
         self._images = [_scaled(image) for image in native]
 

@@ -15,7 +15,7 @@ import numpy as np
 from gymnasium import spaces
 
 from webbot.gym.browser_env import BrowserEnv, ToPage
-from webbot.puzlogic.bot import PuzlogicBot
+from webbot.puzlogic.bot import PuzlogicBot, player
 from webbot.puzlogic.decide import Action, Kind
 from webbot.puzlogic.model import HEIGHT, WIDTH, Observation, Placement
 
@@ -68,7 +68,7 @@ class PuzlogicEnv(BrowserEnv):
     # ---- on the browser's thread -------------------------------------------------------------
 
     def _open_level(self, page: str, number: int) -> None:
-        self._bot = PuzlogicBot(self._open(page), report=lambda line: None)
+        self._bot = player(self._open(page), [number]).bot
         self._bot.reset()
         self._seen = self._bot.step(Action(Kind.OPEN, level=number))
 

@@ -17,13 +17,13 @@ from webbot.cache import home_relative
 from webbot.errors import WebbotError
 from webbot.game import GameSpec
 from webbot.phases import Phases
-from webbot.play import play
+from webbot.play import Playable, play
 from webbot.puzlogic.act import Hands, Tempo
 from webbot.puzlogic.decide import Action, Kind, Player
 from webbot.puzlogic.drops import ENDING, LANDED, Drops
 from webbot.puzlogic.eyes import Eyes
 from webbot.puzlogic.menus import Menus
-from webbot.puzlogic.model import LevelButton, Observation, Puzzle, Solution
+from webbot.puzlogic.model import Observation, Puzzle, Solution
 from webbot.puzlogic.perceive import GLYPHS, SOLUTION_LEGEND, Reader, recognises, solution_marks
 from webbot.puzlogic.records import LevelFailed, LevelResult, Records
 from webbot.puzlogic.solvers import solutions
@@ -61,27 +61,25 @@ class PuzlogicBot:
     def results(self) -> list[LevelResult]:
         return self.records.results
 
-    def play(self, wanted: list[int]) -> list[LevelResult]:
-        """Play the wanted levels in order; stops at the first level that fails."""
-        with self.phases("menus"):
-            try:
-                return play(self, Player(list(wanted), self.solve, self.tempo.drags_per_look),
-                            self.recovery, self.session.recorder.phases, self.session.settle)
-            except WebbotError as exc:
-                if self.records.current is None:
-                    raise
-                raise self.records.failed(exc) from None
-            finally:
-                if self.records.current is not None:  # the level under way, however it ended
-                    self.records.over()
+    def playable(self, wanted: list[int] | None
+                 ) -> Playable[Observation, Action, list[LevelResult]]:
+        """The bot and its policy for the `wanted` levels (None: those the level select does
+        not show as finished), as a run plays them: a level under way when the run fails fails
+        with it (LevelFailed), its line said either way."""
+        policy = Player(None if wanted is None else list(wanted), self.solve,
+                        self.tempo.drags_per_look, said=self.report)
+        return Playable.on(self.session, self, policy, self.report, self._ended)
 
-    def level_select(self) -> list[LevelButton]:
-        """The level select's buttons, each finished or not (the game keeps that in the page's
-        storage: earlier runs on the profile), looked at before playing. (Level 0 is on no
-        button: the way to it ends on the level select, its buttons read.)"""
-        with self.phases("menus"):
-            self.observation = self.menus.open(self.reset(), Action(Kind.OPEN, level=0))
-        return [b for b in self.observation.buttons if b.number is not None]
+    def play(self, wanted: list[int] | None) -> list[LevelResult]:
+        """Play the wanted levels in order; stops at the first level that fails."""
+        return play(self.playable(wanted))
+
+    def _ended(self, error: BaseException | None) -> BaseException | None:
+        if self.records.current is None:
+            return None
+        instead = self.records.failed(error) if isinstance(error, WebbotError) else None
+        self.records.over()  # the level under way, however it ended
+        return instead
 
     # ---- the game of the play loop -----------------------------------------------------------
 
@@ -146,7 +144,11 @@ class PuzlogicBot:
         self.report(f"learning Puzlogic's digits (new to the bot; kept in {kept})")
 
 
-def player(session: Session) -> tuple[PuzlogicBot, Player]:
-    """The game of the play loop on `session` and its policy, for level 1 (webbot.contract)."""
-    bot = PuzlogicBot(session, report=lambda line: None)
-    return bot, Player([1], bot.solve, bot.tempo.drags_per_look)
+def player(session: Session, levels: list[int] | None = None, *, solver: str = "auto",
+           reader: Reader | None = None, tempo: Tempo | None = None,
+           report: Callable[[str], None] = lambda line: None
+           ) -> Playable[Observation, Action, list[LevelResult]]:
+    """Puzlogic's one factory (its registration's player): the bot on `session`'s page and its
+    policy for `levels` (None: those not finished, as `webbot puzlogic` plays)."""
+    bot = PuzlogicBot(session, solver=solver, reader=reader, report=report, tempo=tempo)
+    return bot.playable(levels)

@@ -57,35 +57,27 @@ def play_command(options: RunOptions, levels: list[int] | None, solver: str,
                  console: Console) -> int:
     """Play `levels`; None: those the level select does not show as finished (all of them
     again when every one is)."""
-    from webbot.puzlogic.bot import PuzlogicBot
+    from webbot.play import play
+    from webbot.puzlogic.bot import player
     from webbot.session import game_session
 
     started = time.perf_counter()
-    before: set[int] = set()  # levels the game shows as done before the run (without --levels)
     with game_session(options, REGISTRATION.page) as session:
-        bot = PuzlogicBot(session, solver=solver, report=console.print)
+        playable = player(session, levels, solver=solver, report=console.print)
+        bot, policy = playable.bot, playable.policy
         try:
-            if levels is None:
-                buttons = bot.level_select()
-                before = {b.number for b in buttons if b.finished}
-                levels = [b.number for b in buttons if not b.finished]
-                if not levels:
-                    levels = [b.number for b in buttons]
-                    console.print(f"all {len(levels)} levels were done before this run: "
-                                  "playing them all again")
-                elif before:
-                    console.print(f"{counted(len(before), 'level')} done before this run (kept "
-                                  f"in the profile): playing the {len(levels)} not done")
-            bot.play(levels)
+            play(playable)
         finally:
+            before = policy.before  # levels the game showed as done before (without --levels)
+            wanted = policy.wanted or []
             console.print(summed_up(results_table(
                 bot.results, time.perf_counter() - started, session.recoveries, len(before),
-                bool(levels) and set(levels) <= before, asked=len(levels or ())),
+                bool(wanted) and set(wanted) <= before, asked=len(wanted)),
                 options.report))
             done = before | {r.level for r in bot.results if r.completed}
             remember(options, REGISTRATION.name,
                      lambda last: {"levels done": sorted(done | levels_done(last))})
-    missing = [n for n in levels if not any(r.level == n and r.completed for r in bot.results)]
+    missing = [n for n in wanted if not any(r.level == n and r.completed for r in bot.results)]
     if missing:
         raise WebbotError(f"levels {missing} were not completed")
     return 0

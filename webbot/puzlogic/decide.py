@@ -24,6 +24,7 @@ from webbot.puzlogic.model import (
     Solution,
     UnreadableScreen,
 )
+from webbot.words import counted
 
 DROP_TRIES = 2  # drags of one piece before the level is restarted
 RESTARTS = 2  # restarts of one level before the run fails
@@ -146,11 +147,15 @@ class Level:
 
 @dataclass
 class Player:
-    """The policy: each wanted level in order, through the levels that unlock it."""
+    """The policy: each wanted level in order, through the levels that unlock it. Wanted
+    None: the levels the level select does not show as finished (`before`), or all of them
+    again when every one is; `said` hears which."""
 
-    wanted: list[int]
+    wanted: list[int] | None
     solve: Callable[[Puzzle], list[Solution]]
     drags_per_look: int | None = 1  # see Level
+    said: Callable[[str], None] = lambda line: None
+    before: set[int] = field(default_factory=set)
     completed: set[int] = field(default_factory=set)
     level: Level | None = None
     _next: int = 0  # index of the wanted level to play next
@@ -166,6 +171,8 @@ class Player:
         self._resumed = True
 
     def __call__(self, observation: Observation) -> Action | None:
+        if self.wanted is None:
+            return self._choose(observation)
         if self._resumed:
             self._resumed = False
             if self._opening is not None:
@@ -186,6 +193,23 @@ class Player:
             return None
         self._opening = Action(Kind.OPEN, self.wanted[self._next])
         return self._opening
+
+    def _choose(self, observation: Observation) -> Action | None:
+        """The wanted levels, from the level select's buttons (level 0 is on no button: the
+        way to it ends on the level select, its buttons read)."""
+        buttons = [b for b in observation.buttons if b.number is not None]
+        if observation.screen != "select" or not buttons:
+            return Action(Kind.OPEN, 0)
+        self.before = {b.number for b in buttons if b.finished}
+        self.wanted = [b.number for b in buttons if not b.finished]
+        if not self.wanted:
+            self.wanted = [b.number for b in buttons]
+            self.said(f"all {len(self.wanted)} levels were done before this run: playing them "
+                      "all again")
+        elif self.before:
+            self.said(f"{counted(len(self.before), 'level')} done before this run (kept in the "
+                      f"profile): playing the {len(self.wanted)} not done")
+        return self(observation)
 
     def _opened(self, observation: Observation) -> Action | None:
         """After an open: the level to play, or the level that unlocks it."""

@@ -31,12 +31,15 @@ class Menus:
     def open(self, observation: Observation, action: Action) -> Observation:
         """From any screen, into level `action.level`; or the level select with its buttons
         read when that level is locked."""
-        number = action.level
+        with self.phases("menus"):
+            return self._opened(observation, action.level, action.unlocking)
+
+    def _opened(self, observation: Observation, number: int, unlocking: bool) -> Observation:
         missed = 0  # menu clicks that led nowhere in time
         while True:
             view = observation.view
             if observation.screen == "level" and view and view.level == number:
-                self.records.started(number, action.unlocking)
+                self.records.started(number, unlocking)
                 return observation
             button = None
             if observation.screen not in ("completed", "title", "level"):  # the level select

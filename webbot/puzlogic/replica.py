@@ -22,9 +22,10 @@ def soak_case(chance: random.Random, extra: str, options: dict) -> tuple[str, st
 def play_and_judge(session: Session, options: dict) -> str | None:
     """Play the level; None when the bot saw it completed and the game agrees, else why not."""
     from webbot.answer import evaluate
-    from webbot.puzlogic.bot import PuzlogicBot
+    from webbot.play import play
+    from webbot.puzlogic.bot import player
 
-    results = PuzlogicBot(session, report=lambda line: None).play([1])
+    results = play(player(session, [1]))
     finished = evaluate(session.page, "window.__puzlogicTest.state().finished")
     if not (results and results[-1].completed):
         return "the bot did not complete the level"
