@@ -37,7 +37,7 @@ import numpy as np
 from docs_table import cores, put_in_docs
 from floors import burrito_bison_floor
 
-from webbot.browser import BrowserOptions, open_page, open_url
+from webbot.browser import BrowserOptions, open_url
 from webbot.burrito_bison import bot as bot_module
 from webbot.burrito_bison.bot import player
 from webbot.burrito_bison.matching import TemplatePack
@@ -47,6 +47,7 @@ from webbot.screen import Screen
 from webbot.server import FixtureServer
 from webbot.session import RunOptions, Session, game_session
 from webbot.stream import FrameStream
+from webbot.tabs import open_page
 
 ROOT = Path(__file__).resolve().parents[1]
 REAL = ROOT.parent / "shared" / "reference" / "burrito-bison"

@@ -24,11 +24,12 @@ import numpy as np
 # scripts/ is on the path when this file is run as a script
 from parts import BURRITO_PACK_COINS
 
-from webbot.browser import BrowserOptions, open_page, open_url
+from webbot.browser import BrowserOptions, open_url
 from webbot.burrito_bison.layout import PACK_GAME_SIZE
 from webbot.burrito_bison.pack import MANIFEST, cut_pack
 from webbot.screen import Screen
 from webbot.server import FixtureServer
+from webbot.tabs import open_page
 
 ROOT = Path(__file__).resolve().parents[1]
 PACK = ROOT / "webbot" / "burrito_bison" / "templates"

@@ -30,9 +30,10 @@ from docs_table import cores, publish  # noqa: E402
 from parts import PUZLOGIC_LEVELS_PER_PAGE, PUZLOGIC_PAGES, PUZLOGIC_REAL  # noqa: E402
 
 from tests.puzlogic.perturb import PERTURBATIONS, tally  # noqa: E402
-from webbot.browser import BrowserOptions, open_page, open_url  # noqa: E402
+from webbot.browser import BrowserOptions, open_url  # noqa: E402
 from webbot.puzlogic.perceive import GLYPHS, Reader  # noqa: E402
 from webbot.server import FixtureServer  # noqa: E402
+from webbot.tabs import open_page  # noqa: E402
 from webbot.vision.digits import DigitReader  # noqa: E402
 
 REAL = ROOT.parent / "shared" / "reference" / "puzlogic"

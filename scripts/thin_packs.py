@@ -47,7 +47,7 @@ import numpy as np
 # scripts/ is on the path when this file is run as a script
 from parts import BURRITO_COINS, BURRITO_REAL
 
-from webbot.browser import BrowserOptions, open_page, open_url
+from webbot.browser import BrowserOptions, open_url
 from webbot.burrito_bison import digits, shop
 from webbot.burrito_bison.digits import Glyph, Glyphs, Limits, blobs, judge_all
 from webbot.burrito_bison.layout import PACK_GAME_SIZE, REAL_SIZES
@@ -58,6 +58,7 @@ from webbot.burrito_bison.readout import DIGITS as WHOLE_NUMBER
 from webbot.burrito_bison.readout import number_judged, page_of
 from webbot.screen import Screen
 from webbot.server import FixtureServer
+from webbot.tabs import open_page
 from webbot.vision.digits import DigitReader, normalise, unit_vector
 from webbot.vision.ocr import read_text
 

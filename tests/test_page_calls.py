@@ -37,6 +37,7 @@ OWNERS = {
     "answer.py": "every call into a page, raced against its deadline",
     "playwright_inside.py": "Playwright's internals that the deadlines are built on",
     "browser.py": "starts and ends browsers, contexts and pages, and navigates",
+    "tabs.py": "follows the page a run plays in: its crash, its context, its browser's end",
     "screen.py": "takes the game's pictures over DevTools",
     "stream.py": "the screencast over DevTools",
     "consent/engine.py": "installs the consent engine on a context and hears its messages",

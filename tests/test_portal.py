@@ -10,7 +10,7 @@ from playwright.sync_api import Page
 
 from tests.conftest import PAGES, in_own_thread, run_webbot, sweep
 from webbot import answer
-from webbot.browser import BrowserOptions, open_page
+from webbot.browser import BrowserOptions
 from webbot.burrito_bison.bot import BurritoBot, game_spec
 from webbot.burrito_bison.matching import TemplatePack
 from webbot.daily_set.bot import DailySetBot
@@ -21,6 +21,7 @@ from webbot.puzlogic.bot import GAME as PUZLOGIC
 from webbot.puzlogic.bot import PuzlogicBot
 from webbot.server import FixtureServer
 from webbot.session import RunOptions, game_session
+from webbot.tabs import open_page
 
 PORTAL = "portal/index.html"
 

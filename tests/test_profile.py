@@ -16,10 +16,11 @@ import pytest
 
 from tests import processes
 from tests.conftest import in_own_thread, run_webbot
-from webbot.browser import BrowserOptions, open_tab
+from webbot.browser import BrowserOptions
 from webbot.folders import MARK
 from webbot.profile import LOCK, default_profile, profile_lock
 from webbot.server import FixtureServer
+from webbot.tabs import open_tab
 
 
 def _levels(done) -> list[str]:

@@ -239,7 +239,8 @@ def test_after_a_ctrl_c_a_lost_page_is_not_reopened_the_run_stops_as_interrupted
 def test_a_page_reopened_keeps_its_context_or_gets_a_fresh_one_when_that_went():
     """Reopened in the same context, the page keeps the site's storage (as a reloaded tab
     does); when the context went with its page, a fresh one is made instead."""
-    from webbot.browser import BrowserOptions, open_tab
+    from webbot.browser import BrowserOptions
+    from webbot.tabs import open_tab
 
     def run() -> tuple[str | None, str | None, str | None]:
         with FixtureServer() as server, open_tab(BrowserOptions()) as tab:
@@ -264,14 +265,14 @@ def test_a_browser_that_gives_no_new_page_is_ended_and_a_fresh_one_started(monke
     browser or on a kept profile (a context of the browser's own). Here it is made not to
     answer at all (SIGSTOP): the reopening ends it after its patience and goes on in a fresh
     browser, and says so."""
-    from webbot import browser
+    from webbot import browser, tabs
 
     monkeypatch.setattr(browser, "REOPEN_PATIENCE_S", 2.0)
     options = browser.BrowserOptions(profile=tmp_path / "profile" if kept else None)
 
     def run() -> tuple[list[str], int | None, int | None, bool, str]:
         said: list[str] = []
-        with FixtureServer() as server, browser.open_tab(options) as tab:
+        with FixtureServer() as server, tabs.open_tab(options) as tab:
             stuck = tab.pid
             assert stuck is not None and stuck in processes.descendants(os.getpid())
             os.kill(stuck, signal.SIGSTOP)

@@ -9,7 +9,7 @@ import shutil
 import sys
 import threading
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager, nullcontext, suppress
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,7 +17,7 @@ import psutil
 from playwright.sync_api import Browser, BrowserContext, Error, Page, Playwright, sync_playwright
 
 from webbot import consent
-from webbot.answer import NoAnswer, answered, cdp_session, detach, evaluate, with_defaults
+from webbot.answer import NoAnswer, answered, detach, with_defaults
 from webbot.cache import keep_node_compile_cache
 from webbot.consent import Consent
 from webbot.deadline import Deadline
@@ -133,7 +133,7 @@ def sandbox_plan(euid: int | None = None, namespaces_off: str | None = None) -> 
 _sandbox_refused: Sandbox | None = None
 
 
-def _say(line: str) -> None:
+def say(line: str) -> None:
     print(line, file=sys.stderr)
 
 
@@ -144,13 +144,13 @@ def is_cdp_endpoint(url: str) -> bool:
 
 
 def open_browser(playwright: Playwright, options: BrowserOptions,
-                 report: Callable[[str], None] = _say) -> Browser:
+                 report: Callable[[str], None] = say) -> Browser:
     """Launch the local Chromium, or connect to the endpoint in `options.connect`."""
     return start_browser(playwright, options, report)[0]
 
 
 def start_browser(playwright: Playwright, options: BrowserOptions,
-                  report: Callable[[str], None] = _say
+                  report: Callable[[str], None] = say
                   ) -> tuple[Browser | BrowserContext, Sandbox | None]:
     """open_browser, and the sandbox the browser runs in (None: a remote browser, started as
     its server chose); with `options.profile` (and no remote browser), the browser's one
@@ -262,10 +262,10 @@ def new_page(browser: Browser, options: BrowserOptions) -> tuple[Page, Consent]:
         own.new_context, viewport={"width": width, "height": height},
         device_scale_factor=options.device_scale_factor), "a new context", REOPEN_PATIENCE_S)
     chain = consent.install(context)  # before the first page: it runs in every frame
-    return _page_in(context), chain
+    return page_in(context), chain
 
 
-def _page_in(context: BrowserContext) -> Page:
+def page_in(context: BrowserContext) -> Page:
     """A new page in `context`; NoAnswer when the browser gives none within
     REOPEN_PATIENCE_S."""
     tries = 3
@@ -280,7 +280,7 @@ def _page_in(context: BrowserContext) -> Page:
                                   ) from None
 
 
-def _browser_pid(browser: Browser) -> int | None:
+def browser_pid(browser: Browser) -> int | None:
     """The process id of a browser this process launched, from Chromium itself (else the
     newest Chromium started under this process)."""
     try:
@@ -330,195 +330,13 @@ def _kill(processes: list[psutil.Process]) -> None:
             process.kill()
 
 
-@contextmanager
-def open_page(options: BrowserOptions) -> Iterator[Page]:
-    """A fresh page in a fresh browser context; everything is closed on exit."""
-    with open_tab(options) as tab:
-        yield tab.page
-
-
-class Tab:
-    """The page the bot plays in, and the way to get it back when it is lost: a crashed
-    renderer, a closed page, a browser gone. Playwright tells of each as an event; `lost` says
-    which happened, `reopen` gives a fresh page (in a fresh browser when the old one is gone).
-    `consent` is the consent chain of the page's context (webbot.consent), made with it."""
-
-    consent: Consent
-
-    def __init__(self, playwright: Playwright, options: BrowserOptions,
-                 report: Callable[[str], None] = _say) -> None:
-        self.playwright, self.options, self.report = playwright, options, report
-        self.reopened = 0
-        self.stuck = False  # the page was last found not answering (see lost)
-        self._start_browser()
-
-    def _start_browser(self) -> None:
-        started, self.sandbox = start_browser(self.playwright, self.options, self.report)
-        self.users = False  # playing in a context of the user's (see own_context)
-        if isinstance(started, BrowserContext):  # on a profile: the browser's own context
-            self.browser, self.context = None, started
-            self._closed = False
-            started.on("close", self._context_closed)
-            # (its init script reaches the page already open too)
-            self.consent = consent.install(started)
-            self.pid = newest_browser()
-            self.page = self._watched(started.pages[0] if started.pages else _page_in(started))
-            return
-        self.browser, self.context = started, None
-        self.pid = None if self.options.connect else _browser_pid(started)
-        if self.options.connect and is_cdp_endpoint(self.options.connect) and started.contexts:
-            # The user's own browser: its cookies, storage and logins, in a tab of the bot's.
-            self.users = True
-            self.page = self._watched(self._users_tab(started.contexts[0]))
-            return
-        if self.options.connect and not Tab._said_no_context:
-            Tab._said_no_context = True
-            self.report(f"the browser at {self.options.connect} has no context of yours (a "
-                        "playwright run-server): the bot plays in a fresh one of its own")
-        page, self.consent = new_page(started, self.options)
-        self.page = self._watched(page)
-
-    _said_no_context = False  # (said once a process)
-
-    def _users_tab(self, context: BrowserContext) -> Page:
-        """A tab of the bot's own in the user's context: the consent chain on it alone (not on
-        the user's other tabs), the window's size the bot's, in front and kept from being
-        throttled as a hidden tab would be."""
-        page = _page_in(context)
-        self.consent = consent.install(page)
-        width, height = self.options.viewport
-        with suppress(Error):
-            answered(page, lambda own: own.set_viewport_size({"width": width,
-                                                              "height": height}),
-                     "the window's size")
-            answered(page, lambda own: own.bring_to_front(), "a tab to the front")
-            session = cdp_session(page)
-            session.send("Emulation.setFocusEmulationEnabled", {"enabled": True},
-                         timeout=DEVTOOLS_TIMEOUT_MS)
-            detach(session)
-        return page
-
-    @property
-    def own_context(self) -> BrowserContext | None:
-        """The page's context when it is the bot's own (a trace may record it); None in the
-        user's browser, whose other tabs are not the bot's to record."""
-        return None if self.users else self.page.context
-
-    def _context_closed(self, context: BrowserContext) -> None:
-        self._closed = True
-
-    def _connected(self) -> bool:
-        """Whether the browser is still there (a profile's: its context still open)."""
-        return self.browser.is_connected() if self.browser is not None else not self._closed
-
-    def _watched(self, page: Page) -> Page:
-        self.crashed = False
-        page.on("crash", self._crashed)
-        return page
-
-    def _crashed(self, page: Page) -> None:
-        self.crashed = True
-        # A DevTools call under way on a crashed page never returns (a screenshot, say);
-        # closing the page ends it with an error. Chromium may go down with it: reopen copes.
-        _close(page)
-
-    def lost(self) -> str | None:
-        """What happened to the page, if it is gone: None while it is there."""
-        if self.crashed:
-            return "the page crashed (its renderer process ended)"
-        if not self._connected():
-            return "the browser is gone"
-        if self.page.is_closed():
-            return "the page was closed"
-        try:  # a crash not heard of yet shows on the next call
-            evaluate(self.page, "1", seconds=ALIVE_S)
-        except NoAnswer:
-            self.stuck = True
-            _close(self.page)  # (Chromium closes a page whose script is stuck)
-            return f"the page stopped answering (nothing within {ALIVE_S:g} s)"
-        except Error as exc:
-            text = str(exc).lower()
-            if "crash" in text:
-                return "the page crashed (its renderer process ended)"
-            if "closed" in text:
-                return "the page was closed"
-        return None
-
-    def reopen(self, report: Callable[[str], None] = lambda line: None) -> Page:
-        """A fresh page, in the same browser context when the browser is still there: its
-        cookies and storage stay, as they do when a person reloads a crashed tab (a game may
-        keep its progress there, a site its consent). A browser that does not give the page
-        within REOPEN_PATIENCE_S is ended (a local one, by its pid), and a fresh one started
-        (said in one line)."""
-        page, stuck = None, False
-        if self._connected():
-            try:
-                page = self._page_beside(self.page)
-            except NoAnswer:
-                stuck = True
-                pid = self.pid or newest_browser()
-                if pid is not None:
-                    end_browser(pid)
-                report(f"the browser gave no new page within {REOPEN_PATIENCE_S:g} s: it was "
-                       "ended, and a fresh one started")
-        if page is None or stuck or not self._connected():
-            self.close()
-            self._start_browser()
-        else:
-            self.page = self._watched(page)
-        self.reopened += 1
-        self.stuck = False
-        return self.page
-
-    def _page_beside(self, old: Page) -> Page | None:
-        """A page in `old`'s context, else in a fresh context (the old one went with its
-        page); None when the browser gave neither; NoAnswer when it did not answer."""
-        try:
-            page = self._users_tab(old.context) if self.users else _page_in(old.context)
-        except NoAnswer:
-            raise
-        except WebbotError:
-            if self.browser is None:
-                return None  # a profile's one context went: a fresh browser on it
-            try:
-                page, self.consent = new_page(self.browser, self.options)
-            except NoAnswer:
-                raise
-            except (Error, WebbotError):
-                return None
-        _close(old)  # (already gone, as a crashed page is)
-        return page
-
-    def close(self) -> None:
-        """Close what the bot opened: its browser, or in the user's browser its own tab alone
-        (the browser and its other tabs stay: closing a connection leaves them be)."""
-        if self.users:
-            _close(self.page)
-        _close(self.browser or self.context)
-
-
-def _close(target: Page | BrowserContext | Browser) -> None:
+def close_quietly(target: Page | BrowserContext | Browser) -> None:
     """`target.close()`, given up after REOPEN_PATIENCE_S (a stuck browser, ended after);
     nothing when it is gone already."""
     keywords = {"run_before_unload": None} if isinstance(target, Page) else {}
     with suppress(Error, NoAnswer):
         answered(target, lambda own: own.close(reason=None, **keywords), "a close",
                  REOPEN_PATIENCE_S)
-
-
-@contextmanager
-def open_tab(options: BrowserOptions, report: Callable[[str], None] = _say) -> Iterator[Tab]:
-    """A Tab in a fresh browser: on `options.profile`, held for the run (webbot.profile), else
-    in a throwaway context; everything is closed on exit. `report` hears what the user should
-    know of the browser (that it runs without its sandbox, once)."""
-    on_profile = options.profile is not None and not options.connect
-    with profile_lock(options.profile) if on_profile else nullcontext(), \
-            playwright_driver() as playwright:
-        tab = Tab(playwright, options, report)
-        try:
-            yield tab
-        finally:
-            tab.close()
 
 
 @contextmanager
@@ -651,7 +469,7 @@ def window_on_profile(folder: Path, url: str | None, say: Callable[[str], None])
     with profile_lock(folder), playwright_driver() as playwright:
         context, _ = start_browser(playwright, options)
         assert isinstance(context, BrowserContext)
-        page = context.pages[0] if context.pages else _page_in(context)
+        page = context.pages[0] if context.pages else page_in(context)
         if url:
             open_url(page, url)
         say(f"a window on the profile {shown_name(folder)} is open: close it when you are done")

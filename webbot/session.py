@@ -26,11 +26,9 @@ from webbot.answer import NoAnswer, box, evaluate, pause
 from webbot.browser import (
     ALIVE_S,
     OPEN_S,
-    Tab,
     Unanswered,
     full_page,
     is_cdp_endpoint,
-    open_tab,
     open_url,
     open_url_again,
 )
@@ -48,6 +46,7 @@ from webbot.screen import Box, Camera, Grab, Screen
 from webbot.server import FixtureServer
 from webbot.shown import shown
 from webbot.stream import FrameStream
+from webbot.tabs import Tab, open_tab
 from webbot.vision.marks import Mark, lines
 from webbot.way import Clearance
 

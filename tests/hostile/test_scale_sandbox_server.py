@@ -15,7 +15,7 @@ import pytest
 
 import webbot.browser
 from tests.conftest import in_own_thread, run_webbot
-from webbot.browser import BrowserOptions, Sandbox, open_tab, sandbox_plan, user_namespaces_off
+from webbot.browser import BrowserOptions, Sandbox, sandbox_plan, user_namespaces_off
 from webbot.check import run_check, sandbox_row
 from webbot.errors import WebbotError
 from webbot.puzlogic.act import Tempo
@@ -23,6 +23,7 @@ from webbot.puzlogic.bot import PuzlogicBot
 from webbot.screen import Camera, device_scale
 from webbot.server import FixtureServer, fixtures_root
 from webbot.session import RunOptions, game_session
+from webbot.tabs import open_tab
 
 SPOOF = "Object.defineProperty(window, 'devicePixelRatio', {get: () => 40});"
 # The page tells every script but the game's own that its device pixel ratio is 40 (the game
