@@ -16,9 +16,10 @@ from webbot.browser import BrowserOptions
 from webbot.burrito_bison.bot import BurritoBot
 from webbot.burrito_bison.matching import TemplatePack
 from webbot.consent.engine import find_library, knows_the_page, rules_for
-from webbot.daily_set.bot import DailySetBot
+from webbot.daily_set.bot import player as daily_set_player
+from webbot.play import play as run_loop
 from webbot.puzlogic.bot import GAME as PUZLOGIC
-from webbot.puzlogic.bot import PuzlogicBot
+from webbot.puzlogic.bot import player as puzlogic_player
 from webbot.report import RunReport
 from webbot.session import RunOptions, game_session
 
@@ -71,15 +72,15 @@ def play(url: str, game: str, reader, viewport=(1280, 900), levels: tuple[int, .
                     if line.startswith("level 01:"):  # (the bot's own thread: the page is free)
                         session.page.evaluate("window.__portalTestOpen()")
 
-                bot = PuzlogicBot(session, reader=reader, report=report)
-                bot.play(list(levels))
-                played = [r.result for r in bot.results] == ["completed"] * len(levels)
+                results = run_loop(puzlogic_player(session, list(levels), reader=reader,
+                                               report=report))
+                played = [r.result for r in results] == ["completed"] * len(levels)
             elif game == "daily-set":
-                outcome = DailySetBot(session, report=said.append).play()
+                outcome = run_loop(daily_set_player(session, report=said.append))
                 played = len(outcome.found) == 6
             else:  # the results screen's shop button pressed: a move the game answers
                 bot = BurritoBot(session, TemplatePack(), report=said.append)
-                look = bot.look()
+                look = bot.reset()
                 bot.hands.click(look.grab, look.sighting.targets["shop"])
                 hooked(session.page, "__burritoTest").wait_for_function(
                     "__burritoTest.state().screen === 'shop'", timeout=15_000)
@@ -191,9 +192,9 @@ def test_a_consent_dialog_back_after_a_reload_is_answered_again(fixtures_url, re
         with game_session(options, PORTAL) as session:
             hooks = []
             for _ in range(2):
-                bot = PuzlogicBot(session, reader=reader, report=said.append)
-                bot.play([1])
-                hooks.append((portal(session.page), [r.result for r in bot.results]))
+                results = run_loop(puzlogic_player(session, [1], reader=reader,
+                                               report=said.append))
+                hooks.append((portal(session.page), [r.result for r in results]))
                 session.page.reload()
         return said, hooks
 

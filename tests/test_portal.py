@@ -12,13 +12,15 @@ from tests.conftest import PAGES, in_own_thread, run_webbot, sweep
 from webbot import answer
 from webbot.browser import BrowserOptions
 from webbot.burrito_bison.bot import BurritoBot, game_spec
+from webbot.burrito_bison.bot import player as burrito_player
 from webbot.burrito_bison.matching import TemplatePack
-from webbot.daily_set.bot import DailySetBot
+from webbot.daily_set.bot import player as daily_set_player
 from webbot.errors import WebbotError
 from webbot.files import InputError
 from webbot.finder import NoGameFound, frame_selector
+from webbot.play import play
 from webbot.puzlogic.bot import GAME as PUZLOGIC
-from webbot.puzlogic.bot import PuzlogicBot
+from webbot.puzlogic.bot import player as puzlogic_player
 from webbot.server import FixtureServer
 from webbot.session import RunOptions, game_session
 from webbot.tabs import open_page
@@ -58,10 +60,9 @@ def test_puzlogic_plays_below_the_fold_past_preroll_banner_and_consent(fixtures_
     url = f"{fixtures_url}{PORTAL}?game=puzlogic&consent=onetrust&preroll=1&banner=2"
 
     def body(session):
-        bot = PuzlogicBot(session, reader=reader, report=said.append)
-        bot.play([1])
+        results = play(puzlogic_player(session, [1], reader=reader, report=said.append))
         game = hooked(session.page, "__puzlogicTest").evaluate("__puzlogicTest.state()")
-        return [r.result for r in bot.results], game, portal(session.page)
+        return [r.result for r in results], game, portal(session.page)
 
     said: list[str] = []
     results, game, hook = run(url, body, viewport=(1024, 640), dpr=dpr)
@@ -101,7 +102,7 @@ def test_daily_set_completes_in_the_portal_and_answers_its_own_popup(fixtures_ur
     url = f"{fixtures_url}{PORTAL}?game=daily-set&consent=cookiebot&preroll=3&banner=1&seed=4"
 
     def body(session):
-        outcome = DailySetBot(session, report=lambda line: None).play()
+        outcome = play(daily_set_player(session))
         game = hooked(session.page, "__dailySetTest")
         return outcome, game.evaluate("__dailySetTest.state()"), \
             game.evaluate("window.__consentTest"), portal(session.page)
@@ -121,8 +122,7 @@ def test_burrito_bison_plays_a_round_in_the_portal(fixtures_url):
            "&size=1120x540&seed=3&flight=0.25")
 
     def body(session):
-        bot = BurritoBot(session, TemplatePack(), shop=False)
-        rounds = bot.play(rounds=1)
+        rounds = play(burrito_player(session, 1, shop=False))
         game = hooked(session.page, "__burritoTest").evaluate("__burritoTest.state()")
         return rounds, game, portal(session.page)
 
@@ -141,7 +141,7 @@ def test_burrito_bison_is_seen_and_clicked_at_each_real_size(fixtures_url, size)
         bot = BurritoBot(session, TemplatePack(), report=lambda line: None)
         game = hooked(session.page, "__burritoTest")
         game.wait_for_function("!__burritoTest.state().transitioning")
-        look = bot.look()
+        look = bot.reset()
         bot.hands.click(look.grab, look.sighting.targets["shop"])  # a button, not anywhere
         game.wait_for_function("__burritoTest.state().screen === 'shop'", timeout=10_000)
         return look.sighting.screen, look.grab.box

@@ -24,6 +24,7 @@ from webbot.browser import BrowserOptions, end_browser, newest_browser, open_bro
 from webbot.cli import STACKS_END
 from webbot.debug import Recorder
 from webbot.errors import WebbotError
+from webbot.play import Playable, play
 from webbot.recovery import PageLost, Recovery
 from webbot.server import FixtureServer
 
@@ -196,24 +197,41 @@ class LosingSession:
             raise WebbotError("cannot open http://x/: Page.goto: Page crashed")
 
 
+class Finding:
+    """A game whose finding goes as told: each outcome in turn, raised when an error."""
+
+    def __init__(self, *outcomes: object) -> None:
+        self.outcomes, self.found = list(outcomes), None
+
+    def reset(self) -> object:
+        outcome = self.outcomes.pop(0)
+        if isinstance(outcome, Exception):
+            raise outcome
+        self.found = outcome
+        return outcome
+
+    def step(self, action: object) -> object:
+        raise AssertionError("no step: the policy is done at once")
+
+    def result(self) -> object:
+        return self.found
+
+
+def found(outcomes: list[object], recovery: Recovery) -> object:
+    """What the run loop's finding of the game comes to, under `recovery`."""
+    return play(Playable(Finding(*outcomes), lambda seen: None, recovery))
+
+
 def test_a_page_lost_again_while_it_is_reopened_is_another_recovery():
     said: list[str] = []
     session = LosingSession(["the page crashed (1)", "the page crashed (2)"])
     recovery = Recovery(session, said.append)
-    calls = iter([RuntimeError("Page crashed"), "the game"])
-
-    def find():
-        outcome = next(calls)
-        if isinstance(outcome, Exception):
-            raise outcome
-        return outcome
-
-    assert recovery.attempt(find) == "the game"
+    assert found([RuntimeError("Page crashed"), "the game"], recovery) == "the game"
     assert session.reopened == 2 and session.recoveries == ["the page crashed (1)",
                                                             "the page crashed (2)"]
     assert [line.split(":")[0] for line in said] == session.recoveries
     with pytest.raises(ValueError):  # not a lost page: handed back as it was
-        recovery.attempt(lambda: int("x"))
+        found([ValueError("not a number")], recovery)
     session = LosingSession(["the page crashed"] * 3, max_recoveries=1)
     with pytest.raises(PageLost, match=r"the page crashed, after 1 recovery in this run"):
         Recovery(session, said.append)(RuntimeError("Page crashed"))
@@ -229,7 +247,7 @@ def test_after_a_ctrl_c_a_lost_page_is_not_reopened_the_run_stops_as_interrupted
     heard = threading.Event()
     monkeypatch.setattr(errors, "_ctrl_c", heard)
     recovery = Recovery(session, lambda line: None)
-    assert recovery.attempt(lambda: "the game") == "the game"
+    assert found(["the game"], recovery) == "the game"
     heard.set()
     with pytest.raises(KeyboardInterrupt):
         recovery(RuntimeError("Target page, context or browser has been closed"))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol, TypeVar
+from typing import TYPE_CHECKING, Protocol
 
 from webbot.errors import WebbotError, stop_if_ctrl_c
 from webbot.words import counted
@@ -19,7 +19,6 @@ from webbot.words import counted
 if TYPE_CHECKING:
     from webbot.debug import Recorder
 
-T = TypeVar("T")
 
 
 class Reopenable(Protocol):
@@ -81,16 +80,6 @@ class Recovery:
                 stop_if_ctrl_c(again)
                 cause, error = self.session.lost(), again
                 if cause is None:
-                    raise
-
-    def attempt(self, action: Callable[[], T]) -> T:
-        """`action`, done again on a reopened page when the page is lost under it (a game's
-        first look, before its play loop)."""
-        while True:
-            try:
-                return action()
-            except Exception as error:
-                if not self(error):
                     raise
 
 

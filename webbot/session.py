@@ -122,6 +122,11 @@ class Session:
         self.recorder.start_trace(self.tab.own_context)
         open_url_again(self.page, self.url, RETURN_PATIENCE_S, report)
 
+    @property
+    def reopened(self) -> int:
+        """How often the page was reopened in this run."""
+        return self.tab.reopened if self.tab is not None else 0
+
     def screen(self, selector: str, timeout_s: float = 10, *, fast: bool = False) -> Screen:
         return Screen(self.page, selector, self.recorder, timeout_s, fast=fast)
 

@@ -11,12 +11,13 @@ import pytest
 
 from tests.conftest import in_own_thread, run_webbot
 from tests.test_cli import closed_port
-from webbot.burrito_bison.bot import BurritoBot
+from webbot.burrito_bison.bot import BurritoBot, playable
 from webbot.burrito_bison.decide import Kind
 from webbot.burrito_bison.matching import TemplatePack
 from webbot.burrito_bison.model import Round
 from webbot.burrito_bison.replica import round_judged
 from webbot.burrito_bison.tally import round_line
+from webbot.play import play as run_loop
 from webbot.session import RunOptions, game_session
 
 GAME = "burrito-bison/index.html"
@@ -55,7 +56,7 @@ def play(url: str, rounds: int, debug_dir=None, **bot_options) -> tuple[WatchedB
     def run():
         with game_session(RunOptions(url=url, debug_dir=debug_dir), GAME) as session:
             bot = WatchedBot(session, TemplatePack(), report=lambda line: None, **bot_options)
-            bot.play(rounds=rounds)
+            run_loop(playable(session, bot, rounds))
             return bot, session.page.evaluate(STATE)
 
     return in_own_thread(run)
@@ -95,7 +96,7 @@ def visit_shop(url: str) -> tuple[BurritoBot, dict, list[str]]:
         with game_session(RunOptions(url=url), GAME) as session:
             bot = BurritoBot(session, TemplatePack(), report=said.append)
             session.page.wait_for_function("!__burritoTest.state().transitioning")
-            bot.visit_shop(bot.look())
+            bot.visit_shop(bot.reset())
             return bot, session.page.evaluate(STATE)
 
     return *in_own_thread(run), said

@@ -24,9 +24,10 @@ from tests.daily_set.conftest import (
 from tests.test_cli import closed_port
 from tests.test_cli import one_line_error as one_line
 from webbot.browser import BrowserOptions
-from webbot.daily_set.bot import DailySetBot, Outcome
+from webbot.daily_set.bot import Outcome, player
 from webbot.daily_set.decide import Misread, Observation, next_set, todays_sets
 from webbot.errors import WebbotError
+from webbot.play import play as run_loop
 from webbot.server import FixtureServer
 from webbot.session import RunOptions, game_session
 from webbot.set_cards.model import Card, Reading
@@ -52,7 +53,7 @@ def play(url: str | None, browser: BrowserOptions | None = None, before: str | N
                 session.page.evaluate(before)
             dialogs: list[str] = []
             session.page.on("dialog", lambda d: dialogs.append(d.message))
-            outcome = DailySetBot(session, report=lambda line: None).play()
+            outcome = run_loop(player(session))
             return outcome, puzzle, dialogs
 
     return in_own_thread(run)
@@ -166,7 +167,7 @@ def play_fails(site: str, error: type[Exception]) -> tuple[str, dict]:
         with FixtureServer(Path(site)) as server, \
                 game_session(RunOptions(url=server.url + OLD), OLD) as session:
             with pytest.raises(error) as failure:
-                DailySetBot(session, report=lambda line: None).play()
+                run_loop(player(session))
             return str(failure.value), session.page.evaluate(HOOK)
 
     return in_own_thread(run)

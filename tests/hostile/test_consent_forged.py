@@ -20,7 +20,8 @@ from tests.test_portal import PORTAL
 from webbot.browser import BrowserOptions
 from webbot.consent.engine import MAX_ERRORS, MAX_INITS, MAX_MESSAGES, Engine, find_library
 from webbot.consent.messages import MAX_CHARS, checked
-from webbot.puzlogic.bot import PuzlogicBot
+from webbot.play import play as run_loop
+from webbot.puzlogic.bot import player
 from webbot.server import FixtureServer
 from webbot.session import RunOptions, game_session
 
@@ -56,8 +57,9 @@ def play(url: str, reader) -> tuple[list[str], bool, dict]:
 
     def go():
         with game_session(options, PORTAL) as session:
-            bot = PuzlogicBot(session, reader=reader, report=said.append)
-            bot.play([1])
+            playable = player(session, [1], reader=reader, report=said.append)
+            bot = playable.bot
+            run_loop(playable)
             page = session.page
             page.wait_for_function("window.__consentTest && window.__consentTest.done",
                                    timeout=30_000)

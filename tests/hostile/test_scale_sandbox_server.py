@@ -18,8 +18,9 @@ from tests.conftest import in_own_thread, run_webbot
 from webbot.browser import BrowserOptions, Sandbox, sandbox_plan, user_namespaces_off
 from webbot.check import run_check, sandbox_row
 from webbot.errors import WebbotError
+from webbot.play import play
 from webbot.puzlogic.act import Tempo
-from webbot.puzlogic.bot import PuzlogicBot
+from webbot.puzlogic.bot import player
 from webbot.screen import Camera, device_scale
 from webbot.server import FixtureServer, fixtures_root
 from webbot.session import RunOptions, game_session
@@ -88,9 +89,10 @@ def test_the_screencast_plays_it_too(tmp_path, reader):
     def run():
         with FixtureServer(game) as server, \
                 game_session(RunOptions(url=f"{server.url}index.html"), "") as session:
-            bot = PuzlogicBot(session, reader=reader, report=lambda line: None,
+            playable = player(session, [1], reader=reader,
                               tempo=Tempo(camera="png", drags_per_look=1))
-            bot.play([1])
+            bot = playable.bot
+            play(playable)
             return [r.result for r in bot.results], bot.screen.stream.frames
 
     results, frames = in_own_thread(run)

@@ -13,8 +13,9 @@ from tests.puzlogic.replica import HOOK, cell_box, centre, drag, to_page
 from tests.test_cli import closed_port
 from webbot.browser import BrowserOptions
 from webbot.errors import WebbotError
+from webbot.play import play as run_loop
 from webbot.puzlogic.act import Tempo
-from webbot.puzlogic.bot import ENDING, LANDED, PuzlogicBot
+from webbot.puzlogic.bot import ENDING, LANDED, player
 from webbot.puzlogic.perceive import Reader
 from webbot.server import FixtureServer
 from webbot.session import RunOptions, game_session
@@ -30,9 +31,8 @@ def play(url: str | None, levels: list[int], reader: Reader, before=None, dpr: f
         with game_session(options, GAME) as session:
             if before:
                 before(session.page)
-            bot = PuzlogicBot(session, reader=reader, report=lambda line: None)
-            bot.play(levels)
-            return bot.results, session.page.evaluate(f"{HOOK}.state()")
+            results = run_loop(player(session, levels, reader=reader))
+            return results, session.page.evaluate(f"{HOOK}.state()")
 
     return in_own_thread(run)
 
@@ -53,9 +53,10 @@ def test_a_level_is_played_on_the_screencast_each_drop_checked_on_the_frames_aft
     # pieces in one go.)
     def run():
         with game_session(RunOptions(), GAME) as session:
-            bot = PuzlogicBot(session, reader=reader, report=lambda line: None,
+            playable = player(session, [1, 2], reader=reader,
                               tempo=Tempo(camera="png", drags_per_look=1))
-            bot.play([1, 2])
+            bot = playable.bot
+            run_loop(playable)
             return bot, bot.screen.stream.frames, session.page.evaluate(f"{HOOK}.state()")
 
     bot, frames, game = in_own_thread(run)
@@ -110,9 +111,8 @@ def test_a_drag_lost_among_pieces_dragged_in_one_go_is_seen_and_dragged_again(re
     def run():
         with game_session(RunOptions(), GAME) as session:
             session.page.evaluate(FIRST_DRAG_LOST)
-            bot = PuzlogicBot(session, reader=reader, report=lambda line: None)
-            bot.play([1])
-            return bot.results, session.page.evaluate(f"[{HOOK}.state(), document.body."
+            results = run_loop(player(session, [1], reader=reader))
+            return results, session.page.evaluate(f"[{HOOK}.state(), document.body."
                                                       "dataset.lost]")
 
     results, (game, lost) = in_own_thread(run)
@@ -283,9 +283,9 @@ def test_the_bot_never_touches_the_test_hook():
 def test_errors_inside_play_keep_the_results_so_far(reader):
     def run():
         with game_session(RunOptions(), GAME) as session:
-            bot = PuzlogicBot(session, reader=reader, report=lambda line: None)
+            playable = player(session, [1, 16], reader=reader)
             with pytest.raises(WebbotError, match="no button for level 16"):
-                bot.play([1, 16])
-            return bot.results
+                run_loop(playable)
+            return playable.bot.results
 
     assert [r.result for r in in_own_thread(run)] == ["completed"]

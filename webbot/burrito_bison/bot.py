@@ -31,9 +31,8 @@ from webbot.burrito_bison.readout import (
 )
 from webbot.burrito_bison.shopping import Visit
 from webbot.burrito_bison.tally import Tally
-from webbot.game import Candidate, GameSpec
-from webbot.play import Playable, play
-from webbot.recovery import Recovery
+from webbot.game import Candidate, GameSpec, Seat
+from webbot.play import Playable
 from webbot.screen import Grab, MovedSinceSeen, Screen
 from webbot.session import Session
 from webbot.vision.marks import Mark
@@ -79,18 +78,17 @@ def game_spec(pack: TemplatePack) -> GameSpec:
 
 
 class BurritoBot:
-    def __init__(self, session: Session, pack: TemplatePack, *, shop: bool = True,
+    def __init__(self, seat: Seat, pack: TemplatePack, *, shop: bool = True,
                  stuck_after: float = DEFAULT_PATIENCE_S, pace_s: float = 0.0,
                  streamed: bool = True, report: Callable[[str], None] = print,
                  status: Callable[[str], None] = lambda line: None) -> None:
-        self.session = session
+        self.seat = seat
         self.pack = pack
         self.report = report
         self.streamed = streamed  # looks at the page's screencast (False: pulled pictures)
-        self.recovery = Recovery(session, report)
+        self.found_on: int | None = None  # the page the game was found on (its reopening)
         self.screen: Screen
         self.hands: Hands
-        self.recovery.attempt(self._find)
         self.shop = shop
         self.stuck_after = stuck_after  # the watchdog's default patience
         self.pace_s = pace_s  # at least this long between looks (a benchmark's slow baseline)
@@ -108,34 +106,23 @@ class BurritoBot:
     def rounds(self) -> list[Round]:
         return self.tally.rounds
 
-    def play(self, *, rounds: int | None = None, minutes: float | None = None) -> list[Round]:
-        """Play until `rounds` results screens have been read, or the first one after
-        `minutes`."""
-        return play(self.playable(rounds, minutes))
-
-    def playable(self, rounds: int | None = None, minutes: float | None = None
-                 ) -> Playable[Observation, Action, list[Round]]:
-        """The bot under its stuck watchdog and its policy under its limits (`rounds`, or
-        DEFAULT_ROUNDS when neither is given), as a run plays them."""
-        wanted = rounds if rounds is not None else (None if minutes is not None else
-                                                    DEFAULT_ROUNDS)
-        policy = limited(Decider(shop=self.shop), lambda observation: observation.rounds,
-                         count=wanted, minutes=minutes)
-        # The same screen for too long, with nothing bought there, is a game that is stuck.
-        # Reading a round's results and buying count as moving on.
-        game = Watched(self, lambda seen: (f"the {seen.sighting.screen} screen",
+    def watched(self) -> Watched[Observation, Action, list[Round]]:
+        """The bot under its stuck watchdog: the same screen for too long, with nothing bought
+        there, is a game that is stuck (reading a round's results and buying count as moving
+        on)."""
+        return Watched(self, lambda seen: (f"the {seen.sighting.screen} screen",
                                            (seen.rounds, seen.bought)),
                        lambda seen: patience_s(seen.sighting.screen, self.stuck_after),
                        self.unstick, RECOVERY_LIMIT)
-        return Playable.on(self.session, game, policy, self.report)
 
     # -- the game of the play loop ---------------------------------------------------------
     def reset(self) -> Observation:
-        if self.screen.page is not self.session.page:  # a new page, after a lost one
-            self._find()
-            self._previous, self.results_read = None, False
-            self.tally.page_lost()
-            self._numbers = Stillness(NUMBERS_STILL_S)
+        if self.found_on != self.seat.reopened:  # first, or a new page after a lost one
+            if self.found_on is not None:
+                self._previous, self.results_read = None, False
+                self.tally.page_lost()
+                self._numbers = Stillness(NUMBERS_STILL_S)
+            self.find()
         return self.look()
 
     def step(self, action: Action) -> Observation:
@@ -152,7 +139,7 @@ class BurritoBot:
         if self.pace_s and self._looked:  # a benchmark's slow baseline
             wait_s = self.pace_s - (time.monotonic() - self._looked)
             if wait_s > 0:
-                self.session.wait(wait_s)
+                self.seat.wait(wait_s)
         self._looked = time.monotonic()
         started = time.perf_counter()
         grab = pack_sized(self.screen.look())
@@ -215,7 +202,7 @@ class BurritoBot:
     def _annotated(self, observation: Observation, action: Action) -> None:
         """The frame an action was decided on, in the debug folder: the screen, the template
         that told it (with its score), and where the click or the launch's drag goes."""
-        if not self.session.recorder.wants_frames():
+        if not self.seat.recorder.wants_frames():
             return
         sighting, found = observation.sighting, []
         if sighting.evidence is not None:
@@ -226,7 +213,7 @@ class BurritoBot:
         for point, text in ((action.at, what), (action.end, "release")):
             if point is not None:
                 found.append(Mark(point[0] - 10, point[1] - 10, 20, 20, text, (0, 0, 255)))
-        self.session.recorder.annotated(
+        self.seat.recorder.annotated(
             observation.grab, f"round-{len(self.rounds) + 1}-{sighting.screen}-{what}", found)
 
     # -- results and shop ------------------------------------------------------------------
@@ -236,9 +223,9 @@ class BurritoBot:
         number = len(self.rounds) + 1
         self.tally.round_read(reading)
         self.results_read = True
-        self.session.recorder.keep(observation.grab, f"round-{number}-results")
+        self.seat.recorder.keep(observation.grab, f"round-{number}-results")
         e = observation.sighting.evidence
-        self.session.recorder.annotated(observation.grab, f"round-{number}-results-read", [
+        self.seat.recorder.annotated(observation.grab, f"round-{number}-results-read", [
             *([Mark(e.x, e.y, e.width, e.height, f"results: {e.name} {e.score:.2f}",
                     (0, 160, 0))] if e else []),
             Mark(8, 24, 0, 0, f"read: {reading.distance} m, {reading.coins} coins, total "
@@ -246,25 +233,26 @@ class BurritoBot:
 
     def visit_shop(self, observation: Observation) -> None:
         """A visit to the shop (shopping.Visit), then out by the Next arrow."""
-        visit = Visit(self.look, self.hands, self.pack, self.session.recorder, self.report)
+        visit = Visit(self.look, self.hands, self.pack, self.seat.recorder, self.report)
         observation = visit.run(observation, self.tally.budget())
         self.tally.shopped(visit)
         if observation.sighting.screen == "shop" and "next" in observation.sighting.targets:
             self.hands.click(observation.grab, observation.sighting.targets["next"])
 
     # -- stuck -----------------------------------------------------------------------------
-    def _find(self) -> None:
-        """The game found on the session's page: a screen on it, and hands for its mouse."""
-        self.screen = self.session.game_screen(game_spec(self.pack), fast=True,
-                                               streamed=self.streamed, report=self.report)
-        self.hands = Hands(self.session.mouse)
+    def find(self) -> None:
+        """The game found on the page: a screen on it, and hands for its mouse."""
+        self.found_on = self.seat.reopened
+        self.screen = self.seat.game_screen(game_spec(self.pack), fast=True,
+                                            streamed=self.streamed, report=self.report)
+        self.hands = Hands(self.seat.mouse)
 
     def unstick(self, observation: Observation, alarm: int, seconds: float) -> None:
         """What the watchdog asks of a game stuck on one screen: save what the bot sees, then
         try, in turn, the screen's own target again, a click in the middle, Escape. After
         RECOVERY_LIMIT alarms the watchdog stops the run."""
         screen = observation.sighting.screen
-        saved = self.session.recorder.save_grab(observation.grab, f"stuck-{screen}-{alarm}")
+        saved = self.seat.recorder.save_grab(observation.grab, f"stuck-{screen}-{alarm}")
         if alarm > RECOVERY_LIMIT:
             return
         self.report(f"  no progress on the {screen} screen for {seconds:.0f} s "
@@ -296,7 +284,18 @@ def player(session: Session, rounds: int | None = None, minutes: float | None = 
            ) -> Playable[Observation, Action, list[Round]]:
     """Burrito Bison's one factory (its registration's player): the bot on `session`'s page
     (the bundled templates unless given a pack) under its watchdog, and its policy under its
-    limits, as `webbot burrito-bison` plays them."""
+    limits (`rounds` results read, or the first after `minutes`; DEFAULT_ROUNDS when neither
+    is given), as `webbot burrito-bison` plays them."""
     bot = BurritoBot(session, pack or TemplatePack(), shop=shop, stuck_after=stuck_after,
                      pace_s=pace_s, streamed=streamed, report=report, status=status)
-    return bot.playable(rounds, minutes)
+    return playable(session, bot, rounds, minutes)
+
+
+def playable(session: Session, bot: BurritoBot, rounds: int | None = None,
+             minutes: float | None = None) -> Playable[Observation, Action, list[Round]]:
+    """`bot` (made on `session`) as `player` makes it playable."""
+    wanted = rounds if rounds is not None else (None if minutes is not None else
+                                                DEFAULT_ROUNDS)
+    policy = limited(Decider(shop=bot.shop), lambda observation: observation.rounds,
+                     count=wanted, minutes=minutes)
+    return Playable.on(session, bot.watched(), policy, bot.report)

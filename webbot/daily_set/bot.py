@@ -16,8 +16,8 @@ from webbot.daily_set.answers import Answer
 from webbot.daily_set.decide import Misread, Observation, next_set, todays_sets
 from webbot.daily_set.page import Board, ImageFetcher, parse_board
 from webbot.errors import WebbotError
-from webbot.game import Candidate, GameSpec
-from webbot.play import Playable, play
+from webbot.game import Candidate, GameSpec, Seat
+from webbot.play import Playable
 from webbot.screen import Box, Grab
 from webbot.session import Session
 from webbot.set_cards.model import DAILY_SETS, Card, Reading, least_certain
@@ -123,18 +123,11 @@ class DailySetBot:
     """The Daily SET as a game of the play loop: reset finds the page and reads its cards,
     a step clicks one set and checks the page's answer."""
 
-    def __init__(self, session: Session, report: Callable[[str], None] = print) -> None:
-        self.session = session
+    def __init__(self, seat: Seat, report: Callable[[str], None] = print) -> None:
+        self.seat = seat
         self.report = report
         self.outcome = Outcome()
         self.started = time.perf_counter()
-
-    def playable(self) -> Playable[Observation, tuple[int, int, int], Outcome]:
-        """The bot and its policy, as a run plays them."""
-        return Playable.on(self.session, self, next_set, self.report)
-
-    def play(self) -> Outcome:
-        return play(self.playable())
 
     def reset(self) -> Observation:
         if self.outcome.readings:  # again, on a page reopened after a lost one: each set is
@@ -148,8 +141,8 @@ class DailySetBot:
         reading = self.started + self.outcome.found_s  # (the game found)
         self.outcome.read_ms = (time.perf_counter() - reading) * 1000
         picture = cards_picture(images)
-        self.session.recorder.keep(picture, "cards")
-        self.session.recorder.annotated(picture, "cards", picture_marks(readings))
+        self.seat.recorder.keep(picture, "cards")
+        self.seat.recorder.annotated(picture, "cards", picture_marks(readings))
         todays_sets(readings)  # a misread stops here, before any click
         self.report(f"read {len(readings)} cards ({self.outcome.layout} layout) in "
                     f"{self.outcome.read_ms:.0f} ms: {DAILY_SETS} sets to click")
@@ -159,9 +152,9 @@ class DailySetBot:
     def open_board(self) -> list[np.ndarray]:
         """The game found on the page (each thing cleared on the way reported), hands on its
         frame, its board parsed and the card pictures downloaded."""
-        found = self.session.find_game(GAME, self.report)
+        found = self.seat.find_game(GAME, self.report)
         frame = found.candidate.frame
-        self.hands = Hands(frame, self.session.mouse, found.way)
+        self.hands = Hands(frame, self.seat.mouse, found.way)
         reading = time.perf_counter()  # the game found, consent answered, ads skipped
         self.outcome.found_s = reading - self.started
         # The live page rather than a second download: a generated puzzle exists only there.
@@ -219,4 +212,4 @@ def player(session: Session, *, report: Callable[[str], None] = lambda line: Non
            ) -> Playable[Observation, tuple[int, int, int], Outcome]:
     """The Daily SET's one factory (its registration's player): the bot on `session`'s page
     and its policy, as `webbot daily-set` plays them."""
-    return DailySetBot(session, report).playable()
+    return Playable.on(session, DailySetBot(session, report), next_set, report)

@@ -62,7 +62,9 @@ class BurritoBisonEnv(BrowserEnv):
     # ---- on the browser's thread -------------------------------------------------------------
 
     def _start(self, page: str) -> None:
-        self._screen = player(self._open(page)).bot.screen  # (its eyes are the agent's)
+        bot = player(self._open(page)).bot
+        bot.find()
+        self._screen = bot.screen  # (its eyes are the agent's)
 
     def _raw_picture(self) -> tuple[np.ndarray, ToPage, bool]:
         """The newest frame, at the templates' scale, cut to the game's 1173x660 scene: a game

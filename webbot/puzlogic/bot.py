@@ -15,9 +15,9 @@ from pathlib import Path
 
 from webbot.cache import home_relative
 from webbot.errors import WebbotError
-from webbot.game import GameSpec
+from webbot.game import GameSpec, Seat
 from webbot.phases import Phases
-from webbot.play import Playable, play
+from webbot.play import Playable
 from webbot.puzlogic.act import Hands, Tempo
 from webbot.puzlogic.decide import Action, Kind, Player
 from webbot.puzlogic.drops import ENDING, LANDED, Drops
@@ -27,7 +27,6 @@ from webbot.puzlogic.model import Observation, Puzzle, Solution
 from webbot.puzlogic.perceive import GLYPHS, SOLUTION_LEGEND, Reader, recognises, solution_marks
 from webbot.puzlogic.records import LevelFailed, LevelResult, Records
 from webbot.puzlogic.solvers import solutions
-from webbot.recovery import Recovery
 from webbot.screen import Screen
 from webbot.session import Session
 from webbot.vision.digits import DigitReader
@@ -39,42 +38,31 @@ GAME = GameSpec("Puzlogic", "canvas", lambda candidate: recognises(candidate.gra
 
 
 class PuzlogicBot:
-    """The game of the play loop: its rooms are the eyes (looking, reading), the menus, the
-    drops and the run's records; the screen and hands are made anew on a page opened again."""
+    """The game of the run loop: its rooms are the eyes (looking, reading), the menus, the
+    drops and the run's records; the screen and hands are made when it finds the game, and
+    anew on a page opened again."""
 
-    def __init__(self, session: Session, *, solver: str = "auto", reader: Reader | None = None,
+    def __init__(self, seat: Seat, *, solver: str = "auto", reader: Reader | None = None,
                  report: Callable[[str], None] = print, tempo: Tempo | None = None) -> None:
-        self.session = session
+        self.seat = seat
         self.report = report
         self.tempo = tempo or Tempo()
-        self.recovery = Recovery(session, report)
         self.reader = reader or Reader(DigitReader(seeds=GLYPHS, on_learning=self._learning))
         self.solver = solver
         self.records = Records(report)
         self.phases = Phases()  # where the time goes (scripts/bench_puzlogic.py)
+        self.found_on: int | None = None  # the page the game was found on (its reopening)
         self.screen: Screen
         self.hands: Hands
         self.eyes: Eyes
-        self.recovery.attempt(self._find)
 
     @property
     def results(self) -> list[LevelResult]:
         return self.records.results
 
-    def playable(self, wanted: list[int] | None
-                 ) -> Playable[Observation, Action, list[LevelResult]]:
-        """The bot and its policy for the `wanted` levels (None: those the level select does
-        not show as finished), as a run plays them: a level under way when the run fails fails
-        with it (LevelFailed), its line said either way."""
-        policy = Player(None if wanted is None else list(wanted), self.solve,
-                        self.tempo.drags_per_look, said=self.report)
-        return Playable.on(self.session, self, policy, self.report, self._ended)
-
-    def play(self, wanted: list[int] | None) -> list[LevelResult]:
-        """Play the wanted levels in order; stops at the first level that fails."""
-        return play(self.playable(wanted))
-
-    def _ended(self, error: BaseException | None) -> BaseException | None:
+    def ended(self, error: BaseException | None) -> BaseException | None:
+        """The run's end (`error`: its failure): a level under way fails with it
+        (LevelFailed), its line said either way."""
         if self.records.current is None:
             return None
         instead = self.records.failed(error) if isinstance(error, WebbotError) else None
@@ -83,23 +71,25 @@ class PuzlogicBot:
 
     # ---- the game of the play loop -----------------------------------------------------------
 
-    def _find(self) -> None:
-        """The game found on the session's page: a screen on it, hands for its mouse, and the
-        rooms that use them."""
+    def find(self) -> None:
+        """The game found on the page: a screen on it, hands for its mouse, and the rooms
+        that use them."""
         camera = self.tempo.camera
-        self.screen = self.session.game_screen(GAME, timeout_s=15, report=self.report,
-                                               fast=self.tempo.fast_grabs,
-                                               streamed=camera != "pulled", stream_format=camera)
-        self.hands = Hands(self.session.mouse, self.tempo)
+        self.found_on = self.seat.reopened
+        self.screen = self.seat.game_screen(GAME, timeout_s=15, report=self.report,
+                                            fast=self.tempo.fast_grabs,
+                                            streamed=camera != "pulled", stream_format=camera)
+        self.hands = Hands(self.seat.mouse, self.tempo)
         self.eyes = Eyes(self.screen, self.reader, self.tempo, self.records,
-                         self.session.recorder, self.phases)
+                         self.seat.recorder, self.phases)
         self.menus = Menus(self.eyes, self.hands, self.records, self.phases)
         self.drops = Drops(self.eyes, self.hands, self.records, self.phases, self.tempo)
 
     def reset(self) -> Observation:
-        if self.screen.page is not self.session.page:  # a new page, after a recovery
-            self._find()
-            self.records.recovered()
+        if self.found_on != self.seat.reopened:  # first, or a new page after a recovery
+            if self.found_on is not None:
+                self.records.recovered()
+            self.find()
         self.observation = self.eyes.wait_for(
             lambda observation: observation.screen in SCREENS,
             "a Puzlogic screen (title, level select, level)", 20, "start")
@@ -151,4 +141,6 @@ def player(session: Session, levels: list[int] | None = None, *, solver: str = "
     """Puzlogic's one factory (its registration's player): the bot on `session`'s page and its
     policy for `levels` (None: those not finished, as `webbot puzlogic` plays)."""
     bot = PuzlogicBot(session, solver=solver, reader=reader, report=report, tempo=tempo)
-    return bot.playable(levels)
+    policy = Player(None if levels is None else list(levels), bot.solve,
+                    bot.tempo.drags_per_look, said=report)
+    return Playable.on(session, bot, policy, report, bot.ended)
