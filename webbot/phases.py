@@ -27,6 +27,10 @@ class Phases:
             self._charge()
             self._stack.pop()
 
+    def charge(self, name: str, seconds: float) -> None:
+        """Time spent outside these phases (in a policy, say), charged to `name`."""
+        self.seconds[name] += seconds
+
     def _charge(self) -> None:
         now = time.perf_counter()
         if self._stack:

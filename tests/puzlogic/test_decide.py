@@ -72,6 +72,17 @@ def test_each_wanted_level_is_opened_solved_and_placed_piece_by_piece():
     assert asked == [PUZZLE, PUZZLE] and player.completed == {1, 2}
 
 
+def test_what_solving_cost_goes_with_the_action_it_decided():
+    """The policy keeps no one else's records: what its solving cost rides on its action."""
+    player = Player([1], solving([PLAN])[1])
+    assert player(select(1)).solved is None
+    assert player(level(1)).solved is None  # nothing to solve yet
+    placing = player(level(1, puzzle=PUZZLE))
+    assert placing.solved is not None and placing.solved.ms >= 0
+    assert (placing.solved.pieces, placing.solved.solution) == (2, PLAN)
+    assert player(level(1, PLAN[:1])).solved is None  # solved once
+
+
 def finished(*numbers: int) -> Observation:
     """The level select with levels 1-5 open, `numbers` shown as finished."""
     buttons = [LevelButton(n, (100.0 * n, 200.0), True, n in numbers) for n in range(1, 6)]

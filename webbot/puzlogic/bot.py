@@ -9,7 +9,7 @@ The run's records (records.py) keep how each level went.
 
 from __future__ import annotations
 
-import time
+import functools
 from collections.abc import Callable
 from pathlib import Path
 
@@ -19,11 +19,11 @@ from webbot.game import GameSpec, Seat
 from webbot.phases import Phases
 from webbot.play import Playable
 from webbot.puzlogic.act import Hands, Tempo
-from webbot.puzlogic.decide import Action, Kind, Player
+from webbot.puzlogic.decide import Action, Kind, Player, Solved
 from webbot.puzlogic.drops import ENDING, LANDED, Drops
 from webbot.puzlogic.eyes import Eyes
 from webbot.puzlogic.menus import Menus
-from webbot.puzlogic.model import Observation, Puzzle, Solution
+from webbot.puzlogic.model import Observation
 from webbot.puzlogic.perceive import GLYPHS, SOLUTION_LEGEND, Reader, recognises, solution_marks
 from webbot.puzlogic.records import LevelFailed, LevelResult, Records
 from webbot.puzlogic.solvers import solutions
@@ -42,13 +42,12 @@ class PuzlogicBot:
     drops and the run's records; the screen and hands are made when it finds the game, and
     anew on a page opened again."""
 
-    def __init__(self, seat: Seat, *, solver: str = "auto", reader: Reader | None = None,
+    def __init__(self, seat: Seat, *, reader: Reader | None = None,
                  report: Callable[[str], None] = print, tempo: Tempo | None = None) -> None:
         self.seat = seat
         self.report = report
         self.tempo = tempo or Tempo()
         self.reader = reader or Reader(DigitReader(seeds=GLYPHS, on_learning=self._learning))
-        self.solver = solver
         self.records = Records(report)
         self.phases = Phases()  # where the time goes (scripts/bench_puzlogic.py)
         self.found_on: int | None = None  # the page the game was found on (its reopening)
@@ -96,6 +95,8 @@ class PuzlogicBot:
         return self.observation
 
     def step(self, action: Action) -> Observation:
+        if action.solved is not None:
+            self._solved(action.solved)
         if action.kind is Kind.OPEN:
             self.observation = self.menus.open(self.observation, action)
         elif action.kind is Kind.PLACE:
@@ -116,18 +117,17 @@ class PuzlogicBot:
     def result(self) -> list[LevelResult]:
         return self.results
 
-    def solve(self, puzzle: Puzzle) -> list[Solution]:
-        """At most two solutions (one is the answer; two, a reading not to trust), timed."""
-        started = time.perf_counter()
-        with self.phases("solving"):
-            found = solutions(puzzle, self.solver, limit=2)
-        self.records.solved((time.perf_counter() - started) * 1000, len(puzzle.pieces))
+    def _solved(self, solved: Solved) -> None:
+        """What the policy's solving cost, in the level's records; its solution drawn on the
+        reading it came from (the debug folder)."""
+        self.records.solved(solved.ms, solved.pieces)
+        self.phases.charge("solving", solved.ms / 1000)
         read = self.eyes.last_read
-        if found and read is not None and read.view is not None and read.puzzle == puzzle:
+        if solved.solution is not None and read is not None and read.view is not None \
+                and read.puzzle == self.observation.puzzle:
             self.eyes.annotated(read, "solution",
-                                solution_marks(read.view, read.picture, found[0]),
+                                solution_marks(read.view, read.picture, solved.solution),
                                 SOLUTION_LEGEND)
-        return found
 
     def _learning(self, cache: Path) -> None:
         kept = home_relative(cache.parent)
@@ -140,7 +140,8 @@ def player(session: Session, levels: list[int] | None = None, *, solver: str = "
            ) -> Playable[Observation, Action, list[LevelResult]]:
     """Puzlogic's one factory (its registration's player): the bot on `session`'s page and its
     policy for `levels` (None: those not finished, as `webbot puzlogic` plays)."""
-    bot = PuzlogicBot(session, solver=solver, reader=reader, report=report, tempo=tempo)
-    policy = Player(None if levels is None else list(levels), bot.solve,
-                    bot.tempo.drags_per_look, said=report)
+    bot = PuzlogicBot(session, reader=reader, report=report, tempo=tempo)
+    solve = functools.partial(solutions, backend=solver, limit=2)  # (two: a doubt, see Level)
+    policy = Player(None if levels is None else list(levels), solve, bot.tempo.drags_per_look,
+                    said=report)
     return Playable.on(session, bot, policy, report, bot.ended)

@@ -10,8 +10,9 @@ and it is tested without a browser.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 
 from webbot.errors import WebbotError
@@ -43,6 +44,16 @@ class Kind(Enum):
 
 
 @dataclass(frozen=True)
+class Solved:
+    """What solving cost a decision, for the run's records: the milliseconds, the puzzle's
+    pieces, and its one solution (None: none, or several)."""
+
+    ms: float
+    pieces: int
+    solution: Solution | None
+
+
+@dataclass(frozen=True)
 class Action:
     kind: Kind
     level: int = 0
@@ -51,6 +62,7 @@ class Action:
     unlocking: bool = False  # opened only to unlock a later wanted level
     read: bool = False
     then: tuple[Placement, ...] = ()
+    solved: Solved | None = field(default=None, compare=False)  # solving done to decide it
 
 
 def is_placed(view: LevelView, placement: Placement) -> bool:
@@ -88,6 +100,7 @@ class Level:
     placing: int = 0  # the first placement not seen on its cell
     tries: int = 0  # looks after drags of it so far
     restarts: int = 0
+    cost: Solved | None = None  # solving done since the last action
 
     def next(self, observation: Observation) -> Action | None:
         """The next action on this level; None once it is completed."""
@@ -122,7 +135,7 @@ class Level:
         if puzzle is None or view is None:
             return Action(Kind.REREAD, self.number)
         if not self.checked:
-            self.found = self.solve(puzzle)
+            self.found = self._solved(puzzle)
             if len(self.found) != 1:
                 # None: misread somewhere, so read again; several: a sum hidden (by a right
                 # click, say) shows again after a restart.
@@ -130,12 +143,19 @@ class Level:
                 return Action(Kind.RESTART, self.number, read=True) if self.found else \
                     Action(Kind.REREAD, self.number)
         elif puzzle != self.puzzle:
-            self.found = self.solve(puzzle)
+            self.found = self._solved(puzzle)
         if not self.found:
             raise UnreadableScreen("the board as read has no solution, so something was "
                                    "misread; least certain: " + "; ".join(view.weakest()))
         self.puzzle, self.solution = puzzle, self.found[0]
         return self.next(observation)
+
+    def _solved(self, puzzle: Puzzle) -> list[Solution]:
+        started = time.perf_counter()
+        found = self.solve(puzzle)
+        ms = (time.perf_counter() - started) * 1000 + (self.cost.ms if self.cost else 0.0)
+        self.cost = Solved(ms, len(puzzle.pieces), found[0] if len(found) == 1 else None)
+        return found
 
     def _restart(self) -> Action:
         if self.restarts >= RESTARTS:
@@ -180,7 +200,7 @@ class Player:
         if self.level is not None:
             action = self.level.next(observation)
             if action is not None:
-                return action
+                return self._with_cost(action)
             self.completed.add(self.level.number)
             if self._opening is not None and not self._opening.unlocking:
                 self._next += 1
@@ -211,6 +231,15 @@ class Player:
                       f"profile): playing the {len(self.wanted)} not done")
         return self(observation)
 
+    def _with_cost(self, action: Action | None) -> Action | None:
+        """The action, with what solving cost its decision (the level's records hear of it
+        when it is carried out)."""
+        level = self.level
+        if action is None or level is None or level.cost is None:
+            return action
+        action, level.cost = replace(action, solved=level.cost), None
+        return action
+
     def _opened(self, observation: Observation) -> Action | None:
         """After an open: the level to play, or the level that unlocks it."""
         assert self._opening is not None
@@ -218,7 +247,7 @@ class Player:
         view = observation.view
         if observation.screen == "level" and view is not None and view.level == number:
             self.level = Level(number, self.solve, self.drags_per_look)
-            return self.level.next(observation)
+            return self._with_cost(self.level.next(observation))
         target = button(observation.buttons, number)
         if target.unlocked:
             raise WebbotError(f"level {number} is open on the level select but did not start")
