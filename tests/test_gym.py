@@ -88,6 +88,8 @@ def test_a_seed_names_its_level_and_an_action_drops_a_piece_or_changes_nothing()
         row, col = next(cell for cell, given in first[0] if given is None)
         _, _, terminated, _, info = env.step([0, row, col])
         assert info["tray"] == tray - 1 or terminated
+        assert info["placed"] == 1 or terminated
+        assert info["browser_ms"] > 0  # what the step cost, in its info
     finally:
         env.close()
 
@@ -185,6 +187,7 @@ def test_the_burrito_bison_agent_grinds_a_round_through_the_environment_as_the_g
             env.reset(seed=3, options={"speed": 2})
         observation, info = env.reset(seed=3, options={"flight": 0.25, "intro": False})
         assert observation.shape == (660, 1173, 3) and info["judge"]["rounds"] == []
+        assert info["browser_ms"] > 0
         agent, earned, truncated = BurritoAgent(), 0.0, False
         while not agent.rounds and not truncated:
             observation, reward, _, truncated, info = env.step(agent(observation))

@@ -7,6 +7,7 @@ its browser work on its own one-thread executor."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack, suppress
@@ -53,6 +54,7 @@ class BrowserEnv(gym.Env):
         self._stack: ExitStack | None = None
         self._session: Session | None = None
         self._to_page: ToPage | None = None  # of the last raw picture
+        self.browser_ms = 0.0  # the last call's time in the browser (a step's, a reset's)
 
     def on_page(self, script: str) -> Any:
         """`script` evaluated on the game's page, for webbot.gym.judge and the tests: never
@@ -80,7 +82,17 @@ class BrowserEnv(gym.Env):
             self._browser_thread.shutdown()
 
     def _on_browser_thread(self, call: Callable[[], T]) -> T:
-        return self._browser_thread.submit(self._said, call).result()
+        started = time.perf_counter()
+        try:
+            return self._browser_thread.submit(self._said, call).result()
+        finally:
+            self.browser_ms = (time.perf_counter() - started) * 1000
+
+    def _metrics(self) -> dict[str, Any]:
+        """What a step's info says of its cost: the milliseconds its action and look took in
+        the browser (in the animated games' info: a deterministic one's is the same each time
+        for the same seed and actions)."""
+        return {"browser_ms": round(self.browser_ms, 1)}
 
     def _said(self, call: Callable[[], T]) -> T:
         """`call`, a page lost under it (a crashed tab, a closed browser) said in one line."""

@@ -47,14 +47,14 @@ class BurritoBisonEnv(BrowserEnv):
         game = int(self.np_random.integers(1_000_000))
         page = f"burrito-bison/index.html?seed={game}{_extra(options)}"
         self._on_browser_thread(lambda: self._start(page))
-        return self.raw_look(), {}
+        return self.raw_look(), self._metrics()
 
     def step(self, action: dict[str, Any]) -> tuple[np.ndarray, float, bool, bool,
                                                      dict[str, Any]]:
         """The move as a hand makes it (webbot.gym.raw's, without keys), then the next frame."""
         picture, _ = self.raw_step(int(action["move"]), fraction(action["at"]),
                                    fraction(action["end"]), 0)
-        return picture, 0.0, False, False, {}
+        return picture, 0.0, False, False, self._metrics()
 
     def render(self) -> np.ndarray | None:
         return self._pixels() if self.render_mode == "rgb_array" else None

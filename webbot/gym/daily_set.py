@@ -129,7 +129,7 @@ class DailySetEnv(BrowserEnv):
 
     def _info(self) -> dict[str, Any]:
         return {"layout": self._layout, "confirmed": len(self._confirmed),
-                "completion": self._completion}
+                "completion": self._completion}  # (no timing: registered deterministic)
 
 
 def _scaled(image: np.ndarray) -> np.ndarray:

@@ -112,5 +112,7 @@ class PuzlogicEnv(BrowserEnv):
 
     def _info(self) -> dict[str, Any]:
         seen = self._observed()
-        return {"screen": seen.screen,
-                "tray": len(seen.view.tray) if seen.view is not None else 0}
+        view = seen.view
+        return {"screen": seen.screen, "level": view.level if view is not None else None,
+                "tray": len(view.tray) if view is not None else 0,
+                "placed": len(view.placed) if view is not None else 0, **self._metrics()}
