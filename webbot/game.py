@@ -10,20 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
 
 from playwright.sync_api import ElementHandle, Error, Frame
 
 from webbot import answer
 from webbot.inputs import decode_page_picture
 from webbot.page_scripts import page_script
-from webbot.screen import Box, Camera, Grab, Screen
+from webbot.screen import Box, Camera, Grab
 from webbot.shown import shown
-
-if TYPE_CHECKING:
-    from webbot.debug import Recorder
-    from webbot.finder import Found
-    from webbot.mouse import Mouse
 
 
 @dataclass
@@ -71,27 +65,6 @@ class GameSpec:
     # When no frame has even one candidate element after this long, the search stops (a
     # canvas may still be loading or covered for longer: that is waited out to the end).
     appears_within_s: float = 45.0
-
-
-class Seat(Protocol):
-    """What a game's bot sees of its run (a webbot.session.Session is one; only a game's
-    factory, `player`, is handed the whole session): the game found on the page, as a Screen
-    or as its frame; the mouse made for it; the recorder; a wait with the page running; and
-    how often the page was reopened (a bot finds its game again on a new one)."""
-
-    recorder: Recorder
-    mouse: Mouse
-
-    @property
-    def reopened(self) -> int: ...
-
-    def find_game(self, spec: GameSpec, report: Callable[[str], None] = ...) -> Found: ...
-
-    def game_screen(self, spec: GameSpec, timeout_s: float = ..., *, fast: bool = ...,
-                    streamed: bool = ..., stream_format: str | None = ...,
-                    report: Callable[[str], None] = ...) -> Screen: ...
-
-    def wait(self, seconds: float) -> None: ...
 
 
 def frame_name(frame: Frame) -> str:

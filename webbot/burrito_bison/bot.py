@@ -31,9 +31,10 @@ from webbot.burrito_bison.readout import (
 )
 from webbot.burrito_bison.shopping import Visit
 from webbot.burrito_bison.tally import Tally
-from webbot.game import Candidate, GameSpec, Seat
+from webbot.game import Candidate, GameSpec
 from webbot.play import Playable
 from webbot.screen import Grab, MovedSinceSeen, Screen
+from webbot.seat import Seat
 from webbot.session import Session
 from webbot.vision.marks import Mark
 from webbot.vision.still import Stillness

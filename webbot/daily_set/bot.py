@@ -16,9 +16,10 @@ from webbot.daily_set.answers import Answer
 from webbot.daily_set.decide import Misread, Observation, next_set, todays_sets
 from webbot.daily_set.page import Board, ImageFetcher, parse_board
 from webbot.errors import WebbotError
-from webbot.game import Candidate, GameSpec, Seat
+from webbot.game import Candidate, GameSpec
 from webbot.play import Playable
 from webbot.screen import Box, Grab
+from webbot.seat import Seat
 from webbot.session import Session
 from webbot.set_cards.model import DAILY_SETS, Card, Reading, least_certain
 from webbot.set_cards.perceive import CardError, classify, decode

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from webbot.cache import home_relative
 from webbot.errors import WebbotError
-from webbot.game import GameSpec, Seat
+from webbot.game import GameSpec
 from webbot.phases import Phases
 from webbot.play import Playable
 from webbot.puzlogic.act import Hands, Tempo
@@ -28,6 +28,7 @@ from webbot.puzlogic.perceive import GLYPHS, SOLUTION_LEGEND, Reader, recognises
 from webbot.puzlogic.records import LevelFailed, LevelResult, Records
 from webbot.puzlogic.solvers import solutions
 from webbot.screen import Screen
+from webbot.seat import Seat
 from webbot.session import Session
 from webbot.vision.digits import DigitReader
 
