@@ -76,7 +76,7 @@ PHASES = ("menus", "reading", "solving", "dragging", "checking drops", "waiting"
 class PlainTesseract(DigitReader):
     """The baseline: one Tesseract call per glyph, nothing learned."""
 
-    def read(self, glyph: np.ndarray, style: str) -> DigitRead:
+    def read(self, glyph: np.ndarray, style: str, agree: bool = False) -> DigitRead:
         page = padded_page(glyph, 32)
         if page is None:
             return DigitRead(None, 0.0, "none")
