@@ -41,6 +41,13 @@ if [ ! -x .venv/bin/python ] || [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ]; 
   echo "$wanted" > "$stamp"
 fi
 
+# Gymnasium 1.x loads no plugins: a .pth in the environment has webbot's environments registered
+# when Gymnasium is imported (webbot/gym_hook.py), so gymnasium.make("webbot/Puzlogic-v0") works
+# without importing webbot.gym first.
+site=$(.venv/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+[ "$(cat "$site/webbot-gym.pth" 2>/dev/null)" = "import webbot.gym_hook" ] \
+  || echo "import webbot.gym_hook" > "$site/webbot-gym.pth"
+
 # The consent engine at the version pinned in webbot/consent/package-lock.json (npm ci: exactly
 # the lock file's packages; never copied into the repository).
 consent=webbot/consent

@@ -34,6 +34,19 @@ def test_registering_loads_neither_the_game_nor_the_browser():
     assert gym.spec("webbot/BurritoBison-v0").nondeterministic  # (played in real time)
 
 
+def test_gymnasium_knows_the_games_without_importing_webbot_gym_and_a_start_loads_nothing():
+    """As after the README's set-up (its .pth, webbot/gym_hook.py): importing Gymnasium
+    registers the three, while a Python start that does not import it loads no Gymnasium."""
+    script = ("import sys\n"
+              "print('gymnasium' in sys.modules, 'webbot.gym' in sys.modules)\n"
+              "import gymnasium as gym\n"
+              "env = gym.make('webbot/Puzlogic-v0')\n"
+              "print(env.spec.id, gym.spec('webbot/BurritoBison-v0').max_episode_steps)")
+    result = processes.run([sys.executable, "-c", script], timeout=60, env=dict(os.environ))
+    assert result.returncode == 0, result.stderr + " (is scripts/setup.sh's webbot-gym.pth there?)"
+    assert result.stdout.split() == ["False", "False", "webbot/Puzlogic-v0", "5000"]
+
+
 @pytest.mark.parametrize("game", ["Puzlogic", "DailySet", "BurritoBison"])
 def test_gymnasium_s_checker_passes_and_the_browsers_end_at_close(game):
     from gymnasium.utils.env_checker import check_env

@@ -1,7 +1,8 @@
 """webbot's games as Gymnasium environments: `import webbot.gym` registers them (importing
 nothing of the games or the browser: `gymnasium.make` loads them), then
 `gymnasium.make("webbot/Puzlogic-v0")` or `"webbot/DailySet-v0"`; or in one call,
-`gymnasium.make("webbot.gym:webbot/Puzlogic-v0")` (Gymnasium 1.x loads no plugins). Reward
+`gymnasium.make("webbot.gym:webbot/Puzlogic-v0")` (Gymnasium 1.x loads no plugins; in the
+set-up's environment webbot/gym_hook.py imports this when Gymnasium is imported). Reward
 comes from webbot.gym.judge's wrapper alone. Gymnasium (the `gym` extra) is needed only
 here."""
 
