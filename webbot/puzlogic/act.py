@@ -15,11 +15,12 @@ CAMERAS = ("pulled", *FORMATS)
 
 @dataclass(frozen=True)
 class Tempo:
-    """How the bot paces its hands and eyes. BASELINE is a deliberately slow pace (many mouse
-    moves, one drag per look, whole readings) for benchmarks to compare the default against."""
+    """How the bot paces its hands and eyes. SLOW_PACE is a deliberately slow setting of it
+    (many mouse moves, one drag per look, whole readings) for benchmarks to compare the default
+    against: a setting of today's bot, not the bot of any earlier date."""
 
     # Mouse moves to reach a piece or a button, and to drag a piece (each costs a page frame,
-    # ~16 ms; the game needs a press, a move and a release). None: BASELINE's, a move per 80
+    # ~16 ms; the game needs a press, a move and a release). None: SLOW_PACE's, a move per 80
     # game px (per 12 px for clicks).
     reach_steps: int | None = 1
     drag_steps: int | None = 1
@@ -48,8 +49,8 @@ class Tempo:
             raise ValueError(f"camera is one of {', '.join(CAMERAS)}, not {self.camera!r}")
 
 
-BASELINE = Tempo(reach_steps=None, drag_steps=None, drags_per_look=1, check_boxes=False,
-                 poll_s=0.05, fast_grabs=False)
+SLOW_PACE = Tempo(reach_steps=None, drag_steps=None, drags_per_look=1, check_boxes=False,
+                  poll_s=0.05, fast_grabs=False)
 
 
 @dataclass
