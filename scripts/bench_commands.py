@@ -61,6 +61,13 @@ class Failed(Exception):
 def timed(argv: list[str], cwd: Path, env: dict[str, str]) -> float:
     """Seconds from the process's start to its exit; Failed unless it exits 0."""
     started = time.perf_counter()
+    finished(argv, cwd, env)
+    return time.perf_counter() - started
+
+
+def finished(argv: list[str], cwd: Path, env: dict[str, str]) -> None:
+    """The process run to its exit (ended, with what it started, past LIMIT_S); Failed
+    unless it exits 0."""
     process = subprocess.Popen(argv, cwd=cwd, env=env, stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT, text=True, start_new_session=True)
     try:
@@ -72,11 +79,9 @@ def timed(argv: list[str], cwd: Path, env: dict[str, str]) -> float:
         except subprocess.TimeoutExpired:
             os.killpg(process.pid, 9)
         raise Failed(f"still running after {LIMIT_S} s") from None
-    seconds = time.perf_counter() - started
     if process.returncode:
         last = [line for line in output.splitlines() if line.strip()][-1:]
         raise Failed(f"exit {process.returncode}: {' '.join(last)}")
-    return seconds
 
 
 def environment(cache: Path, data: Path) -> dict[str, str]:

@@ -23,6 +23,8 @@ FRAME_S = 1 / FRAMES_PER_S
 class Floor:
     value: float  # seconds, or decisions a second for a bound from above
     how: str  # how it was derived, briefly (a table cell's words)
+    # Its pieces, each bounding one part of a run (webbot.phases' names): (part, seconds, how)
+    parts: tuple[tuple[str, float, str], ...] = ()
 
 
 def source_constant(path: Path, name: str) -> int:
@@ -50,7 +52,9 @@ def puzlogic_floor(levels: int = 15, game: Path = FIXTURES / "puzlogic") -> Floo
                  f"{settle + fade:.2f} s before Next answers, {settle:.2f} s after the last "
                  f"drop); {moves} mouse moves at a page frame each, {moves * FRAME_S:.2f} s (to "
                  f"each of the {pieces} pieces of levels.json and on to its cell, and onto "
-                 "level 1's button); not the browser's start or the page's load")
+                 "level 1's button); not the browser's start or the page's load",
+                 (("waiting", animations, "the game's settle and fade"),
+                  ("dragging", moves * FRAME_S, f"{moves} mouse moves at a page frame")))
 
 
 def daily_set_floor(load_s: float, game: Path = FIXTURES / "daily-set") -> Floor:
@@ -62,7 +66,10 @@ def daily_set_floor(load_s: float, game: Path = FIXTURES / "daily-set") -> Floor
     return Floor(load_s + clicks * FRAME_S,
                  f"the page's own load in a bare browser page, {load_s:.2f} s, and a mouse "
                  f"move at a page frame to each card of the {sets} sets of 3 (SetBoard.js), "
-                 f"{clicks} x 1/{FRAMES_PER_S} s = {clicks * FRAME_S:.2f} s")
+                 f"{clicks} x 1/{FRAMES_PER_S} s = {clicks * FRAME_S:.2f} s",
+                 (("page load", load_s, "the page in a bare browser page"),
+                  ("acting", clicks * FRAME_S, f"a move at a page frame to each of {clicks} "
+                                                "cards")))
 
 
 def burrito_bison_floor() -> Floor:

@@ -22,6 +22,23 @@ def test_bench_solvers_prints_a_table():
     assert len(table) == 1 and "WRONG" not in table[0] and "x faster" in table[0]
 
 
+def test_bench_breakdown_splits_a_command_into_parts_that_add_up_each_said_whose():
+    script = SCRIPT.with_name("bench_breakdown.py")
+    result = processes.run([sys.executable, str(script), "--games", "daily-set"], timeout=300)
+    assert result.returncode == 0, result.stderr
+    total = float(re.search(r"`webbot daily-set --fresh`, ([0-9.]+) s as a process",
+                            result.stdout)[1])
+    rows = {cells[0]: cells[1:] for cells in (
+        [cell.strip() for cell in line.strip("|").split("|")]
+        for line in result.stdout.splitlines() if line.startswith("| ")) if cells[0] != "part"}
+    assert {"process start", "browser start", "page load", "acting", "the page's answers",
+            "closing", "process end"} <= set(rows)
+    assert rows["page load"][0] == rows["the page's answers"][0] == "the game's"
+    assert rows["browser start"][0] == rows["acting"][0] == "ours"
+    assert rows["page load"][3] and rows["acting"][3]  # beside them, the floor's parts
+    assert abs(sum(float(cells[1]) for cells in rows.values()) - total) < 0.02
+
+
 @pytest.mark.full  # (CI runs the Daily SET's: one benchmark's smoke test of the kind)
 def test_bench_puzlogic_prints_a_table():
     script = SCRIPT.with_name("bench_puzlogic.py")

@@ -1,12 +1,17 @@
-"""Where a bot's time goes: nested phases charge the innermost, and add up."""
+"""Where a bot's time goes: nested phases charge the innermost, and add up; whose time each
+part is; and a run's parts written for the benchmarks (WEBBOT_PHASES), by a real command."""
 
 from __future__ import annotations
 
+import json
+import os
 import time
 
 import pytest
 
-from webbot.phases import Phases
+from tests.conftest import run_webbot
+from webbot.breakdown import write_if_asked
+from webbot.phases import Phases, whose
 
 
 def busy(seconds: float) -> None:
@@ -51,3 +56,53 @@ def test_an_error_inside_a_phase_still_closes_it():
         busy(0.01)
     # closed at the error: the 10 ms after it went to the next phase, not to this one
     assert phases.seconds["failing"] <= failing_wall and phases.seconds["after"] >= 0.01
+
+
+def test_a_phase_begun_without_a_with_ends_only_when_it_is_the_one_under_way():
+    phases = Phases()
+    phases.end("closing")  # not begun (the run failed before): nothing
+    phases.begin("closing")
+    busy(0.01)
+    phases.end("closing")
+    assert phases.seconds["closing"] >= 0.01 and phases._stack == []
+
+
+def test_the_game_s_parts_are_what_anyone_playing_waits_for():
+    assert [whose(part) for part in ("page load", "waiting", "waiting on the game",
+                                     "the page's answers")] == ["the game's"] * 4
+    assert {whose(part) for part in ("process start", "browser start", "finding the game",
+                                     "perception", "deciding", "acting", "dragging")} == {"ours"}
+
+
+def test_a_run_s_parts_are_written_where_asked_never_through_a_link(tmp_path, monkeypatch,
+                                                                      capsys):
+    phases = Phases()
+    with phases("perception"):
+        busy(0.01)
+    target, link = tmp_path / "elsewhere.json", tmp_path / "phases.json"
+    target.write_text("mine")
+    link.symlink_to(target)
+    monkeypatch.setenv("WEBBOT_PHASES", str(link))
+    write_if_asked(phases)
+    record = json.loads(link.read_text())
+    assert target.read_text() == "mine" and not link.is_symlink()  # replaced, not written through
+    assert record["run_started"] <= record["run_ended"]
+    assert record["seconds"]["perception"] >= 0.01
+    monkeypatch.setenv("WEBBOT_PHASES", str(tmp_path / "no such folder" / "phases.json"))
+    write_if_asked(phases)
+    assert capsys.readouterr().err.startswith("webbot: WEBBOT_PHASES: cannot write ")
+
+
+def test_a_command_writes_its_parts_from_the_browser_s_start_to_the_page_s_answers(tmp_path):
+    path = tmp_path / "phases.json"
+    done = run_webbot("daily-set", "--fresh", env={"WEBBOT_PHASES": str(path)}, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    record = json.loads(path.read_text())
+    seconds = record["seconds"]
+    for part in ("replica server", "browser start", "page load", "finding the game",
+                 "fetching the cards", "perception", "deciding", "acting",
+                 "the page's answers", "waiting on the game", "closing"):
+        assert seconds.get(part, 0) > 0, (part, seconds)
+    assert sum(seconds.values()) <= record["run_ended"] - record["run_started"]
+    assert record["run_started"] <= record["run_ended"]
+    assert os.stat(path).st_mode & 0o077 == 0  # private, as webbot's files are

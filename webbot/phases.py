@@ -1,4 +1,7 @@
-"""Where a bot's time goes: wall time split by what it was doing at each moment."""
+"""Where a run's time goes: wall time split by what it was doing at each moment, and whose
+time each part is: the game's (what anyone playing it waits for: its page's load, its
+animations, its answers, its next frame) or ours (the process, the browser, finding the game,
+looking, deciding, moving the mouse)."""
 
 from __future__ import annotations
 
@@ -13,6 +16,7 @@ class Phases:
     the phases add up to the time spent inside any of them (nothing counted twice)."""
 
     def __init__(self) -> None:
+        self.began = time.time()  # (wall clock: a process's start is told in it)
         self.seconds: dict[str, float] = defaultdict(float)
         self._stack: list[str] = []
         self._since = time.perf_counter()
@@ -27,9 +31,16 @@ class Phases:
             self._charge()
             self._stack.pop()
 
-    def charge(self, name: str, seconds: float) -> None:
-        """Time spent outside these phases (in a policy, say), charged to `name`."""
-        self.seconds[name] += seconds
+    def begin(self, name: str) -> None:
+        """A phase begun without a `with` (one that an ExitStack's callbacks bound)."""
+        self._charge()
+        self._stack.append(name)
+
+    def end(self, name: str) -> None:
+        """The phase `name` ended, if it is the one under way (else nothing)."""
+        if self._stack and self._stack[-1] == name:
+            self._charge()
+            self._stack.pop()
 
     def _charge(self) -> None:
         now = time.perf_counter()
@@ -39,3 +50,12 @@ class Phases:
 
     def total(self) -> float:
         return sum(self.seconds.values())
+
+
+# The parts that are the game's time: what a person playing it would wait for too (Puzlogic's
+# "waiting" is for its own settle and fade).
+THE_GAMES = frozenset({"page load", "waiting", "waiting on the game", "the page's answers"})
+
+
+def whose(part: str) -> str:
+    return "the game's" if part in THE_GAMES else "ours"

@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 from webbot import folders
-from webbot.phases import Phases
+from webbot.phases import Phases, whose
 from webbot.shown import shown, shown_name
 from webbot.words import counted
 
@@ -105,12 +105,14 @@ def printed(output: str) -> str:
 
 
 def _chart(phases: Phases, seconds: float) -> str:
-    """Where the run's time went, as bars: the play loop's phases (a game's own nest in them),
-    and the rest (starting the browser, opening the page)."""
+    """Where the run's time went, as bars: its parts (webbot.phases: the browser's start, the
+    page's load, the run loop's phases with a game's own nested in them, the closing), each
+    said as the game's or ours, and the rest (the command's own start and tables)."""
     spent = dict(phases.seconds)
-    spent["other (starting the browser, opening the page)"] = max(0.0, seconds - phases.total())
+    spent["other (the command's start, its tables)"] = max(0.0, seconds - phases.total())
     rows = []
     for name, spent_s in sorted(spent.items(), key=lambda item: -item[1]):
+        name = f"{name} ({whose(name)})" if name in phases.seconds else name
         share = spent_s / seconds if seconds > 0 else 0.0
         rows.append(f'<tr><td>{html.escape(name)}</td><td class="bar"><div style="width:'
                     f'{100 * share:.1f}%"></div></td><td>{spent_s:.1f} s ({share:.0%})</td></tr>')

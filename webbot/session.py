@@ -23,6 +23,7 @@ from urllib.parse import urljoin
 from playwright.sync_api import ElementHandle, Error, Page
 
 from webbot.answer import NoAnswer, box, evaluate, pause
+from webbot.breakdown import write_if_asked
 from webbot.browser import (
     ALIVE_S,
     OPEN_S,
@@ -233,14 +234,21 @@ def game_session(options: RunOptions, fixture_path: str) -> Iterator[Session]:
             url = options.url
             connect = options.browser.connect
             profile = options.browser.profile if not connect else None
+            phases = recorder.phases
+            # The run's end, as its start: the browser, the server and the lock let go of.
+            stack.callback(phases.end, "closing")
             if profile is not None:
-                stack.enter_context(profile_lock(profile))  # (open_tab's is the same hold)
+                with phases("profile"):
+                    stack.enter_context(profile_lock(profile))  # (open_tab's is the same hold)
             if url is None:
                 # Where the replicas' progress is kept: the profile, or the user's browser.
                 keeps = users_browser_data() if connect and is_cdp_endpoint(connect) else profile
-                server = stack.enter_context(replica_server(keeps))
+                with phases("replica server"):
+                    server = stack.enter_context(replica_server(keeps))
                 url = urljoin(server.url, fixture_path)
-            tab = stack.enter_context(open_tab(options.browser))
+            with phases("browser start"):
+                tab = stack.enter_context(open_tab(options.browser))
+            stack.callback(phases.begin, "closing")  # (an ExitStack's last in, first out)
             recorder.start_trace(tab.own_context)
             stack.callback(recorder.stop_trace)
             session = Session(tab.page, url, recorder, tab.consent, options.game_selector,
@@ -248,7 +256,8 @@ def game_session(options: RunOptions, fixture_path: str) -> Iterator[Session]:
             try:
                 # (A page that does not load cannot show the game: given up on by the search's
                 # deadline too, where the user set it shorter.)
-                open_url(tab.page, url, min(OPEN_S, options.find_timeout_s))
+                with phases("page load"):
+                    open_url(tab.page, url, min(OPEN_S, options.find_timeout_s))
             except Unanswered:
                 raise  # a server that does not answer ends the run here, within its deadline
             except WebbotError as exc:
@@ -289,6 +298,7 @@ def game_session(options: RunOptions, fixture_path: str) -> Iterator[Session]:
         raise WebbotError(f"{reason} (details saved in {where})") from exc
     finally:
         recorder.close()  # the frames still queued written (the report's too) before its end
+        write_if_asked(recorder.phases)
 
 
 def _interrupted(options: RunOptions, recorder: Recorder) -> None:

@@ -143,12 +143,16 @@ class BurritoBot:
                 self.seat.wait(wait_s)
         self._looked = time.monotonic()
         started = time.perf_counter()
-        grab = pack_sized(self.screen.look())
+        phases = self.seat.recorder.phases
+        # A frame of the screencast comes when the game draws it: the wait is the game's.
+        with phases("waiting on the game" if self.streamed else "taking pictures"):
+            grab = pack_sized(self.screen.look())
         pictured = time.perf_counter()
         previous = self._previous
         search = self._searching.due(self._looked)
-        sighting = classify(self.pack, grab.image, previous.screen if previous else None,
-                            framed=True, search=search)
+        with phases("perception"):
+            sighting = classify(self.pack, grab.image, previous.screen if previous else None,
+                                framed=True, search=search)
         classified_at = time.perf_counter()
         ms = (classified_at - started) * 1000
         now = time.monotonic()

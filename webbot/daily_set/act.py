@@ -13,6 +13,7 @@ from webbot.daily_set.places import CardPlaces
 from webbot.daily_set.ticks import CHECK_TIMEOUT_S, Tick, Ticks
 from webbot.errors import WebbotError
 from webbot.mouse import Mouse
+from webbot.phases import Phases
 from webbot.way import Way
 
 ANSWER_TIMEOUT_S = 5.0
@@ -29,9 +30,11 @@ class Hands:
     their own piece (Ticks, CardPlaces, PageAnswers). `way` clears what comes over the game
     (None: a bare page, nothing to clear)."""
 
-    def __init__(self, frame: Frame, mouse: Mouse, way: Way | None = None) -> None:
+    def __init__(self, frame: Frame, mouse: Mouse, way: Way | None = None,
+                 phases: Phases | None = None) -> None:
         self.mouse = mouse
         self.way = way
+        self.phases = phases or Phases()  # the run's, where a run has them
         self.ticks = Ticks(frame)
         self.places = CardPlaces(frame, way)
         self.answers = PageAnswers(frame)
@@ -69,13 +72,15 @@ class Hands:
     def wait_done(self, timeout_s: float) -> str | None:
         """How the page said the puzzle is done, waiting up to `timeout_s`; None if it said
         nothing (PageAnswers.completion)."""
-        return self.answers.completion(timeout_s)
+        with self.phases("waiting on the game"):
+            return self.answers.completion(timeout_s)
 
     def _answer(self, mark: int, wait_s: float, last: CardSlot | None = None) -> Answer | None:
         """The page's answer within `wait_s`, else None; None at once when the `last` card
         clicked, on a page that ticks its boxes, is unticked under something come over it."""
         watched = last if last is not None and self.ticks.page_ticks else None
-        heard = self.answers.wait(mark, wait_s, watched)
+        with self.phases("the page's answers"):
+            heard = self.answers.wait(mark, wait_s, watched)
         if heard is Woken.COVERED:
             self.ticks.saw_cover()
             return None
@@ -111,7 +116,8 @@ class Hands:
         late popup), clear the way and click it again; False when it did. Until the page has
         ticked a box, a box that does not tick on an uncovered card says nothing: the page's
         answer after the third card is what counts."""
-        state = self.ticks.after_click(slot)
+        with self.phases("checking clicks"):
+            state = self.ticks.after_click(slot)
         if state is Tick.TICKED or self.way is None:
             return True
         covered = state is Tick.COVERED or self.places.covered(slot)

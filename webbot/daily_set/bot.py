@@ -137,7 +137,8 @@ class DailySetBot:
         else:
             self.started = time.perf_counter()
         images = self.open_board()
-        readings = read_cards(self.board, images)
+        with self.seat.recorder.phases("perception"):
+            readings = read_cards(self.board, images)
         self.outcome.layout, self.outcome.readings = layout_name(self.board, images), readings
         reading = self.started + self.outcome.found_s  # (the game found)
         self.outcome.read_ms = (time.perf_counter() - reading) * 1000
@@ -155,12 +156,13 @@ class DailySetBot:
         frame, its board parsed and the card pictures downloaded."""
         found = self.seat.find_game(GAME, self.report)
         frame = found.candidate.frame
-        self.hands = Hands(frame, self.seat.mouse, found.way)
+        self.hands = Hands(frame, self.seat.mouse, found.way, self.seat.recorder.phases)
         reading = time.perf_counter()  # the game found, consent answered, ads skipped
         self.outcome.found_s = reading - self.started
         # The live page rather than a second download: a generated puzzle exists only there.
-        self.board = parse_board(answer.content(frame), frame.url)
-        return fetch_images(self.board)
+        with self.seat.recorder.phases("fetching the cards"):
+            self.board = parse_board(answer.content(frame), frame.url)
+            return fetch_images(self.board)
 
     def step(self, triple: tuple[int, int, int]) -> Observation:
         number = len(self.observation.clicked) + 1

@@ -16,7 +16,6 @@ from pathlib import Path
 from webbot.cache import home_relative
 from webbot.errors import WebbotError
 from webbot.game import GameSpec
-from webbot.phases import Phases
 from webbot.play import Playable
 from webbot.puzlogic.act import Hands, Tempo
 from webbot.puzlogic.decide import Action, Kind, Player, Solved
@@ -50,7 +49,7 @@ class PuzlogicBot:
         self.tempo = tempo or Tempo()
         self.reader = reader or Reader(DigitReader(seeds=GLYPHS, on_learning=self._learning))
         self.records = Records(report)
-        self.phases = Phases()  # where the time goes (scripts/bench_puzlogic.py)
+        self.phases = seat.recorder.phases  # the run's: its own phases nest in the loop's
         self.found_on: int | None = None  # the page the game was found on (its reopening)
         self.screen: Screen
         self.hands: Hands
@@ -121,8 +120,7 @@ class PuzlogicBot:
     def _solved(self, solved: Solved) -> None:
         """What the policy's solving cost, in the level's records; its solution drawn on the
         reading it came from (the debug folder)."""
-        self.records.solved(solved.ms, solved.pieces)
-        self.phases.charge("solving", solved.ms / 1000)
+        self.records.solved(solved.ms, solved.pieces)  # (its time: the run loop's deciding)
         read = self.eyes.last_read
         if solved.solution is not None and read is not None and read.view is not None \
                 and read.puzzle == self.observation.puzzle:
