@@ -373,8 +373,9 @@ def test_report_is_a_page_that_renders_with_the_run_s_figures(page, fixtures_url
     assert len(widths) >= 4 and all(width > 0 for width in widths)  # read, solution, drops
     assert "level-01-drops-1-2-pieces" in text  # the look after both drags
     rows = {row.split("\t")[0]: row for row in page.locator(".phases tr").all_inner_texts()}
-    assert {"finding the game", "deciding", "acting"} <= set(rows)  # where the time went
-    assert re.search(r"\d+\.\d s \(\d+%\)", rows["acting"])
+    assert {"finding the game (ours)", "deciding (ours)", "acting (ours)", "browser start (ours)",
+            "waiting (the game's)"} <= set(rows)  # where the time went, and whose it was
+    assert re.search(r"\d+\.\d s \(\d+%\)", rows["acting (ours)"])
     assert page.locator(".phases .bar div").first.bounding_box()["width"] > 0
 
     failed = tmp_path / "failed.html"

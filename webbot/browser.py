@@ -295,15 +295,19 @@ def browser_pid(browser: Browser) -> int | None:
                 None) or newest_browser()
 
 
-def newest_browser() -> int | None:
+def newest_browser(profile: Path | None = None) -> int | None:
     """The newest browser process (a Chromium driven through its DevTools pipe, not one of
-    its helpers) under this process, if any."""
+    its helpers) under this process, if any; with `profile`, the one on that profile (another
+    browser under this process, newer by a clock as coarse as the kernel's, is not taken for
+    it)."""
     newest = None
+    on_profile = f"--user-data-dir={profile}" if profile is not None else None
     for process in psutil.Process().children(recursive=True):
         with suppress(psutil.Error):
             command = process.cmdline()
             if "--remote-debugging-pipe" in command and \
                     not any(part.startswith("--type=") for part in command) and \
+                    (on_profile is None or on_profile in command) and \
                     (newest is None or process.create_time() > newest.create_time()):
                 newest = process
     return newest.pid if newest is not None else None

@@ -183,7 +183,7 @@ class ProfileTab(Tab):
         self._closed = False
         started.on("close", self._context_closed)
         self.consent = consent.install(started)  # (its init script reaches the open page too)
-        self.pid = newest_browser()
+        self.pid = newest_browser(self.options.profile) or newest_browser()
         self.page = self._watched(started.pages[0] if started.pages else page_in(started))
 
     def _context_closed(self, context: BrowserContext) -> None:
