@@ -36,7 +36,8 @@ def test_bench_breakdown_splits_a_command_into_parts_that_add_up_each_said_whose
     assert rows["page load"][0] == rows["the page's answers"][0] == "the game's"
     assert rows["browser start"][0] == rows["acting"][0] == "ours"
     assert rows["page load"][3] and rows["acting"][3]  # beside them, the floor's parts
-    assert abs(sum(float(cells[1]) for cells in rows.values()) - total) < 0.02
+    # (each shown to the ms, the total to 10 ms, parts under half a ms left out)
+    assert abs(sum(float(cells[1]) for cells in rows.values()) - total) < 0.05
 
 
 @pytest.mark.full  # (CI runs the Daily SET's: one benchmark's smoke test of the kind)

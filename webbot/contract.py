@@ -77,7 +77,7 @@ def plays(registration: Registration, steps: int = STEPS) -> list[str]:
                 return [f"its game has no {', '.join(missing)}"]
             try:
                 play(replace(playable, game=Checked(playable.game),
-                             policy=_first(playable.policy, steps)))
+                             policy=_First(playable.policy, steps)))
             except ContractBroken as broken:  # (inside: the session takes it for a bug)
                 return [str(broken)]
     except WebbotError as exc:
@@ -85,13 +85,17 @@ def plays(registration: Registration, steps: int = STEPS) -> list[str]:
     return []
 
 
-def _first(policy: Callable[[Any], Any], steps: int) -> Callable[[Any], Any]:
-    """The policy for its first `steps` actions; then done."""
-    taken = 0
+class _First:
+    """The policy for its first `steps` actions, then done; a lost page and its recovery told
+    to it as the run loop tells the policy itself."""
 
-    def first(observation: Any) -> Any:
-        nonlocal taken
-        taken += 1
-        return policy(observation) if taken <= steps else None
+    def __init__(self, policy: Callable[[Any], Any], steps: int) -> None:
+        self.policy, self.left = policy, steps
 
-    return first
+    def __call__(self, observation: Any) -> Any:
+        self.left -= 1
+        return self.policy(observation) if self.left >= 0 else None
+
+    def resume(self) -> None:
+        if hasattr(self.policy, "resume"):
+            self.policy.resume()

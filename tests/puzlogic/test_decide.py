@@ -93,11 +93,17 @@ def test_without_wanted_levels_it_reads_the_level_select_and_plays_those_not_fin
     said: list[str] = []
     player = Player(None, solving([PLAN])[1], said=said.append)
     assert player(level(3)) == Action(Kind.OPEN, 0)  # on the way to the level select
-    unread = Observation(None, None, "select")  # type: ignore[arg-type]
-    assert player(unread) == Action(Kind.OPEN, 0)  # its buttons not read yet
-    assert player(finished(1, 2)) == Action(Kind.OPEN, 3)
+    assert player(finished(1, 2)) == Action(Kind.OPEN, 3)  # (the open read its buttons)
     assert player.wanted == [3, 4, 5] and player.before == {1, 2}
     assert said == ["2 levels done before this run (kept in the profile): playing the 3 not done"]
+
+
+def test_without_wanted_levels_a_level_select_read_with_no_button_ends_the_run():
+    player = Player(None, solving([PLAN])[1])
+    unread = Observation(None, None, "select")  # type: ignore[arg-type]
+    assert player(unread) == Action(Kind.OPEN, 0)
+    with pytest.raises(UnreadableScreen, match="shows no level's button"):
+        player(unread)  # (read, and still none: not asked for again and again)
 
 
 def test_without_wanted_levels_every_level_is_played_again_when_all_are_finished():

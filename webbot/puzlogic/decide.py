@@ -181,6 +181,7 @@ class Player:
     _next: int = 0  # index of the wanted level to play next
     _opening: Action | None = None
     _resumed: bool = False
+    _select_asked: bool = False  # the way to the level select was asked for (wanted None)
 
     def resume(self) -> None:
         """The page was lost and reopened: the level under way is opened again from the
@@ -189,6 +190,7 @@ class Player:
         self.level = None
         self.completed.clear()
         self._resumed = True
+        self._select_asked = False
 
     def __call__(self, observation: Observation) -> Action | None:
         if self.wanted is None:
@@ -219,6 +221,9 @@ class Player:
         way to it ends on the level select, its buttons read)."""
         buttons = [b for b in observation.buttons if b.number is not None]
         if observation.screen != "select" or not buttons:
+            if self._select_asked and observation.screen == "select":
+                raise UnreadableScreen("the level select, read, shows no level's button")
+            self._select_asked = True
             return Action(Kind.OPEN, 0)
         self.before = {b.number for b in buttons if b.finished}
         self.wanted = [b.number for b in buttons if not b.finished]
