@@ -51,6 +51,10 @@ class _QuietHandler(SimpleHTTPRequestHandler):
 
 class _QuietServer(ThreadingHTTPServer):
     daemon_threads = True
+    # A browser opens six connections at once and more for a page's frames: the standard
+    # library's backlog of 5 let the kernel drop a connection now and then, which the browser
+    # tried again only after a second (a page's load of 0.1 s took 1.1 s).
+    request_queue_size = 128
 
     def handle_error(self, request, client_address) -> None:
         # A browser that closes a page mid-download is normal; anything else is said in one
