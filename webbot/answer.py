@@ -95,7 +95,14 @@ def query_all(frame: Frame, selector: str) -> list[ElementHandle]:
 
 
 def content(frame: Frame) -> str:
-    """`frame.content()`: the frame's HTML."""
+    """The frame's HTML, as its document serialises it. Asked of the page's own world: Playwright's
+    `frame.content()` first sets up a world of its own in the frame, some 15 ms the first time.
+    What comes back is the page's word either way (its scripts make the document): a text, or
+    else `frame.content()`'s."""
+    html = evaluate(frame, "() => document.documentElement ? document.documentElement.outerHTML"
+                           " : ''")
+    if isinstance(html, str):
+        return html
     return answered(frame, lambda own: own.content(None), "a frame's content")
 
 

@@ -91,8 +91,8 @@ class Consent:
     def settle(self, page: Page) -> list[str]:
         """Let the library finish what it is doing (its last message may still be on its way
         when the game shows uncovered); what it finished, in words."""
-        if not self.engine:
-            return []
+        if not self.engine or self.engine.quiet():
+            return []  # (a popup it finds later is heard as news in the middle of the game)
         answer.pause(page, 20)  # a Playwright call: messages sent meanwhile arrive
         while self.engine.busy():
             answer.pause(page, 50)

@@ -433,6 +433,12 @@ class Engine:
         state = self.frames.get(frame)
         return state is None or state.knows or state.cmp is not None
 
+    def quiet(self) -> bool:
+        """Whether no frame's engine has said it found a popup or been asked about one: it acts
+        only on a popup the bot saw (so there is nothing of its own to finish)."""
+        return all(s.found is None and s.popup_at is None and s.asked is None
+                   for s in self.frames.values())
+
     def busy(self) -> bool:
         """Whether an engine is working on a popup it found and the bot saw (and has not run
         out of time). Once a reply came while the dialog stayed, the next links go on at once

@@ -18,10 +18,10 @@ from webbot.way import Way
 
 ANSWER_TIMEOUT_S = 5.0
 LOOK_S = 0.05  # one more look
-# Chromium takes an in-page mouse move once a frame, and cards lie 100-330 px apart (the old
-# page's table, the current page's 214 px pitch): one move reaches most.
-CLICK_STEP_PX = 250
-CLICK_MIN_STEPS = 1  # a flick from card to card: one move to a card near by, more when far
+# Chromium takes an in-page mouse move once a frame, so each move on the way is a frame more:
+# a flick, one move from card to card however far (a stride, to move in steps instead).
+CLICK_STEP_PX = math.inf
+CLICK_MIN_STEPS = 1
 
 
 class Hands:
@@ -39,21 +39,27 @@ class Hands:
         self.places = CardPlaces(frame, way)
         self.answers = PageAnswers(frame)
 
-    def click_set(self, slots: list[CardSlot]) -> Answer:
+    def click_set(self, slots: list[CardSlot], then: CardSlot | None = None) -> Answer:
         """Clicks the three cards and returns the page's answer. Whether a card's box ticked
         is looked at while the mouse is on its way to the next card, by when the page has had
-        a frame or two to tick it."""
+        a frame or two to tick it. The mouse moves on to `then` (the next set's first card,
+        if known) while the page answers: the page runs a card's link a frame after the click,
+        and a move costs a frame."""
         mark = self.answers.mark()
         self.ticks.forget_covers()
-        middles = self.places.middles(slots)
+        found = self.places.middles([*slots, then] if then else slots)
+        middles, onward = found[:len(slots)], found[len(slots)] if then else None
         for before, slot, middle in zip([None, *slots[:-1]], slots, middles, strict=True):
             x, y = middle or self.places.middle(slot)
-            self.mouse.move_to(x, y, steps=self._steps(x, y))
+            if self.mouse.position != (x, y):  # (there already when it moved on to it)
+                self.mouse.move_to(x, y, steps=self._steps(x, y))
             if before is not None and not self._make_sure_ticked(before):
                 # The way was cleared or the card before clicked again: the mouse is elsewhere.
                 self.mouse.click(x, y, steps=self._steps(x, y))
             else:
                 self.mouse.press()
+        if onward is not None:
+            self.mouse.move_to(*onward, steps=self._steps(*onward))
         # A click lost to something that came over the page (a consent popup, which the
         # consent engine may have answered since) is clicked again: on a page that ticks its
         # boxes a lost click shows at once; on others, only when the page gives no answer.

@@ -14,7 +14,7 @@ from webbot import answer
 from webbot.daily_set.act import Hands
 from webbot.daily_set.answers import Answer
 from webbot.daily_set.decide import Misread, Observation, next_set, todays_sets
-from webbot.daily_set.page import Board, ImageFetcher, parse_board
+from webbot.daily_set.page import Board, CardSlot, ImageFetcher, parse_board
 from webbot.errors import WebbotError
 from webbot.game import Candidate, GameSpec
 from webbot.play import Playable
@@ -167,7 +167,8 @@ class DailySetBot:
     def step(self, triple: tuple[int, int, int]) -> Observation:
         number = len(self.observation.clicked) + 1
         positions = tuple(self.board.slots[i].position for i in triple)
-        answer = self.hands.click_set([self.board.slots[i] for i in triple])
+        answer = self.hands.click_set([self.board.slots[i] for i in triple],
+                                      self._likely_next(triple))
         self._check(answer, positions, number)
         cards = tuple(self.observation.readings[i].card for i in triple)
         self.outcome.found.append(FoundSet(positions, cards, answer.text))
@@ -187,6 +188,13 @@ class DailySetBot:
         self.outcome.completion = self.hands.wait_done(COMPLETION_WAIT_S)
         self.outcome.seconds = time.perf_counter() - self.started
         return self.outcome
+
+    def _likely_next(self, triple: tuple[int, int, int]) -> CardSlot | None:
+        """The first card of the set the bot's own policy would click next, for the mouse to
+        move on to while the page answers (another policy's next set is only a move away)."""
+        upcoming = next_set(Observation(self.observation.readings,
+                                        (*self.observation.clicked, triple)))
+        return self.board.slots[upcoming[0]] if upcoming else None
 
     def _check(self, answer: Answer, positions: tuple[int, int, int], number: int) -> None:
         said = f"cards {_positions(positions)}"
