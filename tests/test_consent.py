@@ -15,7 +15,8 @@ from tests.test_portal import PORTAL, hooked, portal
 from webbot.browser import BrowserOptions
 from webbot.burrito_bison.bot import BurritoBot
 from webbot.burrito_bison.matching import TemplatePack
-from webbot.consent.engine import find_library, knows_the_page, rules_for
+from webbot.consent import Consent
+from webbot.consent.engine import Engine, FrameState, find_library, knows_the_page, rules_for
 from webbot.daily_set.bot import player as daily_set_player
 from webbot.play import play as run_loop
 from webbot.puzlogic.bot import GAME as PUZLOGIC
@@ -269,3 +270,19 @@ def test_a_finder_on_a_page_without_consent_says_nothing_of_it(fixtures_url):
             return session.find_game(PUZLOGIC).cleared
 
     assert in_own_thread(go) == []
+
+
+@needs_library
+def test_the_library_is_waited_for_only_when_it_found_or_was_asked_about_a_popup(monkeypatch):
+    """It acts only on a popup the bot saw: with nothing found or asked in any frame, it has
+    nothing of its own to finish, and the game's start does not wait on it."""
+    engine = Engine(LIBRARY)
+    chain = Consent(engine)
+    pauses = []
+    monkeypatch.setattr(webbot.consent.answer, "pause", lambda page, ms: pauses.append(ms))
+    engine.frames["top"] = FrameState("https://example.org/")
+    assert engine.quiet() and chain.settle(page=None) == [] and pauses == []
+    engine.frames["top"].found = 1.0  # it said it found one
+    assert not engine.quiet()
+    engine.frames["top"].found, engine.frames["top"].popup_at = None, 2.0  # it was asked
+    assert not engine.quiet()

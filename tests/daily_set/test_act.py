@@ -152,3 +152,49 @@ def test_a_cover_over_the_last_card_ends_the_wait_for_the_answer(page, monkeypat
     assert hands._answer(0, 5.0, slot(2)) is None
     assert hands.ticks.cover_seen and ends == [Woken.COVERED]
     assert looks[0] == 2  # and what the page said meanwhile looked at once more
+
+
+# Four cards far apart (farther than any stride), boxes that tick, and the page's answer an
+# alert after the third click, a frame later (as a card's javascript: link runs).
+FAR_APART = """<body style="margin:0"><script>
+var moves = 0, clicked = 0;
+document.addEventListener("mousemove", () => moves++);
+function tick(n) {
+  document.querySelector("[name=A" + n + "]").checked = true;
+  if (++clicked == 3) requestAnimationFrame(() => alert("GREAT! 1 Set Found"));
+}
+</script>""" + "".join(
+    f'<a href="#" onclick="tick({n}); return false" style="position:absolute; left:{x}px; '
+    f'top:{y}px; width:100px; height:60px; background:#eee"></a>'
+    f'<input name="A{n}" type="checkbox" style="position:absolute; top:700px; left:{20 * n}px">'
+    for n, (x, y) in enumerate([(10, 10), (900, 10), (10, 600), (900, 600)], start=1)
+) + "</body>"
+
+
+def far_slot(position: int) -> CardSlot:
+    return CardSlot(position, f"{position}.gif", f'a[onclick^="tick({position})"]')
+
+
+def test_a_card_is_reached_in_one_move_however_far_and_the_mouse_moves_on_as_the_page_answers(
+        page):
+    page.set_viewport_size({"width": 1100, "height": 760})
+    page.set_content(FAR_APART)
+    hands = Hands(page.main_frame, Mouse(page))
+
+    answer = hands.click_set([far_slot(1), far_slot(2), far_slot(3)], then=far_slot(4))
+    assert answer.found == 1
+    # One move a card (a flick: each move on the way costs the page a frame), and one more
+    # to the next set's first card, already made when the answer is heard.
+    assert page.evaluate("moves") == 4
+    assert hands.mouse.position == (950, 630)
+    assert page.evaluate("[1, 2, 3, 4].map(n => document.querySelector('[name=A' + n + ']')"
+                         ".checked)") == [True, True, True, False]  # moved on to, not clicked
+
+
+def test_without_a_next_card_the_mouse_stays_on_the_last_one(page):
+    page.set_viewport_size({"width": 1100, "height": 760})
+    page.set_content(FAR_APART)
+    hands = Hands(page.main_frame, Mouse(page))
+
+    assert hands.click_set([far_slot(2), far_slot(3), far_slot(4)]).found == 1
+    assert page.evaluate("moves") == 3 and hands.mouse.position == (950, 630)

@@ -16,6 +16,7 @@ import pytest
 from tests.daily_set.conftest import FIXTURES, REAL, REAL_CARDS, REAL_PAGE, needs_reference
 from tests.test_bad_input import png_header, radiance
 from tests.test_cli import closed_port
+from webbot.answer import content
 from webbot.daily_set.page import (
     MAX_IMAGE_BYTES,
     ImageFetcher,
@@ -341,3 +342,13 @@ def test_read_command_errors_are_one_line(webbot_here, fixtures_url, tmp_path):
             assert done.returncode == (2 if url.startswith("ftp") else 1), url
             assert done.stderr.startswith("webbot: error: ") and reason in done.stderr, url
             assert len(done.stderr.splitlines()) == 1
+
+
+def test_a_frame_s_html_is_its_document_s_and_a_page_that_breaks_the_serialising_is_not_believed(
+        page):
+    page.set_content("<body><a href='javascript:board.cardClicked(1)'>one</a></body>")
+    assert "board.cardClicked(1)" in content(page.main_frame)
+    # The page's own world answers; one whose scripts make outerHTML a number gets
+    # Playwright's serialising, in a world of its own, instead.
+    page.evaluate("Object.defineProperty(Element.prototype, 'outerHTML', {get: () => 42})")
+    assert "board.cardClicked(1)" in content(page.main_frame)

@@ -13,7 +13,7 @@ import pytest
 from tests import processes
 from tests.daily_set.conftest import FIXTURES, IMAGES, REAL, needs_reference, site_card
 from webbot.set_cards.model import Card, all_cards
-from webbot.set_cards.perceive import CardError, classify, decode, load
+from webbot.set_cards.perceive import RING, CardError, _white_balanced, classify, decode, load
 
 NUMBERS = range(1, 82)
 SCALES = (0.75, 1.0, 1.6, 2.5)
@@ -237,3 +237,21 @@ def test_the_renderer_draws_the_bundled_cards_again(tmp_path):
         bundled = cv2.imread(str(FIXTURES / "images" / relative), cv2.IMREAD_UNCHANGED)
         assert again.shape == bundled.shape
         assert np.abs(again - bundled).mean() < 1.0, relative
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_white_balance_by_table_is_the_per_pixel_scaling(seed):
+    """Each channel scaled through a table gives the very values of scaling each pixel by the
+    background's white (as floats, clipped, cut to whole levels)."""
+    rng = np.random.default_rng(seed)
+    picture = rng.integers(0, 256, (124, 190, 3), dtype=np.uint8)
+    ring = round(RING * 124)
+    picture[:3 * ring] = picture[-3 * ring:] = rng.integers(150, 256, 3, dtype=np.uint8)
+    picture[:, :3 * ring] = picture[:, -3 * ring:] = picture[0, 0]  # a light, even background
+    band = np.zeros(picture.shape[:2], bool)
+    band[ring:-ring, ring:-ring] = True
+    band[2 * ring:-2 * ring, 2 * ring:-2 * ring] = False
+    scaled = np.clip(picture.astype(np.float32) * (255 / np.median(picture[band], axis=0)), 0,
+                     255).astype(np.uint8)
+    scaled[:ring], scaled[-ring:], scaled[:, :ring], scaled[:, -ring:] = 255, 255, 255, 255
+    assert np.array_equal(_white_balanced(picture), scaled)
