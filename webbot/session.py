@@ -34,6 +34,7 @@ from webbot.browser import (
     open_url_again,
 )
 from webbot.consent import Consent
+from webbot.consent.engine import read_rules_ahead
 from webbot.debug import Recorder
 from webbot.errors import WebbotError, ctrl_c_heard, first_line
 from webbot.finder import Found, find_game
@@ -246,6 +247,7 @@ def game_session(options: RunOptions, fixture_path: str) -> Iterator[Session]:
                 with phases("replica server"):
                     server = stack.enter_context(replica_server(keeps))
                 url = urljoin(server.url, fixture_path)
+            read_rules_ahead()
             with phases("browser start"):
                 tab = stack.enter_context(open_tab(options.browser))
             stack.callback(phases.begin, "closing")  # (an ExitStack's last in, first out)
