@@ -21,6 +21,7 @@ from webbot.answer import NoAnswer, answered, detach, with_defaults
 from webbot.cache import keep_node_compile_cache
 from webbot.consent import Consent
 from webbot.deadline import Deadline
+from webbot.driver import take_started
 from webbot.errors import WebbotError, first_line
 from webbot.options import BrowserOptions
 from webbot.playwright_inside import driver_pid
@@ -349,9 +350,12 @@ def playwright_driver() -> Iterator[Playwright]:
     it was asked to stop (one that a terminal's Ctrl-C reached too may never end; one waiting
     on a browser whose page keeps its renderer busy) is ended by its pid, with the browsers it
     started, and the stop returns."""
-    keep_node_compile_cache()
-    manager = sync_playwright()
-    playwright = manager.start()
+    started = take_started()  # (one started ahead of the run's imports, webbot.driver)
+    if started is None:
+        keep_node_compile_cache()
+        manager = sync_playwright()
+        started = manager, manager.start()
+    manager, playwright = started
     try:
         yield playwright
     finally:

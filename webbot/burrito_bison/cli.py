@@ -248,8 +248,12 @@ def command(ctx: click.Context, options: RunOptions, templates: Path | None,
         return
     if rounds is not None and minutes is not None:
         raise click.UsageError("give --rounds or --minutes, not both")
-    raise click.exceptions.Exit(
-        play_command(options, templates, rounds, minutes, not no_shop, stuck_after, console))
+    from webbot.driver import started_early
+
+    with started_early("webbot.burrito_bison.bot"):
+        code = play_command(options, templates, rounds, minutes, not no_shop, stuck_after,
+                            console)
+    raise click.exceptions.Exit(code)
 
 
 def screenshots_command(name: str, prints: str, help_text: str) -> Callable:

@@ -186,7 +186,11 @@ def command(ctx: click.Context, options: RunOptions) -> None:
     if ctx.invoked_subcommand is not None:
         return
 
-    raise click.exceptions.Exit(play_command(options, console))
+    from webbot.driver import started_early
+
+    with started_early("webbot.daily_set.bot"):
+        code = play_command(options, console)
+    raise click.exceptions.Exit(code)
 
 
 @command.command("classify")

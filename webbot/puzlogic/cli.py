@@ -227,7 +227,11 @@ def command(ctx: click.Context, options: RunOptions, level_spec: str, solver: st
         levels = None if level_spec is None else levels_from_spec(level_spec)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="'--levels'") from None
-    raise click.exceptions.Exit(play_command(options, levels, solver, console))
+    from webbot.driver import started_early
+
+    with started_early("webbot.puzlogic.bot"):
+        code = play_command(options, levels, solver, console)
+    raise click.exceptions.Exit(code)
 
 
 @command.command("read")
