@@ -288,19 +288,26 @@ def run_table(bot: dict, base: dict, each: dict, streamed: dict) -> list[str]:
     return lines
 
 
+BEFORE_THE_PAGE = ("replica server", "browser start", "page load")
+
+
 def floor_rows(bot: dict, base: dict, each: dict, streamed: dict) -> str:
     """The README's Puzlogic row: the 15 levels against their floor, and against the same bot
     with a look after each drop and set to a slow pace (same run)."""
     floor = puzlogic_floor()
+    # The floor leaves out the browser's start and the page's load: so does what it is held to.
+    played = bot["seconds"] - sum(bot["phases"].get(part, 0.0) for part in BEFORE_THE_PAGE)
     return "\n".join([
         "| game, measure | goal | the bot | the floor | from the floor |",
         "|---|---|---|---|---|",
-        f"| Puzlogic, the 15 levels | <= {GOAL_RUN_S} s | {bot['seconds']:.1f} s (pulled "
+        f"| Puzlogic, the 15 levels | <= {GOAL_RUN_S} s | {bot['seconds']:.1f} s, "
+        f"{played:.1f} s from the page loaded (pulled "
         f"pictures; {each['seconds'] / bot['seconds']:.2f}x as fast as with a look after each "
         f"drop, Tempo(drags_per_look=1), and {base['seconds'] / bot['seconds']:.1f}x as fast "
         f"as set to a slow pace, Tempo SLOW_PACE; {streamed['seconds']:.1f} s on the "
         "screencast) "
-        f"| {floor.value:.1f} s ({floor.how}) | {bot['seconds'] / floor.value:.2f}x the floor |",
+        f"| {floor.value:.1f} s ({floor.how}) | {played / floor.value:.2f}x the floor (from "
+        "the page loaded) |",
         "", f"Measured {time.strftime('%Y-%m-%d')} on {cores()} cores with "
         "`scripts/bench_puzlogic.py --docs`."])
 

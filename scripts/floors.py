@@ -39,22 +39,26 @@ def puzlogic_floor(levels: int = 15, game: Path = FIXTURES / "puzlogic") -> Floo
     """The first `levels` bundled levels from the level select: the game's own settle and fade
     after each level's last drop (Next answers only once the overlay has faded in; the last
     level's end shows after its settle), and a page frame for each mouse move the game needs:
-    one onto level 1's button, then for each piece one to it (a press picks it up where the
-    pointer is) and one to its cell (a release drops it there)."""
+    one onto level 1's button, one onto Next for each level after it, then for each piece one
+    to it (a press picks it up where the pointer is) and one to its cell (a release drops it
+    there)."""
     settle = source_constant(game / "game.js", "SETTLE_MS") / 1000
     fade = source_constant(game / "game.js", "FADE_MS") / 1000
     bundled = json.loads((game / "levels.json").read_text())["levels"][:levels]
     pieces = sum(len(level["pieces"]) for level in bundled)
-    moves = 1 + 2 * pieces
+    moves = levels + 2 * pieces
     animations = (levels - 1) * (settle + fade) + settle
     return Floor(animations + moves * FRAME_S,
                  f"the game's settle and fade, {animations:.2f} s (game.js: {levels - 1} x "
                  f"{settle + fade:.2f} s before Next answers, {settle:.2f} s after the last "
                  f"drop); {moves} mouse moves at a page frame each, {moves * FRAME_S:.2f} s (to "
-                 f"each of the {pieces} pieces of levels.json and on to its cell, and onto "
-                 "level 1's button); not the browser's start or the page's load",
-                 (("waiting", animations, "the game's settle and fade"),
-                  ("dragging", moves * FRAME_S, f"{moves} mouse moves at a page frame")))
+                 f"each of the {pieces} pieces of levels.json and on to its cell, onto level "
+                 f"1's button and onto Next {levels - 1} times); not the browser's start or "
+                 "the page's load",
+                 (("menus", levels * FRAME_S, f"{levels} moves onto a button at a page frame"),
+                  ("dragging", 2 * pieces * FRAME_S,
+                   f"{2 * pieces} mouse moves at a page frame"),
+                  ("waiting", animations, "the game's settle and fade")))
 
 
 def daily_set_floor(load_s: float, game: Path = FIXTURES / "daily-set") -> Floor:
