@@ -20,7 +20,7 @@ confirming the 6th set, on the bundled page and generated puzzles in both layout
 phase (page loaded, game found, cards read, sets clicked). Target: <= 1.5 s on the bundled
 page. Against the same bot set to play card by card (card_by_card(): each card's box and cover
 asked for one at a time, 150 px mouse strides), and a baseline: the same bot moving the mouse
-in 12 px steps (the Mouse default), to show what the long strides buy. Then the README's rows:
+in 12 px steps (the Mouse default), to show what one move a card buys. Then the README's rows:
 each page against its floor (scripts/floors.py): the page's own load, timed in a bare browser
 page with nothing of the bot's, and one page frame per card clicked.
 
@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import colorsys
+import math
 import random
 import statistics
 import subprocess
@@ -479,6 +480,11 @@ def floor_rows(ours: dict[str, list[Run]], by_card: dict[str, list[Run]],
                                "with `scripts/bench_daily_set.py --docs` (medians)."])
 
 
+def _mouse_words(stride: float) -> str:
+    return "bot (one mouse move a card)" if math.isinf(stride) else \
+        f"bot (mouse strides of {stride:g} px)"
+
+
 def play_rows(label: str, page: str, runs: list[Run]) -> str:
     def median(phase) -> float:
         return statistics.median(phase(run) for run in runs)
@@ -540,7 +546,7 @@ def main() -> int:
     lines += ["", "| play, headless | page | runs | open | find | read | click 6 sets | "
               "median | max | all 6 confirmed | target | vs target |",
               "|---|---|---|---|---|---|---|---|---|---|---|---|"]
-    for label, results in ((f"bot (mouse strides of {stride} px)", ours),
+    for label, results in ((_mouse_words(stride), ours),
                            ("bot set to play card by card (card_by_card(), "
                             f"{CARD_BY_CARD_STRIDE_PX} px strides)", by_card),
                            ("baseline (12 px mouse steps)", base)):
