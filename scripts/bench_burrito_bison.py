@@ -139,6 +139,14 @@ class Play:
     age: float  # the picture's moment on screen to decision, ms (median)
     picture: float  # getting the picture, ms (median)
     classify: float  # reading it, ms (median)
+    drawn: int = 0  # frames the replica drew while the bot played (its own count)
+    decisions: int = 0
+    stale: int = 0  # decisions on a picture no newer than the one before
+
+    @property
+    def of_drawn(self) -> float:
+        """Decisions for each frame the game drew."""
+        return self.decisions / max(1, self.drawn)
 
 
 def play_rounds(rounds: int, pace_s: float, url: str, camera: str = "pulled",
@@ -154,14 +162,23 @@ def play_rounds(rounds: int, pace_s: float, url: str, camera: str = "pulled",
                 undo.enter_context(searching_every_unknown_frame())
             playable = player(session, rounds, pace_s=pace_s, streamed=camera != "pulled")
             bot = playable.bot
+            drawn = frames_drawn(session)
             started = time.monotonic()
             play(playable)
             minutes = (time.monotonic() - started) / 60
+            drawn = frames_drawn(session) - drawn
     stats = bot.stats
     return Play(len(bot.rounds), len(bot.rounds) / minutes, stats.per_second,
                 (statistics.median(stats.look_ms), float(np.percentile(stats.look_ms, 95))),
                 statistics.median(stats.age_ms),
-                statistics.median(stats.picture_ms), statistics.median(stats.classify_ms))
+                statistics.median(stats.picture_ms), statistics.median(stats.classify_ms),
+                drawn, stats.decisions, stats.stale)
+
+
+def frames_drawn(session: Session) -> int:
+    """The frames the replica has drawn since its page opened, by its own count (its test
+    hook: the bot never reads it)."""
+    return int(session.page.evaluate("window.__burritoTest.frames()"))
 
 
 def frames_offered(url: str, image_format: str, seconds: float = 3.0) -> float:
@@ -205,6 +222,10 @@ def floor_rows(plays: dict[str, Play], offered: dict[str, float]) -> str:
         f"searching every unmarked frame, pulled pictures) | {floor.value:.0f} ({floor.how}; "
         f"the screencast offers {offered[camera]:.0f}, {camera.upper()}) | "
         f"{play.per_second / floor.value:.0%} of the floor |",
+        f"| Burrito Bison, decisions for each frame the game drew (counted by the replica) "
+        f"| >= 95% | {play.of_drawn:.0%} ({play.decisions} decisions, {play.drawn} frames drawn "
+        f"while the bot played; {play.stale} on a picture no newer than the one before) "
+        "| 100% (a decision on each frame drawn) | - |",
         f"| Burrito Bison, picture to decision (median) | <= {GOAL_LOOK_MS} ms | "
         f"{play.look[0]:.0f} ms ({searching.look[0] / play.look[0]:.1f}x sooner than "
         f"searching every unmarked frame; {play.age:.0f} ms from the frame's moment on "
@@ -280,9 +301,10 @@ def main() -> int:
             plays["baseline"] = play_rounds(rounds, 1.0, url)
         offered = {key: frames_offered(url, key) for key in ("png", "jpeg")}
         lines += ["", "| play, headless | rounds | rounds a minute | decisions a second | "
-                  "frames the screencast offers a second | picture to decision (median, p95) | "
+                  "frames the screencast offers a second | decisions for each frame drawn "
+                  "(stale) | picture to decision (median, p95) | "
                   "shown to decision (median) | getting the picture | reading it |",
-                  "|---|---|---|---|---|---|---|---|---|"]
+                  "|---|---|---|---|---|---|---|---|---|---|"]
         for key, label in (("searching", "bot, pulled pictures, every unmarked frame "
                                           "searched over scales (classify(search=True))"),
                            ("pulled", "bot, pulled pictures"),
@@ -293,6 +315,7 @@ def main() -> int:
             floor = f"{offered[key]:.0f}" if key in offered else "-"
             lines.append(f"| {label} | {play.rounds} | {play.per_minute:.2f} | "
                          f"{play.per_second:.1f} | {floor} | "
+                         f"{play.of_drawn:.0%} of {play.drawn} ({play.stale}) | "
                          f"{play.look[0]:.0f} ms ({play.look[1]:.0f}) | {play.age:.0f} ms "
                          f"| {play.picture:.0f} ms | {play.classify:.1f} ms |")
         searching = plays["searching"]
@@ -305,7 +328,10 @@ def main() -> int:
                   "waiting for a frame shown after the last one (and after an input) and "
                   "cutting the game from it. Frames offered: what the screencast sends a "
                   "second of a flight while nothing else runs, the most decisions a second a "
-                  "bot deciding on each new frame can make here. On the screencast the bot decides "
+                  "bot deciding on each new frame can make here. Frames drawn: the replica's "
+                  "own count of the frames it drew while the bot played (its test hook, which "
+                  "the bot never reads); stale: decisions on a picture no newer than the one "
+                  "decided on before. On the screencast the bot decides "
                   + " and ".join(f"{plays[key].per_second / searching.per_second:.1f}x as often "
                                  f"({key.upper()})" for key in ("png", "jpeg"))
                   + " as when it searches every unmarked frame, and a decision follows its "

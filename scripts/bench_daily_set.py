@@ -475,7 +475,7 @@ def floor_rows(ours: dict[str, list[Run]], by_card: dict[str, list[Run]],
                       f"{CARD_BY_CARD_STRIDE_PX} px strides)")
         lines.append(f"| Daily SET, page open to the 6th set ({PAGE_NAMES[page]}) | <= "
                      f"{TARGET_PLAY_S:g} s | {total:.2f} s{versus} | {floor.value:.2f} s "
-                     f"({floor.how}) | {total / floor.value:.1f}x the floor |")
+                     f"({floor.how}) | {total / floor.value:.2f}x the floor |")
     return "\n".join(lines + ["", f"Measured {time.strftime('%Y-%m-%d')} on {cores()} cores "
                                "with `scripts/bench_daily_set.py --docs` (medians)."])
 

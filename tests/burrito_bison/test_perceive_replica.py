@@ -170,3 +170,20 @@ def test_a_canvas_left_undrawn_is_no_known_screen():
         undrawn = np.full((660, 1173, 3), colour, np.uint8)
         assert classify(pack, undrawn, hint, framed=True, search=False).screen == "unknown"
     assert classify(pack, undrawn, framed=True, search=True).screen == "unknown"
+
+
+def test_the_replica_counts_the_frames_it_draws_for_the_benchmark(page, fixtures_url):
+    """What scripts/bench_burrito_bison.py holds the bot's decisions to (the bot never reads
+    the count): it goes up by one a page frame."""
+    page.goto(f"{fixtures_url}burrito-bison/index.html?seed=4&scene=flight")
+    page.wait_for_function("window.__burritoTest && __burritoTest.ready")
+    first = page.evaluate("__burritoTest.frames()")
+    page.wait_for_function(f"__burritoTest.frames() >= {first} + 10")
+    drawn = page.evaluate("""() => new Promise(done => {
+        const start = __burritoTest.frames();
+        let frames = 0;
+        const count = () => (++frames < 6 ? requestAnimationFrame(count)
+                                          : done(__burritoTest.frames() - start));
+        requestAnimationFrame(count);
+    })""")
+    assert 4 <= drawn <= 8  # six of the page's frames: one drawn in each

@@ -21,7 +21,8 @@ class Hands:
         self.mouse = mouse
 
     def click(self, grab: Grab, point: Point) -> None:
-        self.mouse.click(*page_point(grab, point), step_px=CLICK_STEP_PX)
+        # A flick: one move (a frame) to the point, the game only needs where the click ends.
+        self.mouse.click(*page_point(grab, point), steps=1)
 
     def launch(self, grab: Grab, start: Point, end: Point) -> None:
         """Press on the ring post, pull the ropes back, let go."""

@@ -6,6 +6,7 @@ clearly when the game does not move on."""
 from __future__ import annotations
 
 import contextlib
+import math
 import time
 from collections import deque
 from collections.abc import Callable
@@ -49,9 +50,12 @@ class Stats:
     or waiting for a new frame of the screencast and cutting the game from it), `classify_ms`
     reading it, `look_ms` from the picture's arrival to the decision (a pull counts from
     its asking), `age_ms` from the moment the picture shows to the decision (a streamed
-    frame's time on screen, which reaches the bot some frames later; a pull's asking)."""
+    frame's time on screen, which reaches the bot some frames later; a pull's asking).
+    `stale`: decisions made on a picture no newer than the one decided on before."""
 
     decisions: int = 0
+    stale: int = 0
+    last_shown: float = -math.inf  # the moment the last picture decided on showed
     look_ms: deque[float] = field(default_factory=lambda: deque(maxlen=2000))
     age_ms: deque[float] = field(default_factory=lambda: deque(maxlen=2000))
     picture_ms: deque[float] = field(default_factory=lambda: deque(maxlen=2000))
@@ -163,6 +167,9 @@ class BurritoBot:
         self.stats.picture_ms.append((pictured - started) * 1000)
         self.stats.classify_ms.append((classified_at - pictured) * 1000)
         self.stats.decisions += 1
+        if grab.taken_at <= self.stats.last_shown:
+            self.stats.stale += 1
+        self.stats.last_shown = max(self.stats.last_shown, grab.taken_at)
         # (a frame read as nothing known, a fade or something over the bar, tells nothing of it)
         self.tally.seen(sighting.screen)
         if sighting.screen != "results":
