@@ -129,7 +129,9 @@ def main() -> int:
     text = "\n\n".join(blocks) + (
         "\n\nEach part from the run's own phases (a part that nests in another is charged to "
         "the inner one, so they add up): the process's start is from its launch to the "
-        "run's, its end from the run's end (the browser closed) to its exit. "
+        "run's (Playwright's driver starts in it, while the bot's modules are imported: "
+        "webbot/driver.py; the browser's start is then Chromium's), its end from the run's "
+        "end (the browser closed) to its exit. "
         f"Measured {time.strftime('%Y-%m-%d')} on {cores()} cores in "
         f"{time.monotonic() - started:.0f} s with `scripts/bench_breakdown.py --docs`.")
     print(text)
