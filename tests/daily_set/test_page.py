@@ -352,3 +352,18 @@ def test_a_frame_s_html_is_its_document_s_and_a_page_that_breaks_the_serialising
     # Playwright's serialising, in a world of its own, instead.
     page.evaluate("Object.defineProperty(Element.prototype, 'outerHTML', {get: () => 42})")
     assert "board.cardClicked(1)" in content(page.main_frame)
+
+
+def test_the_card_images_go_through_the_proxy_the_environment_names(tmp_path, monkeypatch):
+    """The environment is read once for the page's site (not at each request), and still
+    obeyed: a remote site's images come through the user's proxy."""
+    behaviour = Behaviour()
+    behaviour.answers["http://cards.example/c/5.gif"] = [(200, GIF)]
+    with scripted_server(behaviour) as proxy:
+        for name in ("NO_PROXY", "no_proxy"):
+            monkeypatch.delenv(name, raising=False)
+        for name in ("HTTP_PROXY", "http_proxy"):
+            monkeypatch.setenv(name, proxy)
+        fetcher = ImageFetcher("http://cards.example/puzzle", cache_dir=tmp_path)
+        assert fetcher.fetch_all(["http://cards.example/c/5.gif"]) == [GIF]
+    assert behaviour.requests == ["http://cards.example/c/5.gif"]
