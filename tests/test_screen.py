@@ -194,8 +194,8 @@ def test_a_box_knows_whether_it_fits_and_lies_inside_a_window():
 def test_the_next_picture_is_asked_for_while_one_is_looked_at_unless_an_input_came(
         page, pages_url):
     """A wait without pauses asks for its next picture before it looks at the last one: the
-    look after the wait takes it (asked before that look was), unless the page took an input since (the
-    picture may not show it: asked anew)."""
+    look after the wait takes it (asked before that look was), unless the page took an input
+    since (the picture may not show it: asked anew)."""
     page.goto(f"{pages_url}animation.html")
     mouse = Mouse(page)
     screen = Screen(page, "#scene", acted_at=lambda: mouse.acted_at)
