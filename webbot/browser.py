@@ -21,7 +21,7 @@ from webbot.answer import NoAnswer, answered, detach, with_defaults
 from webbot.cache import keep_node_compile_cache
 from webbot.consent import Consent
 from webbot.deadline import Deadline
-from webbot.driver import take_started
+from webbot.driver import STOP_S, take_started
 from webbot.errors import WebbotError, first_line
 from webbot.options import BrowserOptions
 from webbot.playwright_inside import driver_pid
@@ -61,8 +61,6 @@ LAUNCH_TIMEOUT_MS = 60_000  # a browser not started by then will not start
 # How long the page may take to say it is there. A page whose script never yields answers
 # nothing (no script, picture or mouse event): it is as lost as a crashed one.
 ALIVE_S = 5.0
-# How long Playwright may take to stop before its driver is ended.
-STOP_S = 10.0
 
 
 def find_chromium(headless: bool = False) -> str:

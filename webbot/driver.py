@@ -10,11 +10,17 @@ imports the bot. The run's `webbot.browser.playwright_driver` takes the driver o
 from __future__ import annotations
 
 import importlib
+import os
+import signal
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from typing import Any
 
+from webbot.playwright_inside import driver_pid
+
+# How long Playwright may take to stop before its driver is ended (webbot.browser's too).
+STOP_S = 10.0
 _started: list[tuple[Any, Any]] = []  # (the sync_playwright manager, its Playwright), if any
 
 
@@ -44,17 +50,32 @@ def started_early(bot_module: str) -> Iterator[None]:
     try:
         yield
     finally:
-        if _started:  # not taken over (the run ended before its browser): stopped as its is
-            from webbot.browser import playwright_driver
-
-            with playwright_driver():
-                pass
+        if _started:  # not taken over: the run ended before its browser
+            _stop(_started.pop()[0])
 
 
 def take_started() -> tuple[Any, Any] | None:
     """The driver started early (its manager and Playwright), now the caller's to stop; None
     when there is none."""
     return _started.pop() if _started else None
+
+
+def _stop(manager: Any) -> None:
+    """A driver that started no browser stopped, within STOP_S (else ended by its pid)."""
+    pid = driver_pid(manager)
+    ending = threading.Timer(STOP_S, _end, (pid,))
+    ending.daemon = True
+    ending.start()
+    try:
+        manager.__exit__()
+    finally:
+        ending.cancel()
+
+
+def _end(pid: int | None) -> None:
+    if pid is not None:
+        with suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, signal.SIGKILL)
 
 
 def _import(modules: Sequence[str]) -> None:
