@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 import pytest
 
@@ -189,25 +187,3 @@ def test_a_box_knows_whether_it_fits_and_lies_inside_a_window():
     assert box.within(811, 620) and not box.within(810, 620)
     assert box.within(810, 620, slack=0.5)
     assert not Box(-1, 0, 10, 10).within(100, 100)
-
-
-def test_the_next_picture_is_asked_for_while_one_is_looked_at_unless_an_input_came(
-        page, pages_url):
-    """A wait without pauses asks for its next picture before it looks at the last one: the
-    look after the wait takes it (asked before that look was), unless the page took an input
-    since (the picture may not show it: asked anew)."""
-    page.goto(f"{pages_url}animation.html")
-    mouse = Mouse(page)
-    screen = Screen(page, "#scene", acted_at=lambda: mouse.acted_at)
-    screen.wait_until(lambda grab: True, poll_s=0)
-    looking = time.monotonic()
-    assert screen.grab().arrived_at < looking  # asked ahead, during the wait
-
-    screen.wait_until(lambda grab: True, poll_s=0)
-    mouse.move_to(5, 5)
-    looking = time.monotonic()
-    assert screen.grab().arrived_at >= looking  # after an input: asked now
-    # A paced wait asks for nothing ahead (its next picture comes after the pause).
-    screen.wait_until(lambda grab: True, poll_s=0.05)
-    looking = time.monotonic()
-    assert screen.grab().arrived_at >= looking

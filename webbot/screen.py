@@ -7,7 +7,6 @@ pixel ratio or zoom.
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import math
 import time
@@ -22,7 +21,6 @@ from webbot import answer
 from webbot.deadline import Deadline
 from webbot.errors import WaitTimeout, WebbotError
 from webbot.inputs import decode_page_picture
-from webbot.playwright_inside import in_background, own, run
 from webbot.shown import shown
 from webbot.stream import DEVTOOLS_TIMEOUT_MS, FrameStream, StreamFrame, crop, frames_begun
 from webbot.vision.still import alike, changed_fraction
@@ -107,13 +105,6 @@ def _moved(before: dict, now: Box) -> bool:
                abs(now.width - before["width"]), abs(now.height - before["height"])) > MOVED_PX
 
 
-@dataclass(frozen=True)
-class _Ahead:
-    task: asyncio.Task
-    box: dict
-    asked_at: float  # time.monotonic()
-
-
 class Camera:
     """Pictures of a box of the page, through Chromium's own screenshot call.
 
@@ -133,7 +124,6 @@ class Camera:
         self._cdp: CDPSession | None = None
         self._ratio: float | None = None  # the browser's device pixel ratio, asked once
         self._portable = False  # no CDP here: Playwright's call
-        self._clip: tuple[dict, dict] | None = None  # the box last shot, and its clip
 
     def _scale(self) -> float:
         if len(self.page.frames) > 1:
@@ -168,42 +158,13 @@ class Camera:
             clip = {"x": box["x"] + view["pageX"], "y": box["y"] + view["pageY"],
                     "width": box["width"], "height": box["height"],
                     "scale": scale * view.get("zoom", 1)}
-            shot = self._cdp.send("Page.captureScreenshot", self._asking(clip),
-                                  timeout=DEVTOOLS_TIMEOUT_MS)
+            shot = self._cdp.send("Page.captureScreenshot", {
+                "format": "png", "clip": clip, "captureBeyondViewport": False,
+                "optimizeForSpeed": self.fast}, timeout=DEVTOOLS_TIMEOUT_MS)
         except PlaywrightTimeout:
-            raise self._too_late() from None
-        self._clip = (dict(box), clip)
+            raise WebbotError(f"no picture of the game from {shown(self.page.url)} within "
+                              f"{DEVTOOLS_TIMEOUT_MS / 1000:g} s") from None
         return base64.b64decode(shot["data"])
-
-    @property
-    def last_box(self) -> dict | None:
-        return self._clip[0] if self._clip else None
-
-    def ask(self, box: dict) -> asyncio.Task | None:
-        """The next picture of `box`, asked for now and not waited for (`take` it): a frame or
-        two sooner than asking after the last one is looked at. None unless `box` is the box
-        last shot here (its clip is reused)."""
-        if self._cdp is None or self._clip is None or self._clip[0] != box:
-            return None
-        return in_background(self.page, own(self._cdp).send(
-            "Page.captureScreenshot", self._asking(self._clip[1]), None))
-
-    def take(self, asked: asyncio.Task) -> bytes:
-        """The PNG a picture `ask`ed for came as."""
-        try:
-            shot = run(self.page, asyncio.wait_for(asyncio.shield(asked),
-                                                   DEVTOOLS_TIMEOUT_MS / 1000))
-        except TimeoutError:
-            raise self._too_late() from None
-        return base64.b64decode(shot["data"])
-
-    def _asking(self, clip: dict) -> dict:
-        return {"format": "png", "clip": clip, "captureBeyondViewport": False,
-                "optimizeForSpeed": self.fast}
-
-    def _too_late(self) -> WebbotError:
-        return WebbotError(f"no picture of the game from {shown(self.page.url)} within "
-                           f"{DEVTOOLS_TIMEOUT_MS / 1000:g} s")
 
 
 # The scale of a picture: a page can redefine its own devicePixelRatio (a huge one would make
@@ -289,7 +250,6 @@ class Screen:
         self._input_at = -math.inf  # the last input a look waited out
         self._box: dict | None = None  # the game's box, as last measured for the stream
         self._box_at = -math.inf
-        self._ahead: _Ahead | None = None  # the next picture, asked for while one is looked at
         # A game found by webbot.finder comes as its element (in any frame): measuring a handle
         # is much cheaper than re-finding a selector's element across frames.
         self.element = element
@@ -313,11 +273,7 @@ class Screen:
         asked = time.monotonic()
         try:
             box = self._measure() if self.element is not None else self._measure_selector()
-            ahead = self._taken_ahead(box)
-            if ahead is not None:
-                asked, png = ahead.asked_at, self.camera.take(ahead.task)
-            else:
-                png = self.camera.shoot(box)
+            png = self.camera.shoot(box)
         except Error as exc:
             if "Timeout" in str(exc):
                 raise WebbotError(f"no visible '{self.selector}' on "
@@ -328,23 +284,6 @@ class Screen:
                     anchor=self.current_box if self.element is not None else None)
         self.recorder.saw(grab)
         return grab
-
-    def _ask_ahead(self) -> None:
-        """The next pulled picture asked for now, while the last one is looked at."""
-        box = self.camera.last_box
-        if self._ahead is None and not (self.stream is not None and self.stream.running) \
-                and box is not None:
-            task = self.camera.ask(box)
-            if task is not None:
-                self._ahead = _Ahead(task, box, time.monotonic())
-
-    def _taken_ahead(self, box: dict) -> _Ahead | None:
-        """The picture asked for ahead, if it can stand for one asked now: of the same box,
-        asked after the page's last input (else it may not show it)."""
-        ahead, self._ahead = self._ahead, None
-        if ahead is None or ahead.box != box or ahead.asked_at <= self.acted_at():
-            return None  # (its answer is nobody's: a task's error goes unread)
-        return ahead
 
     def _measure_selector(self) -> dict:
         if self._first:
@@ -479,8 +418,6 @@ class Screen:
         deadline = Deadline(timeout_s or self.timeout_s)
         while True:
             grab = self._capture()
-            if not poll_s:  # (a pause between looks: the next picture is asked after it)
-                self._ask_ahead()
             if condition(grab):
                 self.recorder.keep(grab, label)
                 return grab
