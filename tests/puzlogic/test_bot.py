@@ -171,6 +171,22 @@ def test_a_hidden_sum_is_shown_again_before_the_bot_trusts_its_reading(fixtures_
     assert game["finished"] == [6] and game["hiddenSums"] == []
 
 
+def test_a_game_deaf_after_its_overlay_shows_fully_gets_its_press_again(fixtures_url, reader):
+    # The bot presses Next once "Level Completed" shows at full strength; a game whose
+    # buttons answer later ignores that press: the bot presses again and, for the rest of the
+    # run, waits for two pictures alike.
+    def run(url: str) -> tuple[bool, list[int]]:
+        with game_session(RunOptions(url=url), GAME) as session:
+            playable = player(session, [1, 2, 3], reader=reader)
+            results = run_loop(playable)
+            assert [r.result for r in results] == ["completed"] * 3
+            return playable.bot.menus.one_look_settles, \
+                session.page.evaluate(f"{HOOK}.state()")["finished"]
+
+    assert in_own_thread(lambda: run(f"{fixtures_url}{GAME}")) == (True, [1, 2, 3])
+    assert in_own_thread(lambda: run(f"{fixtures_url}{GAME}?deaf_ms=400")) == (False, [1, 2, 3])
+
+
 def test_played_at_device_scale_2_on_a_zoomed_page(fixtures_url, reader):
     def zoom(page):
         page.wait_for_function(f"{HOOK} && {HOOK}.state().screen === 'level'")

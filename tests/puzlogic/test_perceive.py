@@ -155,7 +155,7 @@ def test_a_drop_is_checked_on_its_cell_and_tray_slot_alone(page, fixtures_url, r
 
 def test_the_completed_overlay_is_settled_only_once_it_stops_fading(page, fixtures_url):
     from webbot.puzlogic.model import Picture
-    from webbot.puzlogic.perceive import classify, overlay_settled
+    from webbot.puzlogic.perceive import classify, overlay_settled, overlay_shown_fully
 
     open_game(page, fixtures_url, "level=1", leaves=9)
     lay = layout(page)
@@ -167,6 +167,7 @@ def test_the_completed_overlay_is_settled_only_once_it_stops_fading(page, fixtur
     wait_screen(page, "completed")
     settled = [normalise(grab_page(page)) for _ in range(2)]  # leaves drift between them
     assert classify(settled[0]) == "completed" and overlay_settled(*settled)
+    assert overlay_shown_fully(settled[0]) and overlay_shown_fully(settled[1])
 
     def fading(alpha: float) -> Picture:  # the replica fades its overlay in linearly
         mixed = cv2.addWeighted(board.canvas, 1 - alpha, settled[0].canvas, alpha, 0)
@@ -175,6 +176,9 @@ def test_the_completed_overlay_is_settled_only_once_it_stops_fading(page, fixtur
     # 300 ms of fade seen at 30 frames a second: a tenth of it between two grabs
     for alpha in (0.6, 0.7, 0.8, 0.9):
         assert not overlay_settled(fading(alpha), fading(min(1.0, alpha + 0.1)))
+    # One picture: the last frame of the fade is at most 1 - 17/300 of the way in.
+    for alpha in (0.2, 0.5, 0.8, 0.9, 0.95):
+        assert not overlay_shown_fully(fading(alpha))
 
 
 def test_the_level_select_buttons_are_read(page, fixtures_url, reader):
@@ -284,9 +288,11 @@ def test_read_command_errors_are_one_line(webbot_here, tmp_path):
 
 @needs_reference
 def test_menu_and_next_are_found_on_the_real_completed_screen():
-    from webbot.puzlogic.perceive import completed_buttons
+    from webbot.puzlogic.perceive import completed_buttons, overlay_shown_fully
 
-    buttons = completed_buttons(normalise(cv2.imread(str(REAL / "puzlogic-level-completed.png"))))
+    completed = normalise(cv2.imread(str(REAL / "puzlogic-level-completed.png")))
+    buttons = completed_buttons(completed)
+    assert overlay_shown_fully(completed)  # its words pure white, as the replica's
     assert buttons["menu"] == pytest.approx((352, 480), abs=4)
     assert buttons["next"] == pytest.approx((448, 480), abs=4)
 

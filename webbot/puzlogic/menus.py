@@ -12,7 +12,12 @@ from webbot.puzlogic.act import Hands
 from webbot.puzlogic.decide import Action
 from webbot.puzlogic.eyes import Eyes
 from webbot.puzlogic.model import LevelButton, Observation, UnreadableScreen
-from webbot.puzlogic.perceive import completed_buttons, hud_button, overlay_settled
+from webbot.puzlogic.perceive import (
+    completed_buttons,
+    hud_button,
+    overlay_settled,
+    overlay_shown_fully,
+)
 from webbot.puzlogic.records import Records
 
 SELECT_CLEAR_S = 15  # to wait for a look at the level select with no leaf over a button
@@ -27,6 +32,10 @@ class Menus:
         self.hands = hands
         self.records = records
         self.phases = phases
+        # The overlay judged in at full strength from one picture (its words pure white); a
+        # press it let through too early and ignored by the game goes back to two pictures
+        # alike for the rest of the run.
+        self.one_look_settles = True
 
     def open(self, observation: Observation, action: Action) -> Observation:
         """From any screen, into level `action.level`; or the level select with its buttons
@@ -119,19 +128,26 @@ class Menus:
                 return self.eyes.wait_for(lambda new: new.screen in ("select", "level"),
                                           "the screen after Level Completed", 2)
             except WaitTimeout:  # the overlay was still fading in: clicks are ignored then
+                self.one_look_settles = False
                 observation = self.eyes.look()
                 if observation.screen != "completed":
                     return self.eyes.wait_for_screen("select", "level")
         raise WebbotError(f"'{which.title()}' on the completed screen does nothing")
 
     def settled(self, observation: Observation) -> Observation:
-        """The completed screen once its overlay has stopped fading in."""
+        """The completed screen once its overlay has stopped fading in: shown at full
+        strength, or two pictures alike."""
         previous = observation
+        if observation.screen == "completed" and self.one_look_settles \
+                and overlay_shown_fully(observation.picture):
+            return observation
 
         def still(new: Observation) -> bool:
             nonlocal previous
-            over = new.screen == previous.screen == "completed" and overlay_settled(
-                previous.picture, new.picture)
+            over = new.screen == "completed" and (
+                self.one_look_settles and overlay_shown_fully(new.picture)
+                or previous.screen == "completed"
+                and overlay_settled(previous.picture, new.picture))
             previous = new
             return over or new.screen != "completed"
 
