@@ -109,6 +109,7 @@ def test_daily_set_completes_in_the_portal_and_answers_its_own_popup(fixtures_ur
 
     outcome, puzzle, own, hook = run(url, body, viewport=(1024, 640))
     assert outcome.complete and sorted(puzzle["found"]) == sorted(puzzle["sets"])
+    assert not outcome.read_ahead  # the portal's own page holds no board: read once found
     assert "You completed today's puzzle" in (outcome.completion or "")
     assert hook["consent"] == "declined" and hook["preroll"] == "skipped"
     assert own["consent"] == "declined"  # the game page's own eu_cookie_compliance popup

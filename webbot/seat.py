@@ -17,14 +17,17 @@ if TYPE_CHECKING:
 class Seat(Protocol):
     """What a game's bot sees of its run (a webbot.session.Session is one; only a game's
     factory, `player`, is handed the whole session): the game found on the page, as a Screen
-    or as its frame; the mouse made for it; the recorder; a wait with the page running; and
-    how often the page was reopened (a bot finds its game again on a new one)."""
+    or as its frame; the top page's HTML; the mouse made for it; the recorder; a wait with the
+    page running; and how often the page was reopened (a bot finds its game again on a new
+    one)."""
 
     recorder: Recorder
     mouse: Mouse
 
     @property
     def reopened(self) -> int: ...
+
+    def top_html(self) -> tuple[str, str]: ...
 
     def find_game(self, spec: GameSpec, report: Callable[[str], None] = ...) -> Found: ...
 

@@ -22,7 +22,7 @@ from urllib.parse import urljoin
 
 from playwright.sync_api import ElementHandle, Error, Page
 
-from webbot.answer import NoAnswer, box, evaluate, pause
+from webbot.answer import NoAnswer, box, content, evaluate, pause
 from webbot.breakdown import write_if_asked
 from webbot.browser import (
     ALIVE_S,
@@ -135,6 +135,12 @@ class Session:
     def wait(self, seconds: float) -> None:
         """Let the page run for a while (its events still handled, unlike time.sleep)."""
         pause(self.page, seconds * 1000)
+
+    def top_html(self) -> tuple[str, str]:
+        """The top page's HTML as it is now, and its address (a game read from its HTML may
+        start reading it while its element is looked for)."""
+        frame = self.page.main_frame
+        return content(frame), frame.url
 
     def find_game(self, spec: GameSpec, report: Callable[[str], None] = lambda line: None
                   ) -> Found:

@@ -79,6 +79,7 @@ def test_the_bundled_page(fixtures_url):
     assert_all_found(outcome, puzzle)
     assert dialogs == ["GREAT! \n1 Set Found"] + [f"GREAT! \n{k} Sets Found" for k in range(2, 7)]
     assert outcome.layout == "old" and len(outcome.readings) == 12
+    assert outcome.read_ahead  # the top page's cards read while the game was looked for
     for found in outcome.found:  # what the bot says it clicked is what the cards show
         assert [str(c) for c in found.cards] == [str(outcome.readings[p - 1].card)
                                                   for p in found.positions]
@@ -95,7 +96,7 @@ def test_the_current_layout_with_its_consent_popup(fixtures_url):
     # eu_cookie_compliance popup a second after load, the title saying the puzzle is done.
     outcome, puzzle, dialogs = play(f"{fixtures_url}{CURRENT}?seed=5")
     assert_all_found(outcome, puzzle, re.compile(r"title became 'You completed today's puzzle'"))
-    assert outcome.layout == "current" and dialogs == []
+    assert outcome.layout == "current" and dialogs == [] and outcome.read_ahead
     assert [f.message for f in outcome.found] == ["GREAT!"] * 6
 
 

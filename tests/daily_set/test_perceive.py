@@ -13,7 +13,15 @@ import pytest
 from tests import processes
 from tests.daily_set.conftest import FIXTURES, IMAGES, REAL, needs_reference, site_card
 from webbot.set_cards.model import Card, all_cards
-from webbot.set_cards.perceive import RING, CardError, _white_balanced, classify, decode, load
+from webbot.set_cards.perceive import (
+    RING,
+    CardError,
+    _white_balanced,
+    as_bgr,
+    classify,
+    decode,
+    load,
+)
 
 NUMBERS = range(1, 82)
 SCALES = (0.75, 1.0, 1.6, 2.5)
@@ -117,6 +125,18 @@ def test_a_transparent_png_is_read_on_white():
     picture = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_UNCHANGED)
     assert picture.shape[2] == 4 and picture[0, 0, 3] == 0  # its corners are see-through
     assert classify(decode(data)).card == site_card(41)
+
+
+def test_transparency_laid_on_white_in_integers_is_the_float_formula():
+    """Every colour level at every opacity: the same 8-bit value as c a + 255 (1 - a) in
+    floats, rounded."""
+    level, opacity = np.meshgrid(np.arange(256), np.arange(256))
+    picture = np.zeros((256, 256, 4), np.uint8)
+    picture[..., 0], picture[..., 1], picture[..., 2] = level, 255 - level, level // 2
+    picture[..., 3] = opacity
+    alpha = picture[..., 3:4].astype(np.float32) / 255
+    floats = np.round(picture[..., :3].astype(np.float32) * alpha + 255 * (1 - alpha))
+    assert np.array_equal(as_bgr(picture), floats.astype(np.uint8))
 
 
 def tinted(image: np.ndarray, rgb: tuple[int, int, int]) -> np.ndarray:

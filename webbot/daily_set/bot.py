@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
+from playwright.sync_api import Error
 
 from webbot import answer
 from webbot.daily_set.act import Hands
@@ -22,7 +24,7 @@ from webbot.screen import Box, Grab
 from webbot.seat import Seat
 from webbot.session import Session
 from webbot.set_cards.model import DAILY_SETS, Card, Reading, least_certain
-from webbot.set_cards.perceive import CardError, classify, decode
+from webbot.set_cards.perceive import CardError, as_bgr, classify
 from webbot.vision.marks import Mark
 
 COMPLETION_WAIT_S = 5.0
@@ -45,7 +47,9 @@ class Outcome:
     found: list[FoundSet] = field(default_factory=list)
     completion: str | None = None  # how the page said the puzzle is done
     found_s: float = 0.0  # from the start to the game found (consent answered, ads skipped)
-    read_ms: float = 0.0
+    read_ms: float = 0.0  # the cards' download and reading, wherever they were done
+    read_ahead: bool = False  # read while the game was looked for (CardsAhead)
+    ready_s: float = 0.0  # from the start to the cards read
     confirmed_s: float = 0.0  # from the start to the last set confirmed
     seconds: float = 0.0  # from the start to the end, the completion page included
     recoveries: int = 0  # pages lost and reopened
@@ -79,8 +83,9 @@ def layout_name(board: Board, images: Sequence[np.ndarray]) -> str:
 
 def fetch_images(board: Board) -> list[np.ndarray]:
     """The board's card pictures, in page order, downloaded from the page's own site."""
-    files = ImageFetcher(board.url).fetch_all([slot.image_url for slot in board.slots])
-    return [decode(data, slot.image_url) for data, slot in zip(files, board.slots, strict=True)]
+    pictures = ImageFetcher(board.url).fetch_pictures([slot.image_url for slot in board.slots])
+    return [as_bgr(pixels, slot.image_url)
+            for (_, pixels), slot in zip(pictures, board.slots, strict=True)]
 
 
 def read_cards(board: Board, images: Sequence[np.ndarray]) -> list[Reading]:
@@ -91,6 +96,36 @@ def read_cards(board: Board, images: Sequence[np.ndarray]) -> list[Reading]:
         except CardError as exc:
             raise CardError(f"card {slot.position} ({slot.image_url}): {exc}") from None
     return readings
+
+
+class CardsAhead:
+    """The cards of the top page's board downloaded and read on a thread while the finder looks
+    for the game (its round trips to the browser leave the interpreter free); taken only when
+    the board found is the same board."""
+
+    def __init__(self, html: str, url: str) -> None:
+        self.board = parse_board(html, url)  # WebbotError: no board on the top page
+        self._pool = ThreadPoolExecutor(1, thread_name_prefix="cards-ahead")
+        self._work = self._pool.submit(self._read)
+
+    def _read(self) -> tuple[list[np.ndarray], list[Reading], float]:
+        started = time.perf_counter()
+        images = fetch_images(self.board)
+        return images, read_cards(self.board, images), time.perf_counter() - started
+
+    def taken_for(self, board: Board) -> tuple[list[np.ndarray], list[Reading], float] | None:
+        """The pictures, readings and seconds they took, for `board` if it is the one read;
+        None otherwise, or when they failed (read again, their error said then)."""
+        if board != self.board:
+            return None
+        try:
+            return self._work.result()
+        except WebbotError:
+            return None
+
+    def close(self) -> None:
+        """Bounded: a download gives up within its time-outs."""
+        self._pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _tile(i: int) -> tuple[int, int]:
@@ -137,32 +172,55 @@ class DailySetBot:
         else:
             self.started = time.perf_counter()
         images = self.open_board()
-        with self.seat.recorder.phases("perception"):
-            readings = read_cards(self.board, images)
+        readings = self._readings_ahead
+        if readings is None:
+            with self.seat.recorder.phases("perception"):
+                readings = read_cards(self.board, images)
+            reading = self.started + self.outcome.found_s  # (the game found)
+            self.outcome.read_ms = (time.perf_counter() - reading) * 1000
+        self.outcome.ready_s = time.perf_counter() - self.started
         self.outcome.layout, self.outcome.readings = layout_name(self.board, images), readings
-        reading = self.started + self.outcome.found_s  # (the game found)
-        self.outcome.read_ms = (time.perf_counter() - reading) * 1000
         picture = cards_picture(images)
         self.seat.recorder.keep(picture, "cards")
         self.seat.recorder.annotated(picture, "cards", picture_marks(readings))
         todays_sets(readings)  # a misread stops here, before any click
+        ahead = " while the game was looked for" if self.outcome.read_ahead else ""
         self.report(f"read {len(readings)} cards ({self.outcome.layout} layout) in "
-                    f"{self.outcome.read_ms:.0f} ms: {DAILY_SETS} sets to click")
+                    f"{self.outcome.read_ms:.0f} ms{ahead}: {DAILY_SETS} sets to click")
         self.observation = Observation(tuple(readings))
         return self.observation
 
     def open_board(self) -> list[np.ndarray]:
         """The game found on the page (each thing cleared on the way reported), hands on its
-        frame, its board parsed and the card pictures downloaded."""
-        found = self.seat.find_game(GAME, self.report)
-        frame = found.candidate.frame
-        self.hands = Hands(frame, self.seat.mouse, found.way, self.seat.recorder.phases)
-        reading = time.perf_counter()  # the game found, consent answered, ads skipped
-        self.outcome.found_s = reading - self.started
-        # The live page rather than a second download: a generated puzzle exists only there.
-        with self.seat.recorder.phases("fetching the cards"):
-            self.board = parse_board(answer.content(frame), frame.url)
-            return fetch_images(self.board)
+        frame, its board parsed and the card pictures downloaded (and read: _readings_ahead,
+        when the top page's board was read while the game was looked for)."""
+        self._readings_ahead: list[Reading] | None = None
+        ahead = self._cards_ahead()
+        try:
+            found = self.seat.find_game(GAME, self.report)
+            frame = found.candidate.frame
+            self.hands = Hands(frame, self.seat.mouse, found.way, self.seat.recorder.phases)
+            reading = time.perf_counter()  # the game found, consent answered, ads skipped
+            self.outcome.found_s = reading - self.started
+            # The live page rather than a second download: a generated puzzle exists only there.
+            with self.seat.recorder.phases("fetching the cards"):
+                self.board = parse_board(answer.content(frame), frame.url)
+                taken = ahead.taken_for(self.board) if ahead else None
+                if taken is None:
+                    return fetch_images(self.board)
+            images, self._readings_ahead, seconds = taken
+            self.outcome.read_ms, self.outcome.read_ahead = seconds * 1000, True
+            return images
+        finally:
+            if ahead:
+                ahead.close()
+
+    def _cards_ahead(self) -> CardsAhead | None:
+        """The top page's cards read on a thread, if its HTML holds a board."""
+        try:
+            return CardsAhead(*self.seat.top_html())
+        except (WebbotError, Error):
+            return None
 
     def step(self, triple: tuple[int, int, int]) -> Observation:
         number = len(self.observation.clicked) + 1

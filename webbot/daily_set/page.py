@@ -15,6 +15,7 @@ from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
 import cv2
+import numpy as np
 import requests
 from bs4 import BeautifulSoup
 from requests.adapters import HTTPAdapter
@@ -142,32 +143,39 @@ class ImageFetcher:
         self.use_cache = not self.local if use_cache is None else use_cache
 
     def fetch(self, url: str) -> bytes:
+        return self.fetch_picture(url)[0]
+
+    def fetch_picture(self, url: str) -> tuple[bytes, np.ndarray]:
+        """The image's bytes and its pixels as the gate decoded them (OpenCV's
+        IMREAD_UNCHANGED: alpha and 16 bits kept), decoded once."""
         cached = self._cache_path(url)
         if self.use_cache and _origin(url) == self.origin and cached.is_file():
             try:  # the gate, as a download's: a file damaged or put there is fetched again
                 data = read_bytes(cached, MAX_IMAGE_BYTES)
-                decode_image(data, str(cached), cv2.IMREAD_UNCHANGED)
-                return data
+                return data, decode_image(data, str(cached), cv2.IMREAD_UNCHANGED)
             except InputError:
                 pass
         data = _get(self.session, url, MAX_IMAGE_BYTES, "card image", self.timeout,
                     self.origin).body
         try:  # the one picture gate: a picture declaring absurd dimensions is never decoded
-            decode_image(data, f"card image {shown(url)}", cv2.IMREAD_UNCHANGED)
+            pixels = decode_image(data, f"card image {shown(url)}", cv2.IMREAD_UNCHANGED)
         except InputError as exc:
             raise PageError(f"{exc} ({len(data)} bytes)") from None
         if self.use_cache:
             self._store(cached, data)
-        return data
+        return data, pixels
 
     def fetch_all(self, urls: list[str]) -> list[bytes]:
+        return [data for data, _ in self.fetch_pictures(urls)]
+
+    def fetch_pictures(self, urls: list[str]) -> list[tuple[bytes, np.ndarray]]:
         """The images, in order: a remote site's side by side, a local server's one after
         another (it answers at once; threads only take turns at the interpreter, the replica's
         server running in this process too)."""
         if self.local:
-            return [self.fetch(url) for url in urls]
+            return [self.fetch_picture(url) for url in urls]
         with ThreadPoolExecutor(max_workers=6) as pool:
-            return list(pool.map(self.fetch, urls))
+            return list(pool.map(self.fetch_picture, urls))
 
     def _cache_path(self, url: str) -> Path:
         return self.cache_dir / hashlib.sha256(url.encode()).hexdigest()

@@ -65,16 +65,23 @@ def decode(data: bytes, name: str = "image") -> np.ndarray:
         image = decode_image(data, name, cv2.IMREAD_UNCHANGED)
     except InputError as exc:
         raise NotAPicture(str(exc)) from None
+    return as_bgr(image, name)
+
+
+def as_bgr(image: np.ndarray, name: str = "image") -> np.ndarray:
+    """A picture decoded as it is (OpenCV's IMREAD_UNCHANGED) to 8-bit BGR; transparency laid
+    on white."""
     if image.dtype == np.uint16:
         image = (image >> 8).astype(np.uint8)
     elif image.dtype != np.uint8:
         raise CardError(f"{name}: {image.dtype} pixels are not supported")
     if image.ndim == 2:
         return cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
-    if image.shape[2] == 4:
-        alpha = image[..., 3:4].astype(np.float32) / 255
-        flat = image[..., :3].astype(np.float32) * alpha + 255 * (1 - alpha)
-        return np.round(flat).astype(np.uint8)
+    if image.shape[2] == 4:  # round(c a/255 + 255 (1 - a/255)) = 255 - round((255 - c) a/255),
+        # in 16-bit integers: x/255 never ends in exactly a half
+        alpha = image[..., 3:4].astype(np.uint16)
+        clear = (255 - image[..., :3]).astype(np.uint16)
+        return (255 - (clear * alpha + 127) // 255).astype(np.uint8)
     return image[..., :3]
 
 
