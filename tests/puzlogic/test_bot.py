@@ -171,6 +171,27 @@ def test_a_hidden_sum_is_shown_again_before_the_bot_trusts_its_reading(fixtures_
     assert game["finished"] == [6] and game["hiddenSums"] == []
 
 
+def test_a_level_after_next_is_read_twice_its_first_look_read_while_the_second_is_taken(
+        reader, monkeypatch):
+    import threading
+
+    read = reader.read_level
+    reads: list[tuple[str, int]] = []  # (the reading's thread, its picture)
+
+    def spied(picture):
+        reads.append((threading.current_thread().name, id(picture)))
+        return read(picture)
+
+    monkeypatch.setattr(reader, "read_level", spied)
+    results, game = play(None, [1, 2], reader)
+    assert [r.result for r in results] == ["completed"] * 2 and game["finished"] == [1, 2]
+    on_thread = [i for i, (thread, _) in enumerate(reads) if thread.startswith("puzlogic-reading")]
+    assert on_thread  # level 2's first look, read while its second picture was taken
+    i = on_thread[-1]
+    assert not reads[i + 1][0].startswith("puzlogic-reading")  # the second, by the bot's own
+    assert reads[i][1] != reads[i + 1][1]  # two pictures, read alike
+
+
 def test_a_game_deaf_after_its_overlay_shows_fully_gets_its_press_again(fixtures_url, reader):
     # The bot presses Next once "Level Completed" shows at full strength; a game whose
     # buttons answer later ignores that press: the bot presses again and, for the rest of the

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
 from webbot.debug import Recorder
@@ -32,6 +33,9 @@ class Eyes:
         self.recorder = recorder
         self.phases = phases
         self.last_read: Observation | None = None  # the level as last read, for its solution
+        # A look's reading done here while the next picture is taken (a picture's wait is the
+        # browser's, not the interpreter's).
+        self._reading = ThreadPoolExecutor(1, thread_name_prefix="puzlogic-reading")
 
     def look(self, grab: Grab | None = None, label: str = "frame",
              read: bool = True) -> Observation:
@@ -43,6 +47,15 @@ class Eyes:
         view = self.reader.read_level(picture) if screen == "level" and read else None
         self.records.perceived((time.perf_counter() - started) * 1000)
         return Observation(grab, picture, screen, view)
+
+    def read(self, observation: Observation) -> Observation:
+        """A look at a level, its board read (a look taken with `read` False)."""
+        if observation.view is not None or observation.screen != "level":
+            return observation
+        started = time.perf_counter()
+        view = self.reader.read_level(observation.picture)
+        self.records.perceived((time.perf_counter() - started) * 1000)
+        return replace(observation, view=view)
 
     def wait_for(self, test: Callable[[Observation], bool], what: str, timeout_s: float = 10,
                  label: str = "frame", read: bool = True, poll_s: float | None = None
@@ -72,12 +85,15 @@ class Eyes:
 
     def read_level(self, first: Observation | None = None) -> Observation:
         """A level screen read twice alike and without doubts, with its puzzle. `first`: a
-        look at the level already taken, the first reading."""
+        look at the level already taken, the first reading (one not read yet is read while
+        the second picture is taken)."""
         previous: Puzzle | None = None
         doubts: list[str] = []
         with self.phases("reading"):
+            looks = self._first_two(first) if first is not None else []
             for _ in range(READ_TRIES * 2):
-                observation, first = first or self.wait_for_screen("level"), None
+                observation = self.read(looks.pop(0)) if looks else \
+                    self.wait_for_screen("level")
                 if observation.view is None:
                     continue
                 if observation.view.doubts:  # a leaf over a digit, say: look again
@@ -97,11 +113,23 @@ class Eyes:
         raise UnreadableScreen("cannot read the level: " + "; ".join(doubts or ["it kept "
                                                                                  "changing"]))
 
+    def _first_two(self, first: Observation) -> list[Observation]:
+        """`first`, read, and the next look at the level, taken while `first` was read when
+        it was not yet (that one read after)."""
+        if first.view is not None or first.screen != "level":
+            return [first]
+        reading = self._reading.submit(self.read, first)
+        try:
+            second = self.wait_for_screen("level", read=False)
+        finally:
+            first = reading.result()  # (its error, if any, before the wait's)
+        return [first, second]
+
     def annotated(self, observation: Observation, what: str, found: list[Mark],
                   legend: Sequence[Key] = ()) -> None:
         """The frame with what was read or done on it drawn, named after the level."""
-        current = self.records.current
-        level = current.level if current is not None else observation.view and \
-            observation.view.level
+        current = self.records.current  # (a level read before its records start: its own)
+        level = observation.view and observation.view.level or \
+            (current.level if current is not None else None)
         self.recorder.annotated(observation.grab, f"level-{level or 0:02d}-{what}", found,
                                 legend)

@@ -46,6 +46,9 @@ class Menus:
     def _opened(self, observation: Observation, number: int, unlocking: bool) -> Observation:
         missed = 0  # menu clicks that led nowhere in time
         while True:
+            if observation.screen == "level" and observation.view is None:
+                observation = self.eyes.read_level(observation)  # (its first reading on a
+                # thread while the second picture is taken)
             view = observation.view
             if observation.screen == "level" and view and view.level == number:
                 self.records.started(number, unlocking)
@@ -126,7 +129,7 @@ class Menus:
             self.hands.click(observation, buttons[which])
             try:
                 return self.eyes.wait_for(lambda new: new.screen in ("select", "level"),
-                                          "the screen after Level Completed", 2)
+                                          "the screen after Level Completed", 2, read=False)
             except WaitTimeout:  # the overlay was still fading in: clicks are ignored then
                 self.one_look_settles = False
                 observation = self.eyes.look()
