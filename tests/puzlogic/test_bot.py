@@ -192,20 +192,22 @@ def test_a_level_after_next_is_read_twice_its_first_look_read_while_the_second_i
     assert reads[i][1] != reads[i + 1][1]  # two pictures, read alike
 
 
-def test_a_game_deaf_after_its_overlay_shows_fully_gets_its_press_again(fixtures_url, reader):
-    # The bot presses Next once "Level Completed" shows at full strength; a game whose
-    # buttons answer later ignores that press: the bot presses again and, for the rest of the
-    # run, waits for two pictures alike.
-    def run(url: str) -> tuple[bool, list[int]]:
-        with game_session(RunOptions(url=url), GAME) as session:
-            playable = player(session, [1, 2, 3], reader=reader)
-            results = run_loop(playable)
-            assert [r.result for r in results] == ["completed"] * 3
-            return playable.bot.menus.one_look_settles, \
-                session.page.evaluate(f"{HOOK}.state()")["finished"]
+def test_next_is_pressed_until_the_game_takes_it(fixtures_url, reader, monkeypatch):
+    # A game whose buttons stay deaf 400 ms after its overlay has faded in: the bot presses
+    # Next again after each look that still shows the overlay, and goes on.
+    from webbot.puzlogic.act import Hands
 
-    assert in_own_thread(lambda: run(f"{fixtures_url}{GAME}")) == (True, [1, 2, 3])
-    assert in_own_thread(lambda: run(f"{fixtures_url}{GAME}?deaf_ms=400")) == (False, [1, 2, 3])
+    click = Hands.click
+    presses: list[str] = []  # the screen each press was made on
+
+    def counted(hands, observation, point):
+        presses.append(observation.screen)
+        click(hands, observation, point)
+
+    monkeypatch.setattr(Hands, "click", counted)
+    results, game = play(f"{fixtures_url}{GAME}?deaf_ms=400", [1, 2, 3], reader)
+    assert [r.result for r in results] == ["completed"] * 3 and game["finished"] == [1, 2, 3]
+    assert presses.count("completed") > 2 * 2  # two Nexts, each pressed more than twice
 
 
 def test_played_at_device_scale_2_on_a_zoomed_page(fixtures_url, reader):

@@ -1,29 +1,30 @@
 """Puzlogic's menus: from whatever screen the game shows into a level, through the title,
 the level select (its buttons read with no leaf over them) and "Level Completed" (Next or
-Menu, once its overlay has settled)."""
+Menu, pressed until the game takes it)."""
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import replace
 
+from webbot.deadline import Deadline
 from webbot.errors import WaitTimeout, WebbotError
 from webbot.phases import Phases
 from webbot.puzlogic.act import Hands
 from webbot.puzlogic.decide import Action
 from webbot.puzlogic.eyes import Eyes
 from webbot.puzlogic.model import LevelButton, Observation, UnreadableScreen
-from webbot.puzlogic.perceive import (
-    completed_buttons,
-    hud_button,
-    overlay_settled,
-    overlay_shown_fully,
-)
+from webbot.puzlogic.perceive import completed_buttons, hud_button
 from webbot.puzlogic.records import Records
 
 SELECT_CLEAR_S = 15  # to wait for a look at the level select with no leaf over a button
 # Between looks at a level select a leaf covers: a leaf takes seconds to cross a button, so
 # looking at every frame (60 a second) would only burn the machine's CPU.
 SELECT_LOOK_S = 0.2
+# Level Completed's buttons: the game ignores presses while its overlay fades in (300 ms in the
+# replica), so a button is pressed from the first picture that shows it, and again after each
+# look that still shows the overlay, for this long at most.
+PRESS_FOR_S = 5
 
 
 class Menus:
@@ -32,10 +33,6 @@ class Menus:
         self.hands = hands
         self.records = records
         self.phases = phases
-        # The overlay judged in at full strength from one picture (its words pure white); a
-        # press it let through too early and ignored by the game goes back to two pictures
-        # alike for the rest of the run.
-        self.one_look_settles = True
 
     def open(self, observation: Observation, action: Action) -> Observation:
         """From any screen, into level `action.level`; or the level select with its buttons
@@ -115,49 +112,36 @@ class Menus:
                                   and new.view.level == number, f"level {number}")
 
     def press_completed(self, observation: Observation, which: str) -> Observation:
-        """Press Menu or Next on the completed screen until the screen changes."""
-        with self.phases("waiting"):  # the game ignores the buttons while the overlay fades in
-            observation = self.settled(observation)
-        for _ in range(5):
+        """Press Menu or Next on the completed screen until the screen changes: from the first
+        picture that shows the button (its words at 70% of their strength: the overlay fading
+        in), and again after each look that still shows the overlay, as a player presses again
+        a button that did not take. The screen after it, not read yet."""
+        def shows_button(new: Observation) -> bool:
+            return new.screen != "completed" or which in completed_buttons(new.picture)
+
+        # (the game's fade, its buttons shown late in it; not shown in time: looked at once
+        # more below, with the way cleared)
+        if not shows_button(observation):
+            with self.phases("waiting"), contextlib.suppress(WaitTimeout):
+                observation = self.eyes.wait_for(shows_button, f"'{which.title()}' on the "
+                                                 "completed screen", 3, "completed",
+                                                 read=False)
+        deadline = Deadline(PRESS_FOR_S)
+        while observation.screen == "completed":
             buttons = completed_buttons(observation.picture)
             if which not in buttons:  # a popup come over the game a moment ago may hide it
                 observation = self.eyes.look(self.eyes.screen.grab_uncovered("completed"),
                                              read=False)
+                if observation.screen != "completed":
+                    break
                 buttons = completed_buttons(observation.picture)
             if which not in buttons:
                 raise WebbotError(f"cannot find '{which.title()}' on the completed screen")
+            if deadline.passed():
+                raise WebbotError(f"'{which.title()}' on the completed screen does nothing "
+                                  f"(pressed for {PRESS_FOR_S} s)")
             self.hands.click(observation, buttons[which])
-            try:
-                return self.eyes.wait_for(lambda new: new.screen in ("select", "level"),
-                                          "the screen after Level Completed", 2, read=False)
-            except WaitTimeout:  # the overlay was still fading in: clicks are ignored then
-                self.one_look_settles = False
-                observation = self.eyes.look()
-                if observation.screen != "completed":
-                    return self.eyes.wait_for_screen("select", "level")
-        raise WebbotError(f"'{which.title()}' on the completed screen does nothing")
-
-    def settled(self, observation: Observation) -> Observation:
-        """The completed screen once its overlay has stopped fading in: shown at full
-        strength, or two pictures alike."""
-        previous = observation
-        if observation.screen == "completed" and self.one_look_settles \
-                and overlay_shown_fully(observation.picture):
-            return observation
-
-        def still(new: Observation) -> bool:
-            nonlocal previous
-            over = new.screen == "completed" and (
-                self.one_look_settles and overlay_shown_fully(new.picture)
-                or previous.screen == "completed"
-                and overlay_settled(previous.picture, new.picture))
-            previous = new
-            return over or new.screen != "completed"
-
-        try:
-            return self.eyes.wait_for(still, "the Level Completed overlay to settle", 3,
-                                      "completed", read=False)
-        except WaitTimeout:
-            # On a busy machine grabs come far apart and the leaves drifting under the overlay
-            # keep two pictures apart; 3 s outlasts the fade, and an ignored press is retried.
-            return previous
+            observation = self.eyes.look(read=False)
+        if observation.screen not in ("select", "level"):
+            observation = self.eyes.wait_for_screen("select", "level", read=False)
+        return observation

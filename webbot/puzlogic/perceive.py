@@ -469,28 +469,6 @@ def slot_empty(picture: Picture, spot: Spot) -> bool:
     return _piece_colour(picture.canvas, spot.x, spot.y, picture.background) is None
 
 
-# Pure white pixels of the title: 485 in the real screenshot, 675 at device scale 2, 22 on a
-# page zoomed 1.25x (shrunk back to 800x600, its strokes blur); none before it is fully in.
-FULL_TITLE_PIXELS = 12
-
-
-def overlay_settled(before: Picture, after: Picture) -> bool:
-    """Has the completed overlay stopped fading in between two pictures? (The game ignores
-    its buttons until then.) Leaves drifting under it barely show."""
-    a = before.canvas[100:440:4, 20:780:4].astype(np.int16)
-    b = after.canvas[100:440:4, 20:780:4].astype(np.int16)
-    return float(np.abs(a - b).mean()) < 1.0
-
-
-def overlay_shown_fully(picture: Picture) -> bool:
-    """Does the completed overlay show at its full strength, in this one picture? Its words
-    are drawn white at the overlay's opacity: only once it has faded in fully are the cores
-    of "Level Completed" pure white (the last frame before is at most ~245: a 300 ms fade
-    seen a frame early is ~95% in). The real game's words are pure white too."""
-    title = picture.canvas[35:80, 250:550].min(axis=2)
-    return int(np.count_nonzero(title >= 250)) >= FULL_TITLE_PIXELS
-
-
 def completed_buttons(picture: Picture) -> dict[str, tuple[float, float]]:
     """Centres of the white words on the completed overlay's button row: Menu, then Next."""
     white = masks(picture.canvas[455:505, 250:550])["white"].astype(np.uint8)
