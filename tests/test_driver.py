@@ -21,7 +21,8 @@ def test_the_driver_starts_while_the_bot_is_imported_and_the_run_takes_it_over()
         from webbot.browser import playwright_driver
         with started_early("webbot.daily_set.bot"):
             print(all(m in sys.modules for m in
-                      ("webbot.session", "webbot.play", "webbot.daily_set.bot")))
+                      ("webbot.session", "webbot.play", "webbot.daily_set.bot",
+                       "PIL.PngImagePlugin")))
             with playwright_driver() as playwright:
                 print(take_started() is None, playwright.chromium.name)
         """)

@@ -24,8 +24,11 @@ STOP_S = 10.0
 _started: list[tuple[Any, Any]] = []  # (the sync_playwright manager, its Playwright), if any
 
 
-# What every game's run imports, beside its bot.
-RUN_MODULES = ("webbot.session", "webbot.play")
+# What every game's run imports, beside its bot; and Pillow's picture readers, which the run's
+# first picture loads (webbot.inputs reads each picture's header with them).
+RUN_MODULES = ("webbot.session", "webbot.play", "PIL.Image", "PIL.BmpImagePlugin",
+               "PIL.GifImagePlugin", "PIL.JpegImagePlugin", "PIL.PpmImagePlugin",
+               "PIL.PngImagePlugin")
 
 
 @contextmanager

@@ -40,10 +40,15 @@ class Candidate:
                 f"{frame_name(self.frame)}")
 
     def grab(self) -> Grab:
-        """A picture of the element (scrolled into view first), taken once."""
+        """A picture of the element (scrolled into view first when it is not in the window),
+        taken once."""
         if self._grab is None:
-            answer.scroll_into_view(self.element, 5)
             box = answer.box(self.element) or {}
+            view = self.frame.page.viewport_size
+            if not box or view is None or not Box.of(box).within(view["width"], view["height"],
+                                                                 slack=0.5):
+                answer.scroll_into_view(self.element, 5)  # (a scroll waits for frames)
+                box = answer.box(self.element) or {}
             if not box.get("width") or not box.get("height"):
                 raise Error("not displayed")
             png = self.camera.shoot(box)

@@ -108,8 +108,9 @@ class Menus:
             return self.eyes.wait_for_screen("select")
         assert button is not None
         self.hands.click(observation, button.spot_centre)
-        return self.eyes.wait_for(lambda new: new.screen == "level" and new.view is not None
-                                  and new.view.level == number, f"level {number}")
+        # (read after, its first look while the second is taken; its number checked then)
+        return self.eyes.wait_for(lambda new: new.screen == "level", f"level {number}",
+                                  read=False)
 
     def press_completed(self, observation: Observation, which: str) -> Observation:
         """Press Menu or Next on the completed screen until the screen changes: from the first
