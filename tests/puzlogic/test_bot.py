@@ -171,43 +171,37 @@ def test_a_hidden_sum_is_shown_again_before_the_bot_trusts_its_reading(fixtures_
     assert game["finished"] == [6] and game["hiddenSums"] == []
 
 
-def test_a_level_after_next_is_read_twice_its_first_look_read_while_the_second_is_taken(
-        reader, monkeypatch):
+def test_next_is_pressed_until_taken_and_the_level_read_twice_its_first_look_on_a_thread(
+        fixtures_url, reader, monkeypatch):
+    # A game whose buttons stay deaf 400 ms after its overlay has faded in: the bot presses
+    # Next again after each look that still shows the overlay. The level after it is read
+    # twice alike, its first look read on a thread while the second picture is taken.
     import threading
 
-    read = reader.read_level
-    reads: list[tuple[str, int]] = []  # (the reading's thread, its picture)
-
-    def spied(picture):
-        reads.append((threading.current_thread().name, id(picture)))
-        return read(picture)
-
-    monkeypatch.setattr(reader, "read_level", spied)
-    results, game = play(None, [1, 2], reader)
-    assert [r.result for r in results] == ["completed"] * 2 and game["finished"] == [1, 2]
-    on_thread = [i for i, (thread, _) in enumerate(reads) if thread.startswith("puzlogic-reading")]
-    assert on_thread  # level 2's first look, read while its second picture was taken
-    i = on_thread[-1]
-    assert not reads[i + 1][0].startswith("puzlogic-reading")  # the second, by the bot's own
-    assert reads[i][1] != reads[i + 1][1]  # two pictures, read alike
-
-
-def test_next_is_pressed_until_the_game_takes_it(fixtures_url, reader, monkeypatch):
-    # A game whose buttons stay deaf 400 ms after its overlay has faded in: the bot presses
-    # Next again after each look that still shows the overlay, and goes on.
     from webbot.puzlogic.act import Hands
 
-    click = Hands.click
+    click, read = Hands.click, reader.read_level
     presses: list[str] = []  # the screen each press was made on
+    reads: list[tuple[str, int]] = []  # (the reading's thread, its picture)
 
     def counted(hands, observation, point):
         presses.append(observation.screen)
         click(hands, observation, point)
 
+    def spied(picture):
+        reads.append((threading.current_thread().name, id(picture)))
+        return read(picture)
+
     monkeypatch.setattr(Hands, "click", counted)
-    results, game = play(f"{fixtures_url}{GAME}?deaf_ms=400", [1, 2, 3], reader)
-    assert [r.result for r in results] == ["completed"] * 3 and game["finished"] == [1, 2, 3]
-    assert presses.count("completed") > 2 * 2  # two Nexts, each pressed more than twice
+    monkeypatch.setattr(reader, "read_level", spied)
+    results, game = play(f"{fixtures_url}{GAME}?deaf_ms=400", [1, 2], reader)
+    assert [r.result for r in results] == ["completed"] * 2 and game["finished"] == [1, 2]
+    assert presses.count("completed") > 2  # Next, pressed more than twice
+    on_thread = [i for i, (thread, _) in enumerate(reads) if thread.startswith("puzlogic-reading")]
+    assert on_thread  # level 2's first look, read while its second picture was taken
+    i = on_thread[-1]
+    assert not reads[i + 1][0].startswith("puzlogic-reading")  # the second, by the bot's own
+    assert reads[i][1] != reads[i + 1][1]  # two pictures, read alike
 
 
 def test_played_at_device_scale_2_on_a_zoomed_page(fixtures_url, reader):
