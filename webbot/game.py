@@ -29,6 +29,7 @@ class Candidate:
     box: Box  # in the page's viewport, CSS pixels
     camera: Camera = field(repr=False)
     _grab: Grab | None = field(default=None, repr=False)
+    _html: str | None = field(default=None, repr=False)
 
     @property
     def name(self) -> str:
@@ -57,7 +58,10 @@ class Candidate:
         return self._grab
 
     def html(self) -> str:
-        return answer.content(self.frame)
+        """The frame's HTML, read once (as the game was recognised by it)."""
+        if self._html is None:
+            self._html = answer.content(self.frame)
+        return self._html
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,7 @@ open shadow root in it; declining first, accepting only where no way to decline 
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from playwright.sync_api import ElementHandle, Error, Frame
@@ -96,9 +97,14 @@ class Button:
 def consent_buttons(frame: Frame) -> list[Button]:
     """The consent buttons showing in `frame` (its document and open shadow roots), the ways
     to decline first; empty when the frame went away meanwhile."""
+    looked_for = [VENDORS, DECLINE_WORDS, ACCEPT_WORDS, CONSENT_CONTEXT]
     try:
-        found = answer.evaluate_handle(frame, page_script("consent_buttons"),
-                                       [VENDORS, DECLINE_WORDS, ACCEPT_WORDS, CONSENT_CONTEXT])
+        # Most looks find none: counted in one round trip, the buttons taken only when some
+        # show (whatever the page answers but a plain 0 is looked at in full).
+        count = answer.evaluate(frame, _counted(), looked_for)
+        if count == 0 and type(count) is int:
+            return []
+        found = answer.evaluate_handle(frame, page_script("consent_buttons"), looked_for)
         rows = [answer.properties(row) for row in answer.properties(found).values()]
         buttons = []
         for row in rows:
@@ -110,3 +116,8 @@ def consent_buttons(frame: Frame) -> list[Button]:
         return buttons
     except Error:
         return []
+
+
+@functools.cache
+def _counted() -> str:
+    return f"(...args) => ({page_script('consent_buttons')})(...args).length"

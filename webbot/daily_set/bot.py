@@ -12,7 +12,6 @@ import cv2
 import numpy as np
 from playwright.sync_api import Error
 
-from webbot import answer
 from webbot.daily_set.act import Hands
 from webbot.daily_set.answers import Answer
 from webbot.daily_set.decide import Misread, Observation, next_set, todays_sets
@@ -202,9 +201,10 @@ class DailySetBot:
             self.hands = Hands(frame, self.seat.mouse, found.way, self.seat.recorder.phases)
             reading = time.perf_counter()  # the game found, consent answered, ads skipped
             self.outcome.found_s = reading - self.started
-            # The live page rather than a second download: a generated puzzle exists only there.
+            # The live page rather than a second download: a generated puzzle exists only there
+            # (its HTML as the game was recognised by it, a moment ago).
             with self.seat.recorder.phases("fetching the cards"):
-                self.board = parse_board(answer.content(frame), frame.url)
+                self.board = parse_board(found.candidate.html(), frame.url)
                 taken = ahead.taken_for(self.board) if ahead else None
                 if taken is None:
                     return fetch_images(self.board)
