@@ -7,7 +7,6 @@ import os
 import re
 import shutil
 import sys
-import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
@@ -21,10 +20,9 @@ from webbot.answer import NoAnswer, answered, detach, with_defaults
 from webbot.cache import keep_node_compile_cache
 from webbot.consent import Consent
 from webbot.deadline import Deadline
-from webbot.driver import STOP_S, take_started
+from webbot.driver import stop_within, take_started
 from webbot.errors import WebbotError, first_line
 from webbot.options import BrowserOptions
-from webbot.playwright_inside import driver_pid
 from webbot.profile import ProfileInUse, profile_lock
 from webbot.shown import shown_name
 from webbot.stream import DEVTOOLS_TIMEOUT_MS
@@ -357,14 +355,7 @@ def playwright_driver() -> Iterator[Playwright]:
     try:
         yield playwright
     finally:
-        pid = driver_pid(manager)
-        ending = threading.Timer(STOP_S, lambda: pid and end_browser(pid))
-        ending.daemon = True
-        ending.start()
-        try:
-            manager.__exit__()
-        finally:
-            ending.cancel()
+        stop_within(manager, end_browser)
 
 
 class Unanswered(WebbotError):

@@ -13,7 +13,7 @@ import importlib
 import os
 import signal
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from typing import Any
 
@@ -54,7 +54,7 @@ def started_early(bot_module: str) -> Iterator[None]:
         yield
     finally:
         if _started:  # not taken over: the run ended before its browser
-            _stop(_started.pop()[0])
+            stop_within(_started.pop()[0])  # (it started no browser)
 
 
 def take_started() -> tuple[Any, Any] | None:
@@ -63,10 +63,11 @@ def take_started() -> tuple[Any, Any] | None:
     return _started.pop() if _started else None
 
 
-def _stop(manager: Any) -> None:
-    """A driver that started no browser stopped, within STOP_S (else ended by its pid)."""
+def stop_within(manager: Any, end: Callable[[int], object] | None = None) -> None:
+    """Playwright's driver stopped within STOP_S, else ended by its pid: by `end` (one that
+    started a browser: webbot.browser.end_browser ends its processes too), or SIGKILL."""
     pid = driver_pid(manager)
-    ending = threading.Timer(STOP_S, _end, (pid,))
+    ending = threading.Timer(STOP_S, _end, (pid, end or _kill))
     ending.daemon = True
     ending.start()
     try:
@@ -75,10 +76,14 @@ def _stop(manager: Any) -> None:
         ending.cancel()
 
 
-def _end(pid: int | None) -> None:
+def _end(pid: int | None, end: Callable[[int], object]) -> None:
     if pid is not None:
-        with suppress(ProcessLookupError, PermissionError):
-            os.kill(pid, signal.SIGKILL)
+        end(pid)
+
+
+def _kill(pid: int) -> None:
+    with suppress(ProcessLookupError, PermissionError):
+        os.kill(pid, signal.SIGKILL)
 
 
 def _import(modules: Sequence[str]) -> None:
