@@ -136,10 +136,10 @@ def test_a_real_dialog_is_still_reported_by_its_own_name_among_forged_messages(
 
 @needs_library
 def test_a_message_of_any_depth_or_size_through_the_binding_is_taken_or_refused(browser):
-    """Sent by the page's own script straight to the binding: a message nested hundreds or
-    thousands deep (Playwright's client reads it recursively; past what the page can send, its
-    own call fails) or megabytes long is refused, the engine and the page go on, and a message
-    the protocol allows is taken."""
+    """Sent by the page's own script to window.autoconsentSendMessage (the gate in the page,
+    consent_gate.js): a message nested hundreds or thousands deep (past what the page can
+    serialise, its own call fails) or megabytes long is refused, the engine and the page go on,
+    and a message the protocol allows is taken."""
     context = browser.new_context()
     try:
         engine = Engine(LIBRARY)
@@ -164,6 +164,11 @@ def test_a_message_of_any_depth_or_size_through_the_binding_is_taken_or_refused(
             assert page.evaluate("1 + 1") == 2
         page.evaluate(send, [3, 10])
         assert len(engine.errors) == before + 1  # (a message of the protocol is read)
+        # A flood: what passes the gate is answered before the page's promises settle.
+        page.evaluate("""() => Promise.all(Array.from({length: 5000}, (_, i) =>
+            window.autoconsentSendMessage({type: "autoconsentError", details: i})))""")
+        [frame] = engine.budgets
+        assert MAX_MESSAGES - 20 <= engine.budgets[frame].messages <= MAX_MESSAGES
     finally:
         context.close()
 
@@ -232,6 +237,11 @@ class FakeFrame:
         return False
 
 
+def say(engine: Engine, frame: FakeFrame, message: object) -> None:
+    """A message as the page's gate sends it: its JSON text (consent_gate.js)."""
+    engine._on_message({"frame": frame}, json.dumps(message))
+
+
 @pytest.fixture
 def engine(monkeypatch) -> Engine:
     if LIBRARY is None:
@@ -250,20 +260,19 @@ def engine(monkeypatch) -> Engine:
 def test_init_is_answered_once_a_document_and_eval_never(engine):
     frame = FakeFrame()
     for _ in range(5):
-        engine._on_message({"frame": frame}, {"type": "init", "url": frame.url})
-    engine._on_message({"frame": frame}, {"type": "eval", "id": "1", "code": "window.x = 1"})
+        say(engine, frame, {"type": "init", "url": frame.url})
+    say(engine, frame, {"type": "eval", "id": "1", "code": "window.x = 1"})
     assert [m["type"] for m in frame.sent] == ["initResp"]
     assert not any("window.x" in script for script in frame.scripts)
 
 
 def test_a_claimed_answer_without_a_dialog_seen_is_not_reported(engine):
     frame = FakeFrame()
-    source = {"frame": frame}
-    engine._on_message(source, {"type": "init", "url": frame.url})
+    say(engine, frame, {"type": "init", "url": frame.url})
     for kind in ("cmpDetected", "popupFound"):
-        engine._on_message(source, {"type": kind, "cmp": FORGED})
-    engine._on_message(source, {"type": "optOutResult", "cmp": FORGED, "result": True})
-    engine._on_message(source, {"type": "autoconsentDone", "cmp": FORGED, "isCosmetic": True})
+        say(engine, frame, {"type": kind, "cmp": FORGED})
+    say(engine, frame, {"type": "optOutResult", "cmp": FORGED, "result": True})
+    say(engine, frame, {"type": "autoconsentDone", "cmp": FORGED, "isCosmetic": True})
     assert engine.step() == [] and not engine.busy()
     assert [m["type"] for m in frame.sent] == ["initResp"]  # not asked to decline, nor accept
 
@@ -271,19 +280,32 @@ def test_a_claimed_answer_without_a_dialog_seen_is_not_reported(engine):
 def test_a_frame_s_messages_and_the_error_list_are_bounded(engine):
     frame = FakeFrame()
     for i in range(MAX_MESSAGES * 3):
-        engine._on_message({"frame": frame}, {"type": "autoconsentError", "details": i})
+        say(engine, frame, {"type": "autoconsentError", "details": i})
     assert len(engine.errors) == MAX_ERRORS
     assert json.loads(engine.errors[-1]) < MAX_MESSAGES  # the rest were not read
     # A new document after the frame used its budget gets no rules.
-    engine._on_message({"frame": frame}, {"type": "init", "url": frame.url})
+    say(engine, frame, {"type": "init", "url": frame.url})
     assert frame.sent == []
+
+
+def test_only_a_message_s_json_text_is_read(engine):
+    """What the page's gate sends (consent_gate.js); anything else came past it, straight to
+    the binding, and is not read: an object, text that is not JSON or nests past Python's
+    reading, text longer than a message may be."""
+    frame = FakeFrame()
+    for raw in ({"type": "init", "url": frame.url}, "{not json", "[" * 3000 + "]" * 3000,
+                json.dumps({"type": "init", "url": frame.url, "pad": " " * MAX_CHARS})):
+        engine._on_message({"frame": frame}, raw)
+    assert frame.sent == []
+    say(engine, frame, {"type": "init", "url": frame.url})
+    assert [m["type"] for m in frame.sent] == ["initResp"]
 
 
 def test_rules_go_to_at_most_max_inits_documents_of_a_frame(engine, monkeypatch):
     monkeypatch.setattr(engine_module, "_same_document", lambda frame, document: False)
     frame = FakeFrame()
     for _ in range(MAX_INITS + 5):
-        engine._on_message({"frame": frame}, {"type": "init", "url": frame.url})
+        say(engine, frame, {"type": "init", "url": frame.url})
     assert len(frame.sent) == MAX_INITS
 
 

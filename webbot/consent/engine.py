@@ -7,15 +7,18 @@ ones that appear later; it talks to the bot through one exposed binding. Each me
 answered in the frame that sent it: `init` with the config and the rules that can run in that
 frame. It opts out, and opts in only where opting out failed.
 
-The binding takes messages from any script in the page's world, so what it says is checked
-(`messages.py`) and bounded per frame, and what it claims is not simply believed: the library
-waits for the bot's word before it answers a dialog it found (`autoAction` null), and the bot
-gives it only for a dialog it sees itself (`look.py`: the vendor's own popup, by the selectors
-of the library's rule for it, else its consent buttons); that a dialog was answered is said
-only when the bot saw that dialog gone (webbot.consent), and the vendor is named only when the
-bot saw the vendor's own popup go. A message may come nested as deep as the page's own script
-can send (Playwright's client reads a binding's argument recursively: see READING_DEPTH); its
-depth is checked before anything else reads it.
+The binding takes messages from any script in the page's world, so a gate in the page lets a
+document send a bounded number of them, each as JSON text of bounded length
+(page_scripts/consent_gate.js: a flood stays in the page's renderer, off the bot's connection),
+what comes through is checked (`messages.py`) and bounded per frame, and what it claims is not
+simply believed: the library waits for the bot's word before it answers a dialog it found
+(`autoAction` null), and the bot gives it only for a dialog it sees itself (`look.py`: the
+vendor's own popup, by the selectors of the library's rule for it, else its consent buttons);
+that a dialog was answered is said only when the bot saw that dialog gone (webbot.consent),
+and the vendor is named only when the bot saw the vendor's own popup go. A script that finds
+the binding past the gate (through Playwright's own objects in the page) may still send
+anything, nested as deep as the page can (Playwright's client reads a binding's argument
+recursively: see READING_DEPTH): only JSON text is read, its depth checked first.
 
 The bundle runs in the page's main world, so the config says `isMainWorld`: the engine then
 runs its rule snippets itself instead of asking the bot (no `eval` round trip, whose 1 s limit
@@ -29,6 +32,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import secrets
 import sys
 import threading
 import time
@@ -44,7 +48,8 @@ from playwright.sync_api import BrowserContext, ElementHandle, Error, Frame, JSH
 
 from webbot.answer import NoAnswer, evaluate, evaluate_handle
 from webbot.consent.look import dialog_in
-from webbot.consent.messages import Done, Failure, Found, Init, Report, Result, checked
+from webbot.consent.messages import MAX_CHARS, Done, Failure, Found, Init, Report, Result, checked
+from webbot.page_scripts import page_script
 from webbot.shown import shown
 
 PACKAGE = "@duckduckgo/autoconsent"
@@ -252,6 +257,17 @@ class FrameState:
         return not (self.asked or self.result or self.reported)
 
 
+def _parsed(raw: object) -> object:
+    """A message as the page's gate sends it (its JSON text; consent_gate.js), else None (sent
+    past the gate, straight to the binding)."""
+    if not isinstance(raw, str) or len(raw) > MAX_CHARS:
+        return None
+    try:
+        return json.loads(raw)
+    except (ValueError, RecursionError):
+        return None
+
+
 @dataclass
 class Budget:
     """What one frame has sent, over all its documents."""
@@ -275,14 +291,17 @@ class Engine:
         """On a context (every page it opens), or on one page (a tab of the user's browser)."""
         # (before the page opens anything: no page script yet that could keep it waiting)
         sys.setrecursionlimit(max(sys.getrecursionlimit(), READING_DEPTH))
-        target.expose_binding("autoconsentSendMessage", self._on_message)
+        binding = f"__webbotConsent{secrets.token_hex(8)}"
+        target.expose_binding(binding, self._on_message)
+        target.add_init_script(script=f"({page_script('consent_gate')})"
+                                      f"({json.dumps([binding, MAX_MESSAGES, MAX_CHARS])})")
         target.add_init_script(script=self.library.bundle)
 
     def _on_message(self, source: dict, raw: object) -> None:
         frame: Frame = source["frame"]
         budget = self.budgets.setdefault(frame, Budget())
         budget.messages += 1
-        message = checked(raw) if budget.messages <= MAX_MESSAGES else None
+        message = checked(_parsed(raw)) if budget.messages <= MAX_MESSAGES else None
         if message is None:
             return
         state = self.frames.get(frame)
