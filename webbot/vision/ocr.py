@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -13,6 +14,10 @@ import pytesseract
 
 from webbot.errors import WebbotError
 
+# Tesseract's OpenMP threads only cost here: it reads a line or a list of small pictures,
+# often while a browser draws and other readings run (its makers advise one thread a process
+# where processes run side by side). A limit the user set is kept.
+os.environ.setdefault("OMP_THREAD_LIMIT", "1")
 _MISSING = "Tesseract not found: install Debian's package (apt-get install tesseract-ocr)"
 PAGE_BREAK = "\f"  # what Tesseract writes between the pages of a list of pictures
 
