@@ -184,8 +184,10 @@ def test_a_card_is_reached_in_one_move_however_far_and_the_mouse_moves_on_as_the
     answer = hands.click_set([far_slot(1), far_slot(2), far_slot(3)], then=far_slot(4))
     assert answer.found == 1
     # One move a card (a flick: each move on the way costs the page a frame), and one more
-    # to the next set's first card, already made when the answer is heard.
-    assert page.evaluate("moves") == 4
+    # to the next set's first card, made while the page answers. (On a loaded machine the
+    # page's alert may come first: the move made while it is up never reaches the page, and
+    # the next press is made where the mouse was sent; CI once counted 3.)
+    assert page.evaluate("moves") in (3, 4)
     assert hands.mouse.position == (950, 630)
     assert page.evaluate("[1, 2, 3, 4].map(n => document.querySelector('[name=A' + n + ']')"
                          ".checked)") == [True, True, True, False]  # moved on to, not clicked
