@@ -48,7 +48,11 @@ def pytest_addoption(parser):
 
 def pytest_collection_modifyitems(config, items):
     """Without --full, the tests marked `full` are left out (said as deselected): CI plays one
-    case of each kind, and `bash scripts/test.sh --full` plays them all."""
+    case of each kind, and `bash scripts/test.sh --full` plays them all. The tests marked
+    `long` go first: handed out last, one of them would keep its process busy after the
+    others have finished (a sort that keeps the order otherwise: every process collects the
+    same)."""
+    items.sort(key=lambda item: item.get_closest_marker("long") is None)
     if config.getoption("--full"):
         return
     left_out = [item for item in items if item.get_closest_marker("full")]

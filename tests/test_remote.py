@@ -149,6 +149,7 @@ def users_chromium(pages_url):
         yield url, browser
 
 
+@pytest.mark.long
 def test_two_runs_in_the_user_s_own_browser_carry_the_coins_and_leave_it_as_it_was(
         users_chromium, fixtures_url, playwright):
     """--connect to the user's Chromium: the bot plays in its context (storage and all), in a

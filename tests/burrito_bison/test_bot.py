@@ -62,6 +62,7 @@ def play(url: str, rounds: int, debug_dir=None, **bot_options) -> tuple[WatchedB
     return in_own_thread(run)
 
 
+@pytest.mark.long
 def test_a_round_through_the_title_the_comic_a_flash_sale_and_the_cards(fixtures_url, tmp_path):
     # Flights at half their time, not a quarter: the replica steps at most 250 ms a frame, so
     # on a starved CI renderer a 4x flight ended within the 4 frames the camera lets pass
@@ -102,6 +103,7 @@ def visit_shop(url: str) -> tuple[BurritoBot, dict, list[str]]:
     return *in_own_thread(run), said
 
 
+@pytest.mark.long
 def test_a_visit_to_the_shop_buys_and_names_each_upgrade_as_the_game_counts_it(fixtures_url):
     bot, state, said = visit_shop(f"{fixtures_url}{GAME}?seed=7&scene=shop&coins=500")
     assert state["purchases"], "nothing was bought with 500 coins"

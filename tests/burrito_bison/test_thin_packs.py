@@ -10,6 +10,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import pytest
 
 from tests.burrito_bison.conftest import GAME, REAL, needs_reference
 from webbot.burrito_bison import digits
@@ -77,6 +78,7 @@ def right_or_unreadable(answer: dict, truth: dict, plain: str) -> dict[str, str]
     return unreadable
 
 
+@pytest.mark.long
 def test_the_reported_thin_pack_reads_no_number_wrong(webbot_here, browser, fixtures_url,
                                                      tmp_path):
     """Cut from a results screen (a total of 2,000), the missions and the piñata: no shop, so
@@ -124,6 +126,7 @@ def link(folder: Path, **shots: str) -> None:
         (folder / f"{shot}.png").symlink_to(REAL / "screens" / name)
 
 
+@pytest.mark.long
 @needs_reference
 def test_real_thin_packs_read_no_number_wrong(webbot_here, tmp_path):
     """The real results, missions and piñata (a pack that knows no digit, whose glyphs

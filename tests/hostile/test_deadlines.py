@@ -101,6 +101,7 @@ def _played_or_one_line(result: subprocess.CompletedProcess, took: float, memory
         assert "stopped answering" in one_clean_line(result)
 
 
+@pytest.mark.long
 def test_a_page_whose_script_never_yields_is_recovered_or_ends_in_one_line(fixtures_url):
     """The game framed by a page that, a few seconds in, keeps its main thread for good: the
     renderer answers nothing more (no script, picture or mouse). The page is reopened, and

@@ -78,6 +78,7 @@ def framed(portal_url: str, game_url: str, event: str, hang: str | None = None) 
     ("burrito-bison", "visibility", False),
 ], lambda case: case[:2] in (("burrito-bison", "focus"), ("puzlogic", "mousedown"),
                              ("puzlogic", "visibility"))))
+@pytest.mark.long
 def test_a_page_that_spins_in_a_handler_the_bot_sets_off_ends_the_game_in_one_line(
         tmp_path, game, event, in_frame, request):
     full = request.config.getoption("--full")
@@ -102,6 +103,7 @@ def test_a_page_that_spins_in_a_handler_the_bot_sets_off_ends_the_game_in_one_li
         assert "page and reason" not in line, line
 
 
+@pytest.mark.long
 def test_ctrl_c_in_a_wedge_ends_the_run_as_interrupted_at_once(tmp_path, request):
     """The portal stuck once its game frame has the focus: once the bot says the page stopped
     answering, it is reopening it into the same wedge; Ctrl-C (SIGINT to the group, as a

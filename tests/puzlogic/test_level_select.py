@@ -12,6 +12,7 @@ import shutil
 
 import cv2
 import numpy as np
+import pytest
 
 from tests.conftest import run_webbot
 from tests.puzlogic.replica import HOOK, wait_screen
@@ -75,6 +76,7 @@ def test_a_fresh_run_piped_unlocks_its_way_past_a_leaf_on_the_level_select(tmp_p
     assert done.stderr == ""
 
 
+@pytest.mark.long
 def test_a_label_kept_hidden_ends_the_run_in_one_line(tmp_path):
     """A select the bot cannot read is not acted on: a leaf that never moves off a label is
     waited out for a bounded time, then said."""
