@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import os
 
-# OpenCV on one thread in each test process and in the runs it starts (read as OpenCV loads,
-# so before anything imports it): the test processes already fill the machine's cores, and
-# OpenCV's threads, which wait for work busily, would only take CPU from one another.
+# OpenCV and numpy's OpenBLAS on one thread in each test process and in the runs it starts
+# (read as each loads, so before anything imports them): the test processes already fill the
+# machine's cores, and these threads, which wait for work busily, would only take CPU from one
+# another.
 os.environ.setdefault("OPENCV_FOR_THREADS_NUM", "1")
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import fcntl
 import json
