@@ -308,13 +308,23 @@ def test_raw_input_clicks_a_daily_set_and_launches_burrito_bison_at_another_size
         picture, info = env.reset(seed=3)
         assert picture.shape == (800, 1280, 3)
         base = env.unwrapped  # (where the cards lie: the test's knowledge, not an agent's)
+        earned = 0.0
         for position in info["judge"]["sets"][0]:
             slot = base._board.slots[position - 1]
             x, y = base._on_browser_thread(lambda slot=slot: base._hands.places.middle(slot))
             picture, reward, terminated, _, info = env.step(
                 {"move": 1, "at": np.array([x / 1279, y / 799], np.float32),
                  "end": np.zeros(2, np.float32), "key": 0})
-        assert (reward, terminated, info["judge"]["score"]) == (1.0, False, 1)
+            earned += reward
+        # The page answers the third click a frame or more later: on a loaded machine after
+        # the click's step has looked (CI once saw no reward yet); looks until it has.
+        for _ in range(50):
+            if info["judge"]["score"]:
+                break
+            picture, reward, terminated, _, info = env.step(
+                {"move": 0, "at": np.zeros(2), "end": np.zeros(2), "key": 0})
+            earned += reward
+        assert (earned, terminated, info["judge"]["score"]) == (1.0, False, 1)
         _, _, _, _, info = env.step({"move": 3, "at": np.zeros(2), "end": np.zeros(2),
                                      "key": 0})  # Escape: nothing to close, nothing changes
         assert info["judge"]["score"] == 1
