@@ -74,3 +74,21 @@ def test_right_click(page, pages_url):
     Mouse(page).click(150, 140, button="right")
     kinds = [(e["type"], e["button"]) for e in events_of(page) if e["type"] != "mousemove"]
     assert ("mousedown", 2) in kinds and ("contextmenu", 2) in kinds
+
+
+def test_a_click_again_where_the_mouse_rests_makes_no_move(page, pages_url):
+    page.goto(f"{pages_url}events.html")
+    done_by_others = [0]
+    mouse = Mouse(page, others=lambda: done_by_others[0])
+    mouse.click(150, 140)
+    moved = len([e for e in events_of(page) if e["type"] == "mousemove"])
+    mouse.click(150, 140)  # a press again on a button that did not take
+    kinds = [e["type"] for e in events_of(page)]
+    assert kinds.count("mousemove") == moved and kinds.count("mousedown") == 2
+
+    done_by_others[0] += 1  # (a consent button clicked, say: the mouse may be elsewhere)
+    mouse.click(150, 140)
+    assert [e["type"] for e in events_of(page)].count("mousemove") > moved
+    moved = len([e for e in events_of(page) if e["type"] == "mousemove"])
+    mouse.click(151, 140)  # another point
+    assert [e["type"] for e in events_of(page)].count("mousemove") > moved

@@ -39,7 +39,8 @@ class Mouse:
     """
 
     def __init__(self, page: Page, *, step_px: float = 12, pause_ms: float = 0,
-                 guard: Callable[[float, float], None] | None = None) -> None:
+                 guard: Callable[[float, float], None] | None = None,
+                 others: Callable[[], int] = lambda: 0) -> None:
         self.page = page
         self.step_px = step_px
         self.pause_ms = pause_ms
@@ -48,6 +49,11 @@ class Mouse:
         # show what an input did must be drawn after it (webbot.screen).
         self.acted_at = -math.inf
         self.guard = guard
+        # How many things have been done to the page by others (the Way's consent answers and
+        # cover presses, which may move the mouse): while unchanged, the mouse rests where it
+        # was last moved.
+        self.others = others
+        self._others_seen = others()
 
     def move_to(self, x: float, y: float, step_px: float | None = None,
                 steps: int | None = None) -> None:
@@ -59,13 +65,21 @@ class Mouse:
                 if self.pause_ms:
                     answer.pause(self.page, self.pause_ms)
         self.position = (x, y)
+        self._others_seen = self.others()
         self.acted_at = time.monotonic()
+
+    def rests_at(self, x: float, y: float) -> bool:
+        """Whether the mouse is still where it was last moved, at (x, y): nothing else has
+        moved it since."""
+        return self.position is not None and math.dist(self.position, (x, y)) < 0.5 \
+            and self.others() == self._others_seen
 
     def click(self, x: float, y: float, button: str = "left",
               step_px: float | None = None, steps: int | None = None) -> None:
         if self.guard:
             self.guard(x, y)
-        self.move_to(x, y, step_px, steps)
+        if not self.rests_at(x, y):  # (a press again on a button that did not take: no move)
+            self.move_to(x, y, step_px, steps)
         self._down(button)
         self._up(button)
         self.acted_at = time.monotonic()

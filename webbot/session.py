@@ -153,7 +153,7 @@ class Session:
                           selector=self.game_selector, timeout_s=self.find_timeout_s)
         self._show_found(spec, found)
         self.found = found
-        self.mouse = Mouse(self.page, guard=found.way.guard)
+        self.mouse = Mouse(self.page, guard=found.way.guard, others=lambda: len(found.way.cleared))
         return found
 
     def _show_found(self, spec: GameSpec, found: Found) -> None:

@@ -65,8 +65,9 @@ class Drops:
                 observation = self.eyes.wait_for(lambda new: new.screen == "completed"
                                                  or new.view is not None,
                                                  "the completed screen or the board", 5)
-        if last and (observation.screen not in ("level", "unknown") or observation.view is not None
-                     and all(is_placed(observation.view, p) for p in placements)):
+        if last and observation.screen != "completed" and (
+                observation.screen not in ("level", "unknown") or observation.view is not None
+                and all(is_placed(observation.view, p) for p in placements)):
             with self.phases("waiting"):  # the game's own settle and fade
                 observation = self.eyes.wait_for_screen("completed", timeout_s=5, read=False)
         if observation.screen == "completed":
