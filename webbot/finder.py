@@ -159,10 +159,8 @@ def find_game(page: Page, spec: GameSpec, clearance: Clearance, *, selector: str
         looked: list[str] = []
         passed_over: list[tuple[Box, str]] = []
         for candidate in candidates(page, spec, selector, camera):
-            verdict = _look_at(candidate, spec, clearance, cleared)
-            if verdict is None:
-                way = Way(page, candidate.element, lambda c=candidate: _current(c), clearance,
-                          cleared)
+            verdict, way = _look_at(candidate, spec, clearance, cleared)
+            if way is not None and verdict is None:
                 cleared += clearance.tell(clearance.consent.settle(page))
                 if spec.needs_focus:
                     _focus(way)
@@ -184,31 +182,32 @@ def _current(candidate: Candidate) -> Box:
 
 
 def _look_at(candidate: Candidate, spec: GameSpec, clearance: Clearance, cleared: list[str]
-             ) -> str | None:
-    """None when the candidate is the game, uncovered; else what is wrong with it. A cover's
-    button pressed is added to `cleared`, and said."""
+             ) -> tuple[str | None, Way | None]:
+    """What is wrong with the candidate (None when it is the game, uncovered), and the way to
+    it when it could be looked at. A cover's button pressed is added to `cleared`, and
+    said."""
     view = candidate.frame.page.viewport_size
     if view and candidate.box.larger_than(view["width"], view["height"]):
         return (f"larger than the {view['width']}x{view['height']} window (give --viewport "
                 f"{math.ceil(candidate.box.width) + 40}x{math.ceil(candidate.box.height) + 40}"
-                " or larger)")
+                " or larger)"), None
     try:
         way = Way(candidate.frame.page, candidate.element, lambda: _current(candidate),
-                  clearance, cleared)
+                  clearance, cleared, frame=candidate.frame)
         cover = way.cover()
         if cover is not None and cover.what == "outside":
             answer.scroll_into_view(candidate.element, 5)
             candidate.box = _current(candidate)
             cover = way.cover()
         if cover is not None and cover.what == "outside":
-            return "outside the window, even scrolled into view"
+            return "outside the window, even scrolled into view", way
         if cover is not None:
             if cover.button is not None:
                 cleared += clearance.tell([way.press(cover)])
-            return f"covered by {cover.what}"
-        return None if spec.recognises(candidate) else f"not {spec.name}"
+            return f"covered by {cover.what}", way
+        return (None if spec.recognises(candidate) else f"not {spec.name}"), way
     except (Error, WebbotError) as exc:
-        return f"cannot be looked at ({shown(first_line(exc))})"
+        return f"cannot be looked at ({shown(first_line(exc))})", None
 
 
 def _focus(way: Way) -> None:

@@ -48,6 +48,7 @@ class Mouse:
         # When the last input was taken by the page (time.monotonic()): a picture meant to
         # show what an input did must be drawn after it (webbot.screen).
         self.acted_at = -math.inf
+        self.pressed_at = -math.inf  # when the last click's press was sent (time.monotonic())
         self.guard = guard
         # How many things have been done to the page by others (the Way's consent answers and
         # cover presses, which may move the mouse): while unchanged, the mouse rests where it
@@ -80,6 +81,7 @@ class Mouse:
             self.guard(x, y)
         if not self.rests_at(x, y):  # (a press again on a button that did not take: no move)
             self.move_to(x, y, step_px, steps)
+        self.pressed_at = time.monotonic()
         self._down(button)
         self._up(button)
         self.acted_at = time.monotonic()

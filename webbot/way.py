@@ -16,7 +16,7 @@ from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass, field
 
-from playwright.sync_api import ElementHandle, Error, Page
+from playwright.sync_api import ElementHandle, Error, Frame, Page
 
 from webbot import answer
 from webbot.consent import Consent, ShowPress
@@ -106,12 +106,14 @@ class Way:
     was done on the way to the game, when it is handed one)."""
 
     def __init__(self, page: Page, element: ElementHandle, box: Callable[[], Box],
-                 clearance: Clearance, cleared: list[str] | None = None) -> None:
+                 clearance: Clearance, cleared: list[str] | None = None,
+                 frame: Frame | None = None) -> None:
         self.page = page
         self.element = element
         self.box = box
         self.clearance = clearance
-        self.holders = self._holders(element)
+        # (`frame`: the element's own, when known: not asked of the browser again)
+        self.holders = self._holders(frame or answer.owner_frame(element))
         self._checked = 0.0
         self.cleared = [] if cleared is None else cleared
         self._shown: set[str] = set()  # the presses drawn on a frame, each once
@@ -127,10 +129,9 @@ class Way:
         self.cleared += self.clearance.tell(lines)
 
     @staticmethod
-    def _holders(element: ElementHandle) -> list[ElementHandle]:
+    def _holders(frame: Frame | None) -> list[ElementHandle]:
         """The iframe elements from the top page down to the game's frame."""
         chain: list[ElementHandle] = []
-        frame = answer.owner_frame(element)
         while frame is not None and frame.parent_frame is not None:
             chain.insert(0, answer.frame_element(frame))
             frame = frame.parent_frame

@@ -61,6 +61,12 @@ class Hands:
     def click(self, observation: Observation, point: Point) -> None:
         self.mouse.click(*observation.page_point(point), steps=self.tempo.reach_steps)
 
+    def hover(self, observation: Observation, point: Point) -> None:
+        """The mouse onto `point`, not pressed (unless it rests there already)."""
+        x, y = observation.page_point(point)
+        if not self.mouse.rests_at(x, y):
+            self.mouse.move_to(x, y, steps=self.tempo.reach_steps)
+
     def drag(self, observation: Observation, start: Point, end: Point) -> None:
         """A quick hand (a piece follows the pointer)."""
         page_px_per_game_px = observation.picture.region.width / observation.grab.scale / 800

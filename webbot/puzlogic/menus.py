@@ -5,8 +5,11 @@ Menu, pressed until the game takes it)."""
 from __future__ import annotations
 
 import contextlib
+import math
+import time
 from dataclasses import replace
 
+from webbot import answer
 from webbot.deadline import Deadline
 from webbot.errors import WaitTimeout, WebbotError
 from webbot.phases import Phases
@@ -25,6 +28,7 @@ SELECT_LOOK_S = 0.2
 # replica), so a button is pressed from the first picture that shows it, and again after each
 # look that still shows the overlay, for this long at most.
 PRESS_FOR_S = 5
+FRAME_S = 1 / 60  # a page frame: how much later to press after a press the game ignored
 
 
 class Menus:
@@ -33,6 +37,10 @@ class Menus:
         self.hands = hands
         self.records = records
         self.phases = phases
+        # The shortest wait, from a level's last drop, after which the game took a press of
+        # Level Completed's button (learned as the levels go): an earlier press is ignored and
+        # costs a look, a later one waits for nothing.
+        self.taken_after_s = math.inf
 
     def open(self, observation: Observation, action: Action) -> Observation:
         """From any screen, into level `action.level`; or the level select with its buttons
@@ -115,10 +123,14 @@ class Menus:
     def press_completed(self, observation: Observation, which: str) -> Observation:
         """Press Menu or Next on the completed screen until the screen changes: from the first
         picture that shows the button (its words at 70% of their strength: the overlay fading
-        in), and again after each look that still shows the overlay, as a player presses again
-        a button that did not take. The screen after it, not read yet."""
+        in), the mouse moved onto it then, but not sooner after the level's last drop than the
+        game took a press on the levels before (a player's sense of the game's pace), and
+        again after each look that still shows the overlay, as a player presses again a button
+        that did not take. The screen after it, not read yet."""
         def shows_button(new: Observation) -> bool:
             return new.screen != "completed" or which in completed_buttons(new.picture)
+
+        dropped_at = self.hands.mouse.acted_at  # the input that ended the level
 
         # (the game's fade, its buttons shown late in it; not shown in time: looked at once
         # more below, with the way cleared)
@@ -141,8 +153,34 @@ class Menus:
             if deadline.passed():
                 raise WebbotError(f"'{which.title()}' on the completed screen does nothing "
                                   f"(pressed for {PRESS_FOR_S} s)")
+            self.hands.hover(observation, buttons[which])  # (moved on while still ignored)
+            self._wait_till(dropped_at + self.taken_after_s)
             self.hands.click(observation, buttons[which])
+            waited = self.hands.mouse.pressed_at - dropped_at
             observation = self.eyes.look(read=False)
+            if math.isfinite(waited):  # (not on a screen found completed: no drop of ours)
+                self.taken_after_s = learned_wait(self.taken_after_s, waited,
+                                                  taken=observation.screen != "completed")
         if observation.screen not in ("select", "level"):
             observation = self.eyes.wait_for_screen("select", "level", read=False)
         return observation
+
+    def _wait_till(self, moment: float) -> None:
+        """Until `moment` (time.monotonic()), when the game took a press on the levels before:
+        a look would take longer than what is left to wait."""
+        left_ms = (moment - time.monotonic()) * 1000
+        if 0 < left_ms <= PRESS_FOR_S * 1000:
+            with self.phases("waiting"):
+                answer.pause(self.eyes.screen.page, left_ms)
+
+
+def learned_wait(taken_after_s: float, waited_s: float, taken: bool) -> float:
+    """What a press `waited_s` after the level's last drop says of when the game takes one
+    (`taken_after_s`: the shortest wait after which it took one so far): taken, that wait is
+    long enough; not taken though it waited as long, the game needs a frame more (its timing
+    varies, or it ignored the press for another reason)."""
+    if taken:
+        return min(taken_after_s, waited_s)
+    if waited_s >= taken_after_s:
+        return waited_s + FRAME_S
+    return taken_after_s
