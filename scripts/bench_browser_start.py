@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """The browser's start: Debian's Chromium and its headless shell, each started as the bot
 starts it (its flags; a throwaway context as `--fresh` runs, or a profile kept between runs)
-until the bundled index page is shown, then closed; and Playwright's driver (Node.js), started
-and stopped with and without its compiled code kept (NODE_COMPILE_CACHE, as webbot keeps it).
+until the bundled index page is shown, then closed; the headless shell with flags that leave
+parts of Chromium's start out (FLAGS) beside the bot's own; and Playwright's driver (Node.js),
+started and stopped with and without its compiled code kept (NODE_COMPILE_CACHE, as webbot
+keeps it).
 
 Each figure is the median of `--repeat` starts, the two ways taking turns so that both see
 the machine in the same state. The CPU is that of the browser's processes and Playwright's
@@ -48,12 +50,28 @@ def spent() -> float:
     return total
 
 
-def start(playwright: Playwright, executable: str, profile: Path | None, url: str
-          ) -> tuple[float, float, float]:
-    """One start: seconds to the page shown, the CPU seconds that took, seconds to close."""
+# Flags that leave parts of Chromium's start out, tried beside the bot's own (CHROMIUM_ARGS) on
+# the headless shell in a throwaway context.
+FLAGS = (("--no-zygote (no zygote process to fork renderers from)", ["--no-zygote"]),
+         ("--disable-extensions, --disable-default-apps, --disable-breakpad, "
+          "--disable-client-side-phishing-detection",
+          ["--disable-extensions", "--disable-default-apps", "--disable-breakpad",
+           "--disable-client-side-phishing-detection"]),
+         ("--disable-features=Translate,OptimizationHints,MediaRouter,PaintHolding",
+          ["--disable-features=Translate,OptimizationHints,MediaRouter,PaintHolding"]),
+         ("--renderer-process-limit=1", ["--renderer-process-limit=1"]),
+         ("--disable-site-isolation-trials (weakens what keeps a page's frames apart)",
+          ["--disable-site-isolation-trials"]))
+
+
+def start(playwright: Playwright, executable: str, profile: Path | None, url: str,
+          extra: list[str] | None = None) -> tuple[float, float, float]:
+    """One start (`extra`: flags beside the bot's): seconds to the page shown, the CPU seconds
+    that took, seconds to close."""
     before, started = spent(), time.perf_counter()
     if profile is None:
-        browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        browser = playwright.chromium.launch(executable_path=executable,
+                                             args=CHROMIUM_ARGS + (extra or []))
         page = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
         closer = browser
     else:
@@ -66,6 +84,26 @@ def start(playwright: Playwright, executable: str, profile: Path | None, url: st
     closing = time.perf_counter()
     closer.close()
     return shown, cpu, time.perf_counter() - closing
+
+
+def flag_rows(playwright: Playwright, url: str, repeat: int) -> list[str]:
+    """The headless shell's start with each of FLAGS beside the bot's, taking turns."""
+    ways = (("the bot's flags alone", []), *FLAGS)
+    runs: dict[str, list[tuple[float, float, float]]] = {}
+    for _ in range(repeat):
+        for name, extra in ways:
+            runs.setdefault(name, []).append(start(playwright, HEADLESS_SHELL, None, url, extra))
+    base = statistics.median(shown for shown, _, _ in runs[ways[0][0]])
+    lines = ["", "| the headless shell, a throwaway context, flags added | to the page shown | "
+             "its spread | CPU until then | closed in | against the bot's flags |",
+             "|---|---|---|---|---|---|"]
+    for name, _ in ways:
+        shown, cpu, closed = (statistics.median(column)
+                              for column in zip(*runs[name], strict=True))
+        low, high = min(r[0] for r in runs[name]), max(r[0] for r in runs[name])
+        lines.append(f"| {name} | {shown * 1000:.0f} ms | {low * 1000:.0f}-{high * 1000:.0f} ms "
+                     f"| {cpu:.2f} s | {closed * 1000:.0f} ms | {base / shown:.2f}x as fast |")
+    return lines
 
 
 def driver_start(cache: str | None) -> tuple[float, float]:
@@ -122,6 +160,7 @@ def main() -> int:
                     profile = Path(folder) / Path(path).name if kind == KINDS[1] else None
                     runs.setdefault((kind, path), []).append(
                         start(playwright, path, profile, url))
+        flags = flag_rows(playwright, url, args.repeat)
     lines = ["| browser, started on | to the page shown | CPU until then | closed in | "
              "CPU against Chromium's |", "|---|---|---|---|---|"]
     for kind in KINDS:
@@ -131,6 +170,7 @@ def main() -> int:
                                   for column in zip(*runs[kind, path], strict=True))
             lines.append(f"| {name}, {kind} | {shown * 1000:.0f} ms | {cpu:.2f} s | "
                          f"{closed * 1000:.0f} ms | {cpu / base:.2f}x |")
+    lines += flags
     with tempfile.TemporaryDirectory(prefix="webbot-bench-") as folder:
         lines += driver_rows(args.repeat, folder)
     lines.append(f"\nMedians of {args.repeat} starts of each, the two ways taking turns; the "

@@ -105,6 +105,9 @@ def test_bench_browser_start_prints_its_table():
                                                                              "| its headless"))]
     assert len(rows) == 4 and all(re.search(r"\| \d+\.\d\dx \|$", row) for row in rows)
     assert "| with its compile cache kept |" in result.stdout
+    flags = [line for line in result.stdout.splitlines() if line.startswith("| --")]
+    assert "| the bot's flags alone |" in result.stdout and len(flags) >= 4
+    assert all(line.endswith("x as fast |") for line in flags)
 
 
 @pytest.mark.full  # (CI's time: two Burrito Bison rounds played as processes)
