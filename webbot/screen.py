@@ -412,14 +412,15 @@ class Screen:
         what: str = "the expected change",
         timeout_s: float | None = None,
         poll_s: float = 0.05,
-        label: str = "frame",
+        label: str | Callable[[Grab], str] = "frame",
     ) -> Grab:
-        """Grab frames until `condition(frame)` holds; WaitTimeout if it never does."""
+        """Grab frames until `condition(frame)` holds; WaitTimeout if it never does. The frame
+        is kept under `label` (or the name `label` gives it)."""
         deadline = Deadline(timeout_s or self.timeout_s)
         while True:
             grab = self._capture()
             if condition(grab):
-                self.recorder.keep(grab, label)
+                self.recorder.keep(grab, label(grab) if callable(label) else label)
                 return grab
             if deadline.passed():
                 raise WaitTimeout(

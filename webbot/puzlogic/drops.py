@@ -4,6 +4,7 @@ boxes alone where the tempo allows, else a whole reading); after the last piece,
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 from webbot.errors import WaitTimeout, WebbotError
@@ -64,7 +65,8 @@ class Drops:
             with self.phases("waiting"):
                 observation = self.eyes.wait_for(lambda new: new.screen == "completed"
                                                  or new.view is not None,
-                                                 "the completed screen or the board", 5)
+                                                 "the completed screen or the board", 5,
+                                                 label=_named("frame"))
         if last and observation.screen != "completed" and (
                 observation.screen not in ("level", "unknown") or observation.view is not None
                 and all(is_placed(observation.view, p) for p in placements)):
@@ -113,7 +115,7 @@ class Drops:
                     landed = self.eyes.wait_for(
                         landed_clearly,
                         f"the {placement.color} {placement.value} on cell {placement.cell}",
-                        2, "drop")
+                        2, _named("drop"))
                 except WaitTimeout:
                     landed = self.eyes.wait_for_screen("level", "completed")
         self.records.drops += 1
@@ -157,3 +159,9 @@ class Drops:
                                            tray=[p for p in view.tray if p is not piece])
                 return Observation(grab, picture, "level", moved)
         return None
+
+
+def _named(label: str) -> Callable[[Observation], str]:
+    """A kept look's name: `label`, or "completed" when it shows the level completed (the
+    debug folder's last frame of a level says so)."""
+    return lambda seen: "completed" if seen.screen == "completed" else label

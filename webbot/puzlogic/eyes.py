@@ -58,10 +58,11 @@ class Eyes:
         return replace(observation, view=view)
 
     def wait_for(self, test: Callable[[Observation], bool], what: str, timeout_s: float = 10,
-                 label: str = "frame", read: bool = True, poll_s: float | None = None
-                 ) -> Observation:
+                 label: str | Callable[[Observation], str] = "frame", read: bool = True,
+                 poll_s: float | None = None) -> Observation:
         """Look again and again until `test` holds (no fixed sleeps), `poll_s` (the tempo's
-        by default) between looks."""
+        by default) between looks. The look that holds is kept (the debug folder) under
+        `label`, or the name `label` gives it."""
         found: list[Observation] = []
 
         def condition(grab: Grab) -> bool:
@@ -74,7 +75,8 @@ class Eyes:
                 return True
             return False
 
-        self.screen.wait_until(condition, what=what, timeout_s=timeout_s, label=label,
+        self.screen.wait_until(condition, what=what, timeout_s=timeout_s,
+                               label=lambda _: label(found[-1]) if callable(label) else label,
                                poll_s=self.tempo.poll_s if poll_s is None else poll_s)
         return found[-1]
 
