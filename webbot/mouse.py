@@ -75,12 +75,18 @@ class Mouse:
         return self.position is not None and math.dist(self.position, (x, y)) < 0.5 \
             and self.others() == self._others_seen
 
+    def hover(self, x: float, y: float, step_px: float | None = None,
+              steps: int | None = None) -> None:
+        """The mouse onto (x, y), unless it rests there already (a move waits for a page
+        frame; a still mouse sends none, as a hand's does not)."""
+        if not self.rests_at(x, y):
+            self.move_to(x, y, step_px, steps)
+
     def click(self, x: float, y: float, button: str = "left",
               step_px: float | None = None, steps: int | None = None) -> None:
         if self.guard:
             self.guard(x, y)
-        if not self.rests_at(x, y):  # (a press again on a button that did not take: no move)
-            self.move_to(x, y, step_px, steps)
+        self.hover(x, y, step_px, steps)  # (a press again on a button that did not take)
         self.pressed_at = time.monotonic()
         self._down(button)
         self._up(button)

@@ -51,8 +51,7 @@ class Hands:
         middles, onward = found[:len(slots)], found[len(slots)] if then else None
         for before, slot, middle in zip([None, *slots[:-1]], slots, middles, strict=True):
             x, y = middle or self.places.middle(slot)
-            if self.mouse.position != (x, y):  # (there already when it moved on to it)
-                self.mouse.move_to(x, y, steps=self._steps(x, y))
+            self.mouse.hover(x, y, steps=self._steps(x, y))  # (there already when it moved on)
             if before is not None and not self._make_sure_ticked(before):
                 # The way was cleared or the card before clicked again: the mouse is elsewhere.
                 self.mouse.click(x, y, steps=self._steps(x, y))

@@ -63,9 +63,7 @@ class Hands:
 
     def hover(self, observation: Observation, point: Point) -> None:
         """The mouse onto `point`, not pressed (unless it rests there already)."""
-        x, y = observation.page_point(point)
-        if not self.mouse.rests_at(x, y):
-            self.mouse.move_to(x, y, steps=self.tempo.reach_steps)
+        self.mouse.hover(*observation.page_point(point), steps=self.tempo.reach_steps)
 
     def drag(self, observation: Observation, start: Point, end: Point) -> None:
         """A quick hand (a piece follows the pointer)."""

@@ -3,7 +3,8 @@
 Each step is one intent of the policy (decide.py): open a level from whatever screen the game
 shows (menus.py), and read it until two readings agree (eyes.py); drag pieces (all the level
 needs, or one) and look which landed, and when they end the level wait for "Level
-Completed"; press Restart (drops.py); read the level again. Every wait is for something seen.
+Completed"; press Restart (drops.py); read the level again. Every wait is for something seen,
+but the one before pressing Next: for when the game took a press on the levels before (menus.py).
 The run's records (records.py) keep how each level went.
 """
 
