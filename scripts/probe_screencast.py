@@ -15,7 +15,8 @@ along its top edge so that the page never holds still. Printed:
   press, the earliest of one showing it after (from when the click began), frames showing
   fewer squares than a frame before them (the page never takes a square away: an older
   picture sent after a newer one), frames whose swap time is earlier than one before, and
-  frames in which the canvas is not drawn at all; with the screencast alone, and with a
+  frames in which the canvas is not drawn at all, the most frames of one press shown after its
+  ack still showing the page before it; with the screencast alone, and with a
   pulled picture taken after each press as well.
 
     .venv/bin/python scripts/probe_screencast.py [--presses 30] [--seconds 3] [--save-torn DIR]
@@ -159,6 +160,7 @@ def press_figures(browser: Browser, presses: int, pulls: bool,
     screen = Screen(page, "#scene")
     old_after, new_after, torn, seen, unordered, regressed, blank = [], [], 0, 0, 0, 0, 0
     old_after_marks: list[list[float]] = [[], [], [], []]
+    old_counted = 0  # the most frames of a press shown after its ack and still before it
     last_shown = -math.inf
     for press in range(1, presses + 1):
         if press % 12 == 1 and press > 1:  # a full row: wiped, and its frames let pass
@@ -199,13 +201,15 @@ def press_figures(browser: Browser, presses: int, pulls: bool,
                     old_after_marks[k].append(frame.stamp * 1000 - mark)
             else:
                 new_after.append((frame.shown_at - clicked) * 1000)
+        old_counted = max(old_counted, sum(shown > acked and count < target
+                                           for shown, count in counted))
         in_time = [count for _, count in sorted(counted)]
         regressed += sum(b < a for a, b in pairwise(in_time))
     cast.stop()
     page.close()
     return [str(seen), f"{max(old_after):.0f} ms" if old_after else "none",
             f"{min(new_after):.0f} ms" if new_after else "none", str(unordered), str(torn),
-            str(regressed), str(blank)] + [
+            str(regressed), str(blank), str(old_counted)] + [
             f"{max(values):.0f} ms" if values else "none" for values in old_after_marks]
 
 
@@ -214,7 +218,9 @@ PRESS_ROWS = ["frames in the 250 ms after each press", "latest shown still showi
               "after the click began", "shown before a frame that came before them",
               "showing fewer squares than a frame that came before them",
               "taken in the order shown: fewer squares than the one before",
-              "the canvas not drawn at all"] + [
+              "the canvas not drawn at all",
+              "most frames of one press shown after its ack still showing the page before it "
+              "(webbot.stream.SHOWN_AFTER_INPUT counts on at most 3)"] + [
     f"latest shown still showing the page before the press, after the start of the page's "
     f"{nth} animation frame after the ack" for nth in ("first", "second", "third", "fourth")]
 

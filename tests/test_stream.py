@@ -16,7 +16,7 @@ from webbot.debug import Recorder
 from webbot.mouse import Mouse
 from webbot.screen import MovedSinceSeen, Screen
 from webbot.session import Session
-from webbot.stream import FrameStream
+from webbot.stream import SHOWN_AFTER_INPUT, FrameStream
 from webbot.vision.still import changed_fraction
 
 # A dot turning in the window's corner, away from what is looked at: the page never holds
@@ -85,33 +85,52 @@ FLASH = """<body style="margin:0"><canvas id="scene" width="200" height="100"></
 </script></body>"""
 
 
-def test_a_late_look_after_a_press_still_sees_its_first_effect(page, monkeypatch):
-    # The page's answer to the look's mark reaches the bot late, as on a busy machine: by then
-    # a frame shown after the mark has come, the effect is over, and the newest frame (what a
-    # look took) is black again.
+def test_a_late_look_after_a_press_still_sees_its_first_effect(page):
+    # The look comes late, as on a busy machine: by then the effect is over, and the newest
+    # frame (what a look took) is black again.
     page.set_content(FLASH)
     mouse = Mouse(page)
     screen = streamed(page, "#scene", mouse)
-    marked = webbot.screen.frames_begun
+    stream = screen.stream
+    deadline = time.monotonic() + 10
 
-    def late(target):
-        moment = marked(target)
-        deadline = time.monotonic() + 10
-        for over in (False, True):
-            if over:
-                page.evaluate("window.white = false")
-            while not (screen.stream.newest.shown_at > moment and
-                       (screen.stream.newest.image()[50, 100].max() == 0) == over):
-                assert time.monotonic() < deadline, "no frame came"
-                page.wait_for_timeout(10)
-        return moment
+    def until(condition) -> None:
+        while not condition():
+            assert time.monotonic() < deadline, "no frame came"
+            page.wait_for_timeout(10)
 
-    monkeypatch.setattr(webbot.screen, "frames_begun", late)
     for presses in range(1, 4):
         mouse.click(100, 50)
+        pressed = stream.on_browser_clock(mouse.acted_at)
+        until(lambda at=pressed: stream.nth_shown_after(at, SHOWN_AFTER_INPUT) is not None)
+        page.evaluate("window.white = false")
+        turned = stream.newest.shown_at
+        until(lambda at=turned: stream.newest.shown_at > at and
+              stream.newest.image()[50, 100].max() == 0)
         seen = screen.look()
         assert seen.streamed and seen.image[50, 100].min() == 255
         assert page.evaluate("presses") == presses
+
+
+def test_early_looks_see_every_frame_and_say_which_may_not_show_the_press_yet(page,
+                                                                               pages_url):
+    page.goto(f"{pages_url}clicks.html")
+    mouse = Mouse(page)
+    screen = streamed(page, "#scene", mouse)
+    last = screen.look(early=True)
+    for presses in range(1, 6):
+        mouse.click(200, 100)
+        early = 0
+        while True:
+            seen = screen.look(early=True)
+            assert seen.streamed and seen.taken_at > last.taken_at  # each a newer frame
+            last = seen
+            if not seen.before_input:
+                break
+            early += 1
+            assert squares(seen.image) in (presses - 1, presses)
+        assert squares(seen.image) == presses == page.evaluate("presses")
+        assert early <= 2 * SHOWN_AFTER_INPUT  # (frames the screencast left out aside)
 
 
 def test_a_point_seen_before_the_game_moved_is_not_clicked_and_the_next_look_is_right(

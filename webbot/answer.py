@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 from playwright.sync_api import CDPSession, Dialog, ElementHandle, Frame, JSHandle, Locator, Page
@@ -230,3 +230,20 @@ def asked_in_background(frame: Frame, script: str, arg: Any = None) -> asyncio.T
     """`frame.evaluate(script, arg)` sent and not waited for: its task, which ends when the
     page answers (a script that waits in the page for something to happen, say)."""
     return in_background(frame, own(frame).evaluate(script, to_own(arg)))
+
+
+# For calls sent and not waited for: coroutines of Playwright's own objects, run by
+# `background` on its loop; their task ends when the page answers (a later look takes it).
+async def box_soon(element: ElementHandle) -> dict | None:
+    """`element.bounding_box()`, as a coroutine."""
+    return await own(element).bounding_box()
+
+
+async def evaluated_soon(target: Frame | JSHandle | Any, script: str, arg: Any = None) -> Any:
+    """`target.evaluate(script, arg)`, as a coroutine."""
+    return await own(target).evaluate(script, to_own(arg))
+
+
+def background(target: Any, call: Coroutine) -> asyncio.Task:
+    """`call` sent on `target`'s Playwright loop and not waited for: its task."""
+    return in_background(target, call)

@@ -7,6 +7,7 @@ pixel ratio or zoom.
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import math
 import time
@@ -22,7 +23,14 @@ from webbot.deadline import Deadline
 from webbot.errors import WaitTimeout, WebbotError
 from webbot.inputs import decode_page_picture
 from webbot.shown import shown
-from webbot.stream import DEVTOOLS_TIMEOUT_MS, FrameStream, StreamFrame, crop, frames_begun
+from webbot.stream import (
+    DEVTOOLS_TIMEOUT_MS,
+    SHOWN_AFTER_INPUT,
+    FrameStream,
+    StreamFrame,
+    crop,
+    frames_begun,
+)
 from webbot.vision.still import alike, changed_fraction
 
 
@@ -71,6 +79,8 @@ class Grab:
     # When the picture reached the bot (time.monotonic()): a streamed frame's arrival, a
     # pulled picture's asking. A decision's latency counts from it.
     arrived_at: float = field(default_factory=time.monotonic)
+    # Shown before the last input could show in it (a look that asked for frames early).
+    before_input: bool = False
 
     @property
     def scale(self) -> float:
@@ -235,21 +245,24 @@ class Screen:
     by Chromium as it draws them (webbot.stream), for look(); grabs and waits pull theirs.
     `acted_at` tells when the page last took an input (the Mouse's): a look shows nothing
     drawn before it. `before_capture` is called before each picture to clear what has come
-    over the game (webbot.way.Way.watch); given 0, it looks at once rather than at its pace.
+    over the game (webbot.way.Way.watch); given 0, it looks at once rather than at its pace;
+    `beside=True` (a look on the screencast), it asks the page without waiting for the answer.
     """
 
     def __init__(self, page: Page, selector: str, recorder=None, timeout_s: float = 10,
                  *, fast: bool = False, element: ElementHandle | None = None,
                  stream: FrameStream | None = None,
                  acted_at: Callable[[], float] = lambda: -math.inf,
-                 before_capture: Callable[..., None] = lambda *every_s: None) -> None:
+                 before_capture: Callable[..., None] = lambda *every_s, **beside: None) -> None:
         self.page = page
         self.stream = stream
         self.acted_at = acted_at
         self._seen_at = -math.inf  # when the last streamed picture looked at was shown
         self._input_at = -math.inf  # the last input a look waited out
+        self._input_from: float | None = None  # its moment (browser's clock) until it shows
         self._box: dict | None = None  # the game's box, as last measured for the stream
         self._box_at = -math.inf
+        self._box_asked: asyncio.Task | None = None  # a measure asked without waiting
         # A game found by webbot.finder comes as its element (in any frame): measuring a handle
         # is much cheaper than re-finding a selector's element across frames.
         self.element = element
@@ -261,9 +274,9 @@ class Screen:
         self._first = True
         self.before_capture = before_capture
 
-    def _capture(self) -> Grab:
+    def _capture(self, early: bool = False) -> Grab:
         if self.stream is not None and self.stream.running:
-            streamed = self._streamed()
+            streamed = self._streamed(early)
             if streamed is not None:
                 self.recorder.saw(streamed)
                 return streamed
@@ -328,29 +341,38 @@ class Screen:
         box = self._measure() if self.element is not None else self._measure_selector()
         return Box.of(box)
 
-    def look(self) -> Grab:
-        """A frame for a decision loop: remembered as the last seen, not saved each time."""
-        return self._capture()
+    def look(self, early: bool = False) -> Grab:
+        """A frame for a decision loop: remembered as the last seen, not saved each time.
+        `early`: on the screencast, the next frame even while the last input cannot show in
+        it yet (marked Grab.before_input), rather than waiting for the first one that can."""
+        return self._capture(early)
 
-    def _streamed(self) -> Grab | None:
-        """The newest frame shown after the last picture; after an input or a move of the
-        game on the page, the first one shown after the game's page has begun
-        FRAMES_AFTER_INPUT animation frames since (webbot.stream.frames_begun): the input's
-        first effect, even to a late look. When none comes, the newest, if the page holds
-        still (_held). None when no frame can show the game (none came, a pinch-zoomed page,
-        the game out of the window): only then is a picture pulled, as a clipped capture
-        leaves the stream's next frames blank."""
+    def _streamed(self, early: bool = False) -> Grab | None:
+        """The newest frame shown after the last picture; after an input, the first one
+        shown SHOWN_AFTER_INPUT frames after it (the input's first effect, even to a late
+        look), or with `early` each frame until then, marked as shown before the input could
+        show. After a move of the game on the page, the first one shown after the game's
+        page has begun FRAMES_AFTER_INPUT animation frames since (webbot.stream.frames_begun):
+        frames shown before cannot be cut by the new box. When none comes, the newest, if the
+        page holds still (_held). None when no frame can show the game (none came, a
+        pinch-zoomed page, the game out of the window): only then is a picture pulled, as a
+        clipped capture leaves the stream's next frames blank."""
         assert self.stream is not None
-        self.before_capture()
+        self.before_capture(beside=True)
         box, moved = self._cached_box()
         acted = self.acted_at()
         target = self.element if self.element is not None else self.locator
-        since_input = acted > self._input_at or moved
-        if since_input:
-            self._input_at = acted
+        before_input = False
+        if moved:
+            self._input_at, self._input_from = max(self._input_at, acted), None
             self._seen_at = max(self._seen_at, frames_begun(target))
-        frame = self.stream.frame_after(self._seen_at, STREAM_WAIT_S, first=since_input) \
-            or self._held(target, first=since_input)
+            frame = self._next(target, first=True)
+        else:
+            if acted > self._input_at:
+                self._input_at = acted
+                # (the input's ack came before its call returned: frames counted from later)
+                self._input_from = self.stream.on_browser_clock(acted)
+            frame, before_input = self._after_input(target, early)
         if frame is None:
             return None
         window = self.page.viewport_size
@@ -359,7 +381,36 @@ class Screen:
             return None
         self._seen_at = max(self._seen_at, frame.shown_at)
         return Grab(image, Box.of(box), taken_at=frame.drawn_at, arrived_at=frame.received_at,
-                    anchor=lambda: self._box_as_cut(box), streamed=True)
+                    anchor=lambda: self._box_as_cut(box), streamed=True,
+                    before_input=before_input)
+
+    def _after_input(self, target: ElementHandle | Locator, early: bool
+                     ) -> tuple[StreamFrame | None, bool]:
+        """The next frame, and whether it was shown before the last input could show."""
+        assert self.stream is not None
+        while self._input_from is not None:
+            shows = self.stream.nth_shown_after(self._input_from, SHOWN_AFTER_INPUT)
+            if shows is not None:  # the input shows from that frame on
+                self._input_from = None
+                first = self.stream.shown_at(shows) if shows > self._seen_at else None
+                return first or self._next(target), False
+            newest = self.stream.newest
+            if early and newest is not None and newest.shown_at > self._seen_at:
+                return newest, True
+            since = newest.shown_at if newest is not None else -math.inf
+            if self.stream.frame_after(since, HELD_WAIT_S) is None:  # the page holds still
+                self._input_from = None
+                self._seen_at = max(self._seen_at, frames_begun(target))
+                return self._next(target, first=True), False
+        return self._next(target), False
+
+    def _next(self, target: ElementHandle | Locator, *, first: bool = False
+              ) -> StreamFrame | None:
+        """The newest frame shown after the last picture (`first`: the earliest), waiting
+        STREAM_WAIT_S for one; else the page's picture if it holds still."""
+        assert self.stream is not None
+        return self.stream.frame_after(self._seen_at, STREAM_WAIT_S, first=first) \
+            or self._held(target, first=first)
 
     def _held(self, target: ElementHandle | Locator, *, first: bool = False
               ) -> StreamFrame | None:
@@ -383,16 +434,38 @@ class Screen:
         return now
 
     def _cached_box(self) -> tuple[dict, bool]:
-        """The game's box, measured again every BOX_FRESH_S (a measure waits on the page's
-        renderer, busy while the screencast runs), and whether it moved since the last measure:
-        frames shown before the move reached the screen cannot be cut by it."""
+        """The game's box, measured again every BOX_FRESH_S, and whether it moved since the
+        last measure: frames shown before the move reached the screen cannot be cut by it. A
+        measure waits on the page's renderer, busy drawing while the screencast runs: for a
+        game found as its element, it is asked without waiting and its answer taken at a later
+        look (measured here, where it may scroll the game back into the window, when the
+        answer does not show the game whole in the window)."""
         now = time.monotonic()
         if self._box is not None and now - self._box_at <= BOX_FRESH_S:
             return self._box, False
+        if self._box is not None and self.element is not None:
+            asked = self._box_asked
+            if asked is None:
+                self._box_asked = answer.background(self.element, answer.box_soon(self.element))
+                return self._box, False
+            if not asked.done():
+                return self._box, False
+            self._box_asked = None
+            box = None if asked.cancelled() or asked.exception() else asked.result()
+            if box is not None and self._whole_in_window(box):
+                moved = _moved(self._box, Box.of(box))
+                self._box, self._box_at = box, now
+                return box, moved
         box = self._measure() if self.element is not None else self._measure_selector()
         moved = self._box is not None and _moved(self._box, Box.of(box))
         self._box, self._box_at = box, now
         return box, moved
+
+    def _whole_in_window(self, box: dict) -> bool:
+        view = self.page.viewport_size
+        return box["width"] > 0 and box["height"] > 0 and (view is None or (
+            box["x"] >= 0 and box["y"] >= 0 and box["x"] + box["width"] <= view["width"] + 0.5
+            and box["y"] + box["height"] <= view["height"] + 0.5))
 
     def grab(self, label: str = "frame") -> Grab:
         grab = self._capture()

@@ -40,6 +40,9 @@ DEVTOOLS_TIMEOUT_MS = 15_000
 # busy machine sends fewer). Only the newest keeps its decoded picture.
 KEPT_S = 1.0
 KEPT_FRAMES = 60
+# The times the latest frames were shown, kept longer than the frames themselves: an input's
+# effect is the SHOWN_AFTER_INPUT-th frame shown after it (nth_shown_after).
+SHOWN_KEPT = 600
 
 
 @dataclass(frozen=True)
@@ -81,6 +84,8 @@ class FrameStream:
         self._cdp: CDPSession | None = None
         self._shift = 0.0  # the browser's wall clock minus this process's monotonic clock
         self._arrived: asyncio.Future | None = None  # a frame came (see _wait_for_one)
+        self.shown: list[float] = []  # when the latest SHOWN_KEPT frames were shown, in order
+        self._forgotten = -math.inf  # when the newest frame no longer in `shown` was shown
 
     @property
     def newest(self) -> StreamFrame | None:
@@ -149,6 +154,26 @@ class FrameStream:
             except Error:
                 return None
 
+    def on_browser_clock(self, moment: float) -> float:
+        """`moment` (this process's time.monotonic()) on the browser's wall clock, as the
+        frames are dated (s)."""
+        return moment + self._shift
+
+    def nth_shown_after(self, moment: float, count: int) -> float | None:
+        """When the `count`-th frame shown after `moment` (the browser's wall clock, s) was
+        shown; None while fewer have come. (A frame the screencast did not send is not
+        counted: the answer is then a later frame, never an earlier one.)"""
+        if self._forgotten > moment:  # more than SHOWN_KEPT frames since
+            return self.shown[0]
+        at = bisect.bisect_right(self.shown, moment) + count - 1
+        return self.shown[at] if at < len(self.shown) else None
+
+    def shown_at(self, moment: float) -> StreamFrame | None:
+        """The kept frame shown at `moment`, if it is still kept."""
+        at = bisect.bisect_left(self.kept, moment, key=lambda kept: kept.shown_at)
+        return self.kept[at] if at < len(self.kept) and self.kept[at].shown_at == moment \
+            else None
+
     def held(self, moment: float) -> StreamFrame | None:
         """The newest frame, dated `moment` (the browser's wall clock, s): the caller knows
         the page still showed it then."""
@@ -174,6 +199,10 @@ class FrameStream:
         frame = StreamFrame(event["data"], shown_at, shown_at - self._shift, received,
                             meta["offsetTop"], meta["pageScaleFactor"])
         bisect.insort(self.kept, frame, key=lambda kept: kept.shown_at)
+        bisect.insort(self.shown, shown_at)
+        if len(self.shown) > SHOWN_KEPT:
+            self._forgotten = self.shown[-SHOWN_KEPT - 1]
+            del self.shown[:-SHOWN_KEPT]
         gone = bisect.bisect_left(self.kept, self.kept[-1].shown_at - KEPT_S,
                                   key=lambda kept: kept.shown_at)
         del self.kept[:max(gone, len(self.kept) - KEPT_FRAMES)]
@@ -197,6 +226,10 @@ class FrameStream:
 # and raster, its draw), even on a busy machine: a frame shown after the start of the page's
 # third animation frame after an input's ack shows the input. One frame more for margin.
 FRAMES_AFTER_INPUT = 4
+# Counted in frames shown instead: at most three frames begun before an input's ack are shown
+# after it, so the fourth shown after it was begun after it; one more for margin (a game that
+# steps its world at a fixed rate may skip a step on a short frame).
+SHOWN_AFTER_INPUT = FRAMES_AFTER_INPUT + 1
 
 
 def frames_begun(target: ElementHandle | Locator, count: int = FRAMES_AFTER_INPUT) -> float:

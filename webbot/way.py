@@ -11,6 +11,7 @@ state is never read.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable
 from contextlib import suppress
@@ -115,6 +116,7 @@ class Way:
         # (`frame`: the element's own, when known: not asked of the browser again)
         self.holders = self._holders(frame or answer.owner_frame(element))
         self._checked = 0.0
+        self._asked: asyncio.Task | None = None  # a check asked without waiting (watch)
         self.cleared = [] if cleared is None else cleared
         self._shown: set[str] = set()  # the presses drawn on a frame, each once
 
@@ -164,10 +166,15 @@ class Way:
                 return Cover(shown(what), found["1"].as_element() if what != "outside" else None)
         return None
 
-    def watch(self, every_s: float = GUARD_EVERY_S) -> None:
+    def watch(self, every_s: float = GUARD_EVERY_S, *, beside: bool = False) -> None:
         """Before a picture of the game: clear anything that has come over it since the last
         look (a newsletter popup in the middle of a level would otherwise hide the game from
-        the bot's eyes). Checked at most every half second."""
+        the bot's eyes). Checked at most every half second. `beside`: the check is asked of
+        the page without waiting for its answer, which a later call takes (a look on the
+        screencast, while the page is busy drawing: a question waits on it)."""
+        if beside and every_s:
+            self._watch_beside(every_s)
+            return
         if time.monotonic() - self._checked < every_s:
             return
         self._record(self.clearance.consent.news())
@@ -178,6 +185,42 @@ class Way:
         if covered:
             self.clear()
         self._checked = time.monotonic()
+
+    def _watch_beside(self, every_s: float) -> None:
+        asked = self._asked
+        if asked is None:
+            if time.monotonic() - self._checked >= every_s:
+                self._asked = answer.background(self.page, self._covered_name())
+            return
+        if not asked.done():
+            return
+        self._asked = None
+        self._record(self.clearance.consent.news())
+        if not asked.cancelled() and asked.exception() is None and asked.result() is not None:
+            self.clear()  # (something covers the game: cleared as a look at once would)
+        self._checked = time.monotonic()
+
+    async def _covered_name(self) -> str | None:
+        """What covers the game at the probe points, by name only (cover's usual answer),
+        asked through Playwright's own objects for a caller that does not wait for it."""
+        game = await answer.box_soon(self.element)
+        if not game:
+            return "the game, not displayed"
+        page_points = [(game["x"] + fx * game["width"], game["y"] + fy * game["height"])
+                       for fx, fy in PROBES]
+        for holder in [*self.holders, self.element]:
+            places = list(PROBES)
+            if holder is not self.element:
+                outer = await answer.box_soon(holder)
+                if not outer or not outer["width"] or not outer["height"]:
+                    return "a frame on the way, not displayed"
+                places = [((x - outer["x"]) / outer["width"], (y - outer["y"]) / outer["height"])
+                          for x, y in page_points]
+            name = await answer.evaluated_soon(holder, page_script("cover_name"),
+                                               [places, CLOSE_WORDS, CONSENT_CONTEXT])
+            if name is not None:
+                return str(name)
+        return None
 
     def clear(self, patience_s: float = COVER_PATIENCE_S) -> None:
         """Answer consent, scroll the game into view, skip or wait out what covers it."""
