@@ -33,8 +33,8 @@ class WatchedBot(BurritoBot):
         self.acts: list[tuple[str, str, str | None]] = []
         self.told: list[str] = []  # the screens seen and the actions done, in turn
 
-    def look(self):
-        seen = super().look()
+    def look(self, early: bool = False):
+        seen = super().look(early)
         self.screens.append(seen.sighting.screen)
         self.told.append(seen.sighting.screen)
         return seen

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -9,10 +11,11 @@ from webbot.burrito_bison.decide import (
     DEFAULT_PATIENCE_S,
     LAUNCH_DRAG,
     RETRY_S,
+    SETTLE_PX,
+    SETTLE_S,
     Decider,
     Kind,
     patience_s,
-    settled,
 )
 from webbot.burrito_bison.model import Match, Observation, Sighting
 from webbot.screen import Box, Grab
@@ -33,28 +36,57 @@ def observed(sighting: Sighting, previous: Sighting | None, now: float, *,
                        affordable=affordable)
 
 
-def test_a_screen_whose_indicator_moves_is_not_settled():
-    assert not settled(seen("ring", (100, 50)), seen("ring", (100, 40)))
-    assert not settled(seen("ring"), None)
-    assert not settled(seen("ring"), seen("missions"))
-    assert settled(seen("ring", launch=(10, 10)), seen("ring", launch=(10.5, 10)))
-    assert not settled(seen("ring", launch=(10, 10)), seen("ring", launch=(30, 10)))
+def settled(decider: Decider, sighting: Sighting, now: float, **options) -> Observation:
+    """A look at `now`, the screen having shown as it is since SETTLE_S before (told then)."""
+    decider(observed(sighting, None, now - SETTLE_S))
+    return observed(sighting, sighting, now, **options)
+
+
+def test_a_screen_is_acted_on_once_its_art_has_stood_still_for_a_while():
+    # An intro easing the ring in: a pixel a frame, under SETTLE_PX, but never still for
+    # SETTLE_S; then it stands, a pixel of the match's jitter aside.
+    decider, frame = Decider(), 1 / 60
+    for i in range(30):
+        ring = seen("ring", (100.0 + i, 50.0), launch=(10.0 + i, 10.0))
+        assert decider(observed(ring, None, i * frame)).kind is Kind.WAIT
+    launched = None
+    for i in range(30, 60):
+        ring = seen("ring", (129.0 + i % 2, 50.0), launch=(39.0, 10.0 - i % 2))
+        if decider(observed(ring, None, i * frame)).kind is Kind.LAUNCH:
+            launched = i * frame
+            break
+    # (it came within SETTLE_PX of where it stands a frame before it stopped)
+    assert launched is not None and 28 * frame + SETTLE_S - 1e-9 <= launched
+    assert launched <= 29 * frame + SETTLE_S + 2 * frame
+    other = Decider()  # a target moved more than SETTLE_PX: the clock starts again
+    other(observed(seen("ring", launch=(10.0, 10.0)), None, 0.0))
+    assert other.still_for(seen("ring", launch=(10.0 + 2 * SETTLE_PX, 10.0)), 1.0) == 0.0
+    assert other.still_for(seen("missions", launch=(10.0 + 2 * SETTLE_PX, 10.0)), 2.0) == 0.0
 
 
 def test_the_launch_pulls_left_from_the_post_once_the_ring_is_settled():
     decider = Decider()
     ring = seen("ring", launch=(350.0, 530.0))
     assert decider(observed(ring, None, 0.0)).kind is Kind.WAIT
-    action = decider(observed(ring, ring, 0.1))
+    action = decider(observed(ring, ring, SETTLE_S))
     assert action.kind is Kind.LAUNCH
     assert action.at == (350.0, 530.0)
     assert action.end == (350.0 + LAUNCH_DRAG[0], 530.0 + LAUNCH_DRAG[1])
 
 
+def test_nothing_is_pressed_on_a_frame_shown_before_the_last_input_could_show():
+    decider = Decider()
+    missions = seen("missions", **{"continue": (590.0, 600.0)})
+    early = settled(decider, missions, 1.0)
+    early = Observation(replace(early.grab, before_input=True), missions, missions, 1.0)
+    assert decider(early).kind is Kind.WAIT
+    assert decider(observed(missions, missions, 1.1)).kind is Kind.CLICK
+
+
 def test_a_screen_that_ignored_a_click_gets_another_only_after_a_pause():
     decider = Decider()
     missions = seen("missions", **{"continue": (590.0, 600.0)})
-    assert decider(observed(missions, missions, 1.0)).kind is Kind.CLICK
+    assert decider(settled(decider, missions, 1.0)).kind is Kind.CLICK
     assert decider(observed(missions, missions, 1.0 + RETRY_S / 2)).kind is Kind.WAIT
     assert decider(observed(missions, missions, 1.0 + RETRY_S)).kind is Kind.CLICK
 
@@ -65,7 +97,7 @@ def test_a_late_frame_of_the_screen_a_click_left_is_not_clicked_again():
     the next screen's button. A frame drawn RETRY_S after the click gets the retry."""
     decider = Decider()
     sale = seen("flash_sale", close=(900.0, 120.0))
-    assert decider(observed(sale, sale, 1.0)).role == "close"
+    assert decider(settled(decider, sale, 1.0)).role == "close"
     late = observed(sale, sale, 1.0 + 2 * RETRY_S, shown_at=1.0 + RETRY_S / 2)
     assert decider(late).kind is Kind.WAIT
     assert decider(observed(sale, sale, 1.0 + 2 * RETRY_S, shown_at=1.0 + RETRY_S)).role == \
@@ -90,23 +122,25 @@ def test_nothing_is_done_in_flight_or_on_an_unknown_screen(screen):
 def test_results_are_read_before_going_on_and_the_shop_only_when_wanted():
     results = seen("results", next=(970.0, 570.0), shop=(780.0, 570.0))
     decider = Decider()
-    assert decider(observed(results, results, 0.0)).kind is Kind.READ_RESULTS
+    assert decider(settled(decider, results, 0.0)).kind is Kind.READ_RESULTS
     read = observed(results, results, 0.0, results_read=True, affordable=True)
     assert decider.decide(read).role == "shop"
     assert decider.decide(observed(results, results, 0.0, results_read=True)).role == "next"
-    assert Decider(shop=False).decide(read).role == "next"
+    other = Decider(shop=False)
+    assert other.decide(settled(other, results, 0.0, results_read=True, affordable=True)).role \
+        == "next"
 
 
 def test_the_shop_is_visited_once_then_left_by_its_next_arrow():
     shop = seen("shop", next=(1100.0, 600.0))
     decider = Decider()
-    assert decider(observed(shop, shop, 0.0)).kind is Kind.SHOP
+    assert decider(settled(decider, shop, 0.0)).kind is Kind.SHOP
     # The visit took 5 s and clicked Next itself: that click gets its time before another.
     assert decider(observed(shop, shop, 5.0)).kind is Kind.WAIT
     assert decider(observed(shop, shop, 5.0 + RETRY_S / 2)).kind is Kind.WAIT
     assert decider(observed(shop, shop, 5.0 + 2 * RETRY_S)).role == "next"
     decider(observed(seen("ring"), None, 8.0))
-    assert decider(observed(shop, shop, 9.0)).kind is Kind.SHOP  # a new stay, a new visit
+    assert decider(settled(decider, shop, 9.0)).kind is Kind.SHOP  # a new stay, a new visit
 
 
 def test_a_long_flight_is_not_stuck():
@@ -120,11 +154,11 @@ def test_the_screens_around_the_rounds_are_left_by_their_one_click(screen, role)
     decider = Decider()
     shown = seen(screen, **{role: (300.0, 200.0)})
     assert decider(observed(shown, None, 0.0)).kind is Kind.WAIT  # not settled yet
-    action = decider(observed(shown, shown, 0.1))
+    action = decider(observed(shown, shown, SETTLE_S))
     assert (action.kind, action.at, action.role) == (Kind.CLICK, (300.0, 200.0), role)
 
 
 def test_a_flash_sale_is_never_bought():
     decider = Decider()
     sale = seen("flash_sale", close=(600.0, 390.0), buy=(740.0, 390.0))
-    assert decider(observed(sale, sale, 0.1)).role == "close"
+    assert decider(settled(decider, sale, 0.1)).role == "close"

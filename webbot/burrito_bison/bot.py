@@ -105,7 +105,7 @@ class BurritoBot:
         self._looked = 0.0
         self._previous: Sighting | None = None
         self.screen_seen = "unknown"  # on the last look
-        self._searching = SearchPace()
+        self._searching = SearchPace(lambda image: classify(pack, image, framed=True))
 
     @property
     def rounds(self) -> list[Round]:
@@ -128,19 +128,22 @@ class BurritoBot:
                 self.tally.page_lost()
                 self._numbers = Stillness(NUMBERS_STILL_S)
             self.find()
-        return self.look()
+        return self.look(early=True)
 
     def step(self, action: Action) -> Observation:
         with contextlib.suppress(MovedSinceSeen):  # nothing done: the next look decides
             self.act(self.observation, action)
-        return self.look()
+        return self.look(early=True)
 
     def result(self) -> list[Round]:
         return self.rounds
 
     # -- looking ---------------------------------------------------------------------------
-    def look(self) -> Observation:
-        """A grab classified; the rockets and the results kept track of; the progress line."""
+    def look(self, early: bool = False) -> Observation:
+        """A grab classified; the rockets and the results kept track of; the progress line.
+        `early`: each new frame, those shown before the last input could show included (the
+        play loop's looks: its policy waits on them, Decider); else the first that shows it
+        (the shop's visit, which reads what its click did)."""
         if self.pace_s and self._looked:  # a benchmark's slow baseline
             wait_s = self.pace_s - (time.monotonic() - self._looked)
             if wait_s > 0:
@@ -150,7 +153,7 @@ class BurritoBot:
         phases = self.seat.recorder.phases
         # A frame of the screencast comes when the game draws it: the wait is the game's.
         with phases("waiting on the game" if self.streamed else "taking pictures"):
-            grab = pack_sized(self.screen.look())
+            grab = pack_sized(self.screen.look(early))
         pictured = time.perf_counter()
         previous = self._previous
         search = self._searching.due(self._looked)
@@ -160,7 +163,7 @@ class BurritoBot:
         classified_at = time.perf_counter()
         ms = (classified_at - started) * 1000
         now = time.monotonic()
-        self._searching.saw(sighting, search, self._looked)
+        self._searching.saw(sighting, grab.image, self._looked)
         self.stats.look_ms.append((now - grab.arrived_at) * 1000)
         self.stats.age_ms.append((now - (grab.taken_at if grab.streamed else grab.arrived_at))
                                  * 1000)
@@ -170,8 +173,10 @@ class BurritoBot:
         if grab.taken_at <= self.stats.last_shown:
             self.stats.stale += 1
         self.stats.last_shown = max(self.stats.last_shown, grab.taken_at)
-        # (a frame read as nothing known, a fade or something over the bar, tells nothing of it)
-        self.tally.seen(sighting.screen)
+        # (a frame read as nothing known, a fade or something over the bar, tells nothing of
+        # it; nor does one shown before the rocket's click could show)
+        if not grab.before_input:
+            self.tally.seen(sighting.screen)
         if sighting.screen != "results":
             self.results_read = False
         self._previous, self.screen_seen = sighting, sighting.screen

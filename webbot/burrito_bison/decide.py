@@ -15,7 +15,12 @@ from webbot.burrito_bison.model import Observation, Point, Sighting
 LAUNCH_DRAG = (-200.0, 10.0)  # press on the left post, pull this far, let go
 RETRY_S = 0.6      # a screen that ignored a click (still in its intro) gets another after this
 ROCKET_RETRY_S = 0.3
-SETTLE_PX = 2.0    # a target that moved more than this between frames is still animating
+# A screen is acted on once its indicator and targets have stood within SETTLE_PX of one place
+# for SETTLE_S, by the times its frames show: an intro that eases its art in moves it less than
+# a pixel a frame well before it ends (and the game ignores a press until then), so one frame
+# against the next says nothing at 60 looks a second.
+SETTLE_PX = 1.5
+SETTLE_S = 0.15
 # How long a screen may last before the bot calls it stuck, in units of the default: a run
 # lasts a while by itself.
 DEFAULT_PATIENCE_S = 10.0
@@ -50,19 +55,6 @@ class Action:
 WAIT = Action(Kind.WAIT)
 
 
-def settled(sighting: Sighting, previous: Sighting | None) -> bool:
-    """The same screen as the frame before, with its indicator and targets in the same place:
-    its intro animation (a sliding header, a popup coming in) is over."""
-    if previous is None or previous.screen != sighting.screen:
-        return False
-    if sighting.evidence and previous.evidence and \
-            math.dist(sighting.evidence.centre, previous.evidence.centre) > SETTLE_PX:
-        return False
-    return all(role in previous.targets
-               and math.dist(point, previous.targets[role]) <= SETTLE_PX
-               for role, point in sighting.targets.items())
-
-
 @dataclass
 class Decider:
     """The policy: turns observations into actions, without acting twice on one screen too
@@ -73,6 +65,8 @@ class Decider:
     last_acted: dict[str, float] = field(default_factory=dict)
     shopped: bool = False  # the shop in front has been visited
     _visiting: bool = False  # the visit is the step under way: its end starts the clock
+    # The screen, where its art stood, and since when (the time its frame showed).
+    _still: tuple[str, dict[str, Point], float] | None = None
 
     def _ready(self, screen: str, now: float, retry_s: float = RETRY_S) -> bool:
         return now - self.last_acted.get(screen, -math.inf) >= retry_s
@@ -83,6 +77,20 @@ class Decider:
             self.last_acted[observation.sighting.screen] = observation.now
         return action
 
+    def still_for(self, sighting: Sighting, shown: float) -> float:
+        """How long (s, by the times the frames show) the screen's indicator and targets have
+        stood where they are now, each within SETTLE_PX."""
+        points = dict(sighting.targets)
+        if sighting.evidence is not None:
+            points[""] = sighting.evidence.centre
+        held = self._still
+        if held is None or held[0] != sighting.screen or held[1].keys() != points.keys() or \
+                any(math.dist(point, held[1][role]) > SETTLE_PX
+                    for role, point in points.items()):
+            self._still = (sighting.screen, points, shown)
+            return 0.0
+        return shown - held[2]
+
     def decide(self, observation: Observation) -> Action:
         sighting, now = observation.sighting, observation.now
         screen, targets = sighting.screen, sighting.targets
@@ -92,12 +100,15 @@ class Decider:
         # lie over the next screen's (CI: a flash sale's Close clicked twice, the second on
         # the piñata that followed, cancelling it).
         shown = min(now, observation.grab.taken_at)
+        still_s = self.still_for(sighting, shown)
+        if observation.grab.before_input:  # the last input is not on screen yet: none more
+            return WAIT
         if screen != "shop":
             self.shopped = self._visiting = False
         if screen == "rocket_ready" and "rocket" in targets:
             return Action(Kind.CLICK, targets["rocket"], role="rocket") \
                 if self._ready(screen, shown, ROCKET_RETRY_S) else WAIT
-        if screen in ("flight", "unknown") or not settled(sighting, observation.previous):
+        if screen in ("flight", "unknown") or still_s < SETTLE_S:
             return WAIT
         if not self._ready(screen, shown):
             return WAIT
