@@ -4,6 +4,7 @@ the pack's reproducibility from the replica."""
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -16,7 +17,7 @@ from tests.conftest import sweep
 from webbot.burrito_bison.bot import pack_sized
 from webbot.burrito_bison.layout import SHOTS
 from webbot.burrito_bison.matching import TemplatePack
-from webbot.burrito_bison.model import Sighting
+from webbot.burrito_bison.model import Match, Sighting
 from webbot.burrito_bison.perceive import SEARCH_AFTER_S, SearchPace, classify
 from webbot.screen import Screen
 
@@ -146,20 +147,40 @@ def test_a_frame_searched_over_scales_only_when_asked(page, fixtures_url, pack):
     assert classify(pack, faded, framed=True, search=False).screen == "unknown"
 
 
-def test_a_fade_is_looked_at_again_before_it_is_searched():
-    pace, known, unknown = SearchPace(), Sighting("flight"), Sighting("unknown")
-    pace.saw(known, searched=False, now=0.0)
-    assert not pace.due(0.1)  # the first frame of a fade
-    pace.saw(unknown, searched=False, now=0.1)
-    assert not pace.due(0.1 + SEARCH_AFTER_S - 0.01)
-    assert pace.due(0.1 + SEARCH_AFTER_S)  # nothing known for that long: searched
-    pace.saw(unknown, searched=True, now=0.7)
-    assert not pace.due(0.8) and pace.due(0.7 + SEARCH_AFTER_S)  # and again a while later
-    pace.saw(Sighting("missions", searched=True), searched=True, now=1.3)
-    assert pace.due(1.31)  # art that only the search finds: every frame searched
-    pace.saw(known, searched=False, now=1.4)
-    assert not pace.due(1.41)
+def test_a_fade_is_searched_beside_the_loop_and_the_loop_searches_only_art_found_in_place():
+    found = Sighting("missions", Match("tap-to-continue", 0.97, 100, 500, 60, 20),
+                     searched=True)
+    slid = replace(found, evidence=replace(found.evidence, x=140))
+    answers, asked = [found, slid, slid], []
 
+    def search(image):
+        asked.append(image)
+        return answers[len(asked) - 1]
+
+    pace, known, unknown = SearchPace(search), Sighting("flight"), Sighting("unknown")
+    frame = np.zeros((8, 8, 3), np.uint8)
+
+    def searched_beside(now: float) -> None:
+        before = len(asked)
+        pace.saw(unknown, frame, now)
+        pace.beside.result(timeout=10)
+        assert len(asked) == before + 1
+
+    pace.saw(known, frame, 0.0)
+    pace.saw(unknown, frame, 0.1)  # the first frame of a fade
+    pace.saw(unknown, frame, 0.1 + SEARCH_AFTER_S - 0.01)
+    assert pace.beside is None and not asked and not pace.due(0.6)
+    searched_beside(0.1 + SEARCH_AFTER_S)  # nothing known for that long: searched beside
+    pace.saw(unknown, frame, 0.7)  # (its answer taken: the art found once, maybe coming in)
+    assert not pace.due(0.7) and pace.beside is None
+    searched_beside(0.1 + 2 * SEARCH_AFTER_S)  # found elsewhere: still coming in
+    pace.saw(unknown, frame, 1.2)
+    assert not pace.due(1.2)
+    searched_beside(0.1 + 3 * SEARCH_AFTER_S)  # where it was
+    pace.saw(unknown, frame, 1.7)
+    assert pace.due(1.7)  # art that only the search finds: the loop searches its frames
+    pace.saw(known, frame, 1.8)  # read at its place again
+    assert not pace.due(1.8)
 
 
 def test_a_canvas_left_undrawn_is_no_known_screen():

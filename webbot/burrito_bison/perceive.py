@@ -9,6 +9,9 @@ over the whole picture and a range of scales before the answer is `unknown`.
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import replace
 from pathlib import Path
 
@@ -146,28 +149,86 @@ def classify(pack: TemplatePack, image: np.ndarray, hint: str | None = None,
 
 
 # A frame that no indicator marks at its place is most often one of a fade between two screens
-# (a streamed camera sees every one of them), and searching it over the picture at other
-# scales is the slowest of reads. It is looked at again; searched once the screen has shown
-# nothing known this long, or at once where the game's art was found only by that search.
+# or of an intro bringing its art in (a streamed camera sees every one of them), and searching
+# it over the picture at other scales is the slowest of reads (~0.4 s). Once nothing known has
+# shown this long, a frame is searched beside the loop, which goes on reading each new frame
+# at the places; the loop searches its own frames only once that search has found the game's
+# art in the same place twice (a build laid out otherwise: art coming in is found elsewhere
+# each time, and stands where the pack says soon after).
 SEARCH_AFTER_S = 0.5
+SAME_PLACE_PX = 2.0
 
 
 class SearchPace:
-    """When a decision loop's frames are searched over scales (`classify(search=...)`)."""
+    """When a decision loop's frames are searched over scales: `due` says whether the loop's
+    own frame is (classify(search=...)); `saw` is told each reading, and starts the search
+    beside the loop (`search`, on a thread of its own) when nothing known has shown for
+    SEARCH_AFTER_S."""
 
-    def __init__(self) -> None:
+    def __init__(self, search: Callable[[np.ndarray], Sighting]) -> None:
+        self.search = search
         self.unknown_since: float | None = None  # nothing known has shown since
-        self.art_searched = False  # the last screen known was found only by the search
+        self.art_searched = False  # the art was found only by the search, twice in one place
+        self._found: Match | None = None  # where the last search found the screen's art
+        self._beside: Future | None = None  # the search running beside the loop
+
+    @property
+    def beside(self) -> Future | None:
+        """The search running beside the loop, if any (its answer is taken by `saw`)."""
+        return self._beside
 
     def due(self, now: float) -> bool:
-        return self.art_searched or (self.unknown_since is not None and
-                                     now - self.unknown_since >= SEARCH_AFTER_S)
+        return self.art_searched
 
-    def saw(self, sighting: Sighting, searched: bool, now: float) -> None:
+    def saw(self, sighting: Sighting, image: np.ndarray, now: float) -> None:
+        """A frame read as `sighting` (searched by the loop itself when `due` said so)."""
+        self._take_search()
         if sighting.screen != "unknown":
-            self.unknown_since, self.art_searched = None, sighting.searched
-        elif searched or self.unknown_since is None:
-            self.unknown_since = now  # (searched: the next search a while later)
+            if sighting.searched:
+                self._found_by_search(sighting)
+            else:
+                self.art_searched, self._found = False, None
+            self.unknown_since = None
+            return
+        if self.unknown_since is None:
+            self.unknown_since = now
+        if not self.art_searched and self._beside is None and \
+                now - self.unknown_since >= SEARCH_AFTER_S:
+            self._beside = _on_a_thread(self.search, image.copy())
+            self.unknown_since = now  # (the next search a while later)
+
+    def _take_search(self) -> None:
+        beside = self._beside
+        if beside is None or not beside.done():
+            return
+        self._beside = None
+        if beside.exception() is None and beside.result().screen != "unknown":
+            self._found_by_search(beside.result())
+
+    def _found_by_search(self, sighting: Sighting) -> None:
+        self.art_searched = _same_place(sighting.evidence, self._found)
+        self._found = sighting.evidence
+
+
+def _on_a_thread(call: Callable[[np.ndarray], Sighting], image: np.ndarray) -> Future:
+    """`call(image)` on a thread of its own (OpenCV's matching lets go of the GIL); daemon, so
+    a search under way never holds up the end of a run."""
+    done: Future = Future()
+
+    def run() -> None:
+        try:
+            done.set_result(call(image))
+        except Exception as exc:  # (told through the future; the loop goes on without it)
+            done.set_exception(exc)
+
+    threading.Thread(target=run, name="webbot-search", daemon=True).start()
+    return done
+
+
+def _same_place(match: Match | None, before: Match | None) -> bool:
+    return match is not None and before is not None and match.name == before.name and \
+        abs(match.scale - before.scale) < 0.01 and \
+        max(abs(match.x - before.x), abs(match.y - before.y)) <= SAME_PLACE_PX
 
 
 def framed_game(picture: np.ndarray) -> tuple[int, int, int, int] | None:
