@@ -5,8 +5,9 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from webbot.vision import ocr
 from webbot.vision.digits import WHITELIST, DigitReader
-from webbot.vision.ocr import read_text, read_texts
+from webbot.vision.ocr import forget_readings, read_text, read_texts
 
 FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COMPLEX)
 
@@ -23,9 +24,26 @@ def test_many_pictures_read_as_each_alone():
     pages = [lettering("489"), lettering(""), lettering("7", FONTS[1]), lettering("12,345"),
              cv2.cvtColor(lettering("60", FONTS[2]), cv2.COLOR_GRAY2BGR), lettering("M")]
     alone = [read_text(page, "--psm 7") for page in pages]
+    forget_readings()
     assert read_texts(pages, "--psm 7") == alone
     assert alone[0] == "489" and alone[3] == "12,345"
     assert read_texts([], "--psm 7") == [] and read_texts(pages[:1], "--psm 7") == ["489"]
+
+
+def test_a_picture_read_before_is_not_shown_to_tesseract_again(monkeypatch):
+    asked = []
+    real = ocr.pytesseract.image_to_string
+    monkeypatch.setattr(ocr.pytesseract, "image_to_string",
+                        lambda *args, **options: asked.append(1) or real(*args, **options))
+    forget_readings()
+    picture, other = lettering("489"), lettering("489")
+    other[35, 5] = 0  # one pixel apart: another picture
+    assert read_text(picture, "--psm 7") == "489" and len(asked) == 1
+    assert read_text(picture.copy(), "--psm 7") == "489" and len(asked) == 1
+    assert read_text(picture, "--psm 8") == "489" and len(asked) == 2  # another config
+    assert read_texts([picture, other, lettering("72")], "--psm 7") == ["489", "489", "72"]
+    assert len(asked) == 3  # the two unread ones, in one Tesseract
+    assert read_texts([other, picture], "--psm 7") == ["489", "489"] and len(asked) == 3
 
 
 def test_a_vote_on_many_glyphs_is_each_glyph_s_own_vote(tmp_path):
@@ -37,7 +55,11 @@ def test_a_vote_on_many_glyphs_is_each_glyph_s_own_vote(tmp_path):
     glyphs.append(np.zeros((20, 12), np.float32))  # no ink
     reader = DigitReader(tmp_path, learn=False)
     together = reader.votes(glyphs, WHITELIST)
-    assert together == [reader.votes([glyph], WHITELIST)[0] for glyph in glyphs]
+    alone = []
+    for glyph in glyphs:
+        forget_readings()
+        alone.append(reader.votes([glyph], WHITELIST)[0])
+    assert together == alone
     assert together[-1] is None
     right = [vote == str(digit) for digit, vote in zip(digits, together[:-1], strict=True)]
     assert sum(right) >= 3, together

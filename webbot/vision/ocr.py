@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import tempfile
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -57,11 +59,38 @@ def read_words(image: np.ndarray, config: str = "--psm 3") -> list[Word]:
     ]
 
 
+# What Tesseract read in the latest pictures, by their exact pixels and the config: a picture
+# read again (a shop panel's name, a price's glyphs, in frame after frame) costs a lookup, not a
+# Tesseract process (~0.1 s each). The same pixels read the same.
+_READ: OrderedDict[tuple, str] = OrderedDict()
+READ_KEPT = 1024
+
+
+def forget_readings() -> None:
+    """Tesseract asked anew about every picture (a test of its own readings)."""
+    _READ.clear()
+
+
+def _key(image: np.ndarray, config: str) -> tuple:
+    return (hashlib.blake2b(np.ascontiguousarray(image).tobytes(), digest_size=16).digest(),
+            image.shape, image.dtype.str, config)
+
+
+def _kept(key: tuple, text: str) -> str:
+    _READ[key] = text
+    while len(_READ) > READ_KEPT:
+        _READ.popitem(last=False)
+    return text
+
+
 def read_text(image: np.ndarray, config: str) -> str:
     """What Tesseract reads in a picture (grey, or BGR), stripped."""
+    key = _key(image, config)
+    if key in _READ:
+        return _READ[key]
     picture = image if image.ndim == 2 else image[:, :, ::-1]
     try:
-        return pytesseract.image_to_string(picture, config=config).strip()
+        return _kept(key, pytesseract.image_to_string(picture, config=config).strip())
     except pytesseract.TesseractNotFoundError:
         raise WebbotError(_MISSING) from None
 
@@ -71,6 +100,15 @@ def read_texts(images: Sequence[np.ndarray], config: str) -> list[str]:
     all, given the list of their files, so its model is loaded once rather than once a
     picture (most of the cost of reading a small one). Each picture is a page of its own, read as
     it would be alone."""
+    keys = [_key(image, config) for image in images]
+    read = {key: _READ[key] for key in keys if key in _READ}
+    unread = [k for k, key in enumerate(keys) if key not in read]
+    for k, text in zip(unread, _read_all([images[k] for k in unread], config), strict=True):
+        read[keys[k]] = _kept(keys[k], text)
+    return [read[key] for key in keys]
+
+
+def _read_all(images: Sequence[np.ndarray], config: str) -> list[str]:
     if len(images) < 2:
         return [read_text(image, config) for image in images]
     with tempfile.TemporaryDirectory(prefix="webbot-ocr-") as folder:
