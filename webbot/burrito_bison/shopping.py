@@ -32,7 +32,7 @@ class Purchase:
 
 @dataclass
 class Visit:
-    look: Callable[[], Observation]
+    look: Callable[..., Observation]  # (early=True: each new frame, BurritoBot.look)
     hands: Hands
     pack: TemplatePack
     recorder: Recorder
@@ -82,11 +82,14 @@ class Visit:
     def _settled(self, before: np.ndarray | None, changed: Callable[[np.ndarray], bool],
                  wait_s: float) -> Observation:
         """Looks until the panel has changed (as `changed` says) and then held still for one
-        look, or until `wait_s` has passed."""
+        look, or until `wait_s` has passed. Each new frame is looked at; those shown before the
+        click could show are waited on."""
         deadline = Deadline(wait_s)
         previous = before
         while True:
-            observation = self.look()
+            observation = self.look(early=True)
+            if observation.grab.before_input:
+                continue
             now = panel(observation.image)
             if observation.sighting.screen != "shop":
                 return observation
