@@ -9,7 +9,6 @@ over the whole picture and a range of scales before the answer is `unknown`.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import replace
@@ -19,6 +18,7 @@ import cv2
 import numpy as np
 
 from webbot import inputs
+from webbot.beside import on_a_thread
 from webbot.burrito_bison.layout import PACK_GAME_SIZE, PLACES, REAL_SIZES
 from webbot.burrito_bison.matching import (
     FRAMED_SCALES,
@@ -194,7 +194,8 @@ class SearchPace:
             self.unknown_since = now
         if not self.art_searched and self._beside is None and \
                 now - self.unknown_since >= SEARCH_AFTER_S:
-            self._beside = _on_a_thread(self.search, image.copy())
+            frame = image.copy()
+            self._beside = on_a_thread(lambda: self.search(frame), "webbot-search")
             self.unknown_since = now  # (the next search a while later)
 
     def _take_search(self) -> None:
@@ -208,21 +209,6 @@ class SearchPace:
     def _found_by_search(self, sighting: Sighting) -> None:
         self.art_searched = _same_place(sighting.evidence, self._found)
         self._found = sighting.evidence
-
-
-def _on_a_thread(call: Callable[[np.ndarray], Sighting], image: np.ndarray) -> Future:
-    """`call(image)` on a thread of its own (OpenCV's matching lets go of the GIL); daemon, so
-    a search under way never holds up the end of a run."""
-    done: Future = Future()
-
-    def run() -> None:
-        try:
-            done.set_result(call(image))
-        except Exception as exc:  # (told through the future; the loop goes on without it)
-            done.set_exception(exc)
-
-    threading.Thread(target=run, name="webbot-search", daemon=True).start()
-    return done
 
 
 def _same_place(match: Match | None, before: Match | None) -> bool:

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from webbot.beside import on_a_thread
 from webbot.burrito_bison.act import Hands
 from webbot.burrito_bison.matching import TemplatePack
 from webbot.burrito_bison.model import Observation
@@ -103,8 +104,17 @@ class Visit:
         self.hands.click(observation.grab, card.centre)
         observation = self._settled(None, lambda now: True, SETTLE_S)
         if observation.sighting.screen == "shop":
-            self.details[card.slot] = read_detail(observation.image, self.pack.digits)
+            self.details[card.slot] = self._read_detail(observation)
         return observation
+
+    def _read_detail(self, observation: Observation) -> Detail:
+        """The panel of `observation` read beside the looks (Tesseract may take a second),
+        which go on at each new frame meanwhile."""
+        reading = on_a_thread(lambda: read_detail(observation.image, self.pack.digits),
+                              "webbot-shop-reading")
+        while not reading.done():
+            self.look(early=True)
+        return reading.result()
 
     def _buy(self, observation: Observation, card: Card, detail: Detail) -> Observation | None:
         """Press BUY; a purchase counts once the panel has settled on a higher level or a new
@@ -119,7 +129,7 @@ class Visit:
         after = self._settled(before, lambda now: not alike(now, before), PURCHASE_WAIT_S)
         if after.sighting.screen != "shop":
             return None
-        now = read_detail(after.image, self.pack.digits)
+        now = self._read_detail(after)
         self.details[card.slot] = now
         if now.level > detail.level or (now.price is not None and now.price != detail.price) \
                 or now.maxed:
