@@ -92,3 +92,13 @@ def test_a_click_again_where_the_mouse_rests_makes_no_move(page, pages_url):
     moved = len([e for e in events_of(page) if e["type"] == "mousemove"])
     mouse.click(151, 140)  # another point
     assert [e["type"] for e in events_of(page)].count("mousemove") > moved
+
+
+def test_a_drag_from_where_the_mouse_rests_makes_no_moves_on_the_spot(page, pages_url):
+    page.goto(f"{pages_url}events.html")
+    mouse = Mouse(page)
+    mouse.move_to(168, 158)  # (as a launch puts the mouse on the ring post first)
+    before = len(events_of(page))
+    mouse.drag((168, 158), (350, 260), steps=(None, 4))
+    kinds = [e["type"] for e in events_of(page)[before:]]
+    assert kinds == ["mousedown"] + ["mousemove"] * 4 + ["mouseup"]

@@ -108,7 +108,7 @@ class Mouse:
         the start, moves to drag; None: one per `step_px`)."""
         if self.guard:
             self.guard(*start)
-        self.move_to(*start, step_px, steps[0])
+        self.hover(*start, step_px, steps[0])  # (no moves on the spot when it rests there)
         self._down()
         self.move_to(*end, step_px, steps[1])
         self._up()

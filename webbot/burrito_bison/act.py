@@ -26,7 +26,7 @@ class Hands:
 
     def launch(self, grab: Grab, start: Point, end: Point) -> None:
         """Press on the ring post, pull the ropes back, let go."""
-        self.mouse.move_to(*page_point(grab, start), step_px=CLICK_STEP_PX)
+        self.mouse.hover(*page_point(grab, start), step_px=CLICK_STEP_PX)
         self.mouse.drag(page_point(grab, start), page_point(grab, end), step_px=DRAG_STEP_PX)
 
     def escape(self) -> None:
