@@ -97,8 +97,12 @@ class Grab:
 
     def to_page(self, x: float, y: float) -> tuple[float, float]:
         """Image point -> page point (for the mouse), with the element where it is now."""
+        return self.to_page_all((x, y))[0]
+
+    def to_page_all(self, *points: tuple[float, float]) -> list[tuple[float, float]]:
+        """Image points -> page points, the element's place measured once for them all."""
         left, top = self.origin()
-        return left + x / self.scale, top + y / self.scale_y
+        return [(left + x / self.scale, top + y / self.scale_y) for x, y in points]
 
     def to_image(self, x: float, y: float) -> tuple[float, float]:
         """Page point -> image point."""

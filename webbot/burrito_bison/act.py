@@ -8,7 +8,6 @@ from webbot.burrito_bison.model import Point
 from webbot.mouse import Mouse
 from webbot.screen import Grab
 
-CLICK_STEP_PX = 150  # each in-page move costs about a frame; a click only needs its end
 DRAG_STEP_PX = 25    # the game follows a launch drag, so it gets a hand-like path
 
 
@@ -25,9 +24,10 @@ class Hands:
         self.mouse.click(*page_point(grab, point), steps=1)
 
     def launch(self, grab: Grab, start: Point, end: Point) -> None:
-        """Press on the ring post, pull the ropes back, let go."""
-        self.mouse.hover(*page_point(grab, start), step_px=CLICK_STEP_PX)
-        self.mouse.drag(page_point(grab, start), page_point(grab, end), step_px=DRAG_STEP_PX)
+        """Flick onto the ring post, press, pull the ropes back, let go."""
+        start_at, end_at = grab.to_page_all(start, end)  # (one measure of the canvas)
+        self.mouse.hover(*start_at, steps=1)
+        self.mouse.drag(start_at, end_at, step_px=DRAG_STEP_PX)
 
     def escape(self) -> None:
         """Escape on the keyboard (a popup the bot does not know may close on it)."""
