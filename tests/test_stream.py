@@ -133,11 +133,14 @@ def test_early_looks_see_every_frame_and_say_which_may_not_show_the_press_yet(pa
         assert early <= 2 * SHOWN_AFTER_INPUT  # (frames the screencast left out aside)
 
 
+@pytest.mark.parametrize("found_as", ["selector", "element"])
 def test_a_point_seen_before_the_game_moved_is_not_clicked_and_the_next_look_is_right(
-        page, pages_url):
+        page, pages_url, found_as):
     page.goto(f"{pages_url}geometry.html")
     page.evaluate(SPINNER)
-    screen = streamed(page, "#stage")
+    # (a game found as its element has its box measured without waiting, at its pace)
+    element = page.query_selector("#stage") if found_as == "element" else None
+    screen = streamed(page, "#stage", element=element)
     seen = next(look for look in (screen.look() for _ in range(20)) if look.streamed)
     page.evaluate("document.getElementById('stage').style.top = '90px'")  # a banner above
     with pytest.raises(MovedSinceSeen):

@@ -234,14 +234,15 @@ def asked_in_background(frame: Frame, script: str, arg: Any = None) -> asyncio.T
 
 # For calls sent and not waited for: coroutines of Playwright's own objects, run by
 # `background` on its loop; their task ends when the page answers (a later look takes it).
-async def box_soon(element: ElementHandle) -> dict | None:
-    """`element.bounding_box()`, as a coroutine."""
-    return await own(element).bounding_box()
+async def box_soon(element: ElementHandle, seconds: float = ANSWER_S) -> dict | None:
+    """`element.bounding_box()`, as a coroutine; TimeoutError after `seconds`."""
+    return await asyncio.wait_for(own(element).bounding_box(), seconds)
 
 
-async def evaluated_soon(target: Frame | JSHandle | Any, script: str, arg: Any = None) -> Any:
-    """`target.evaluate(script, arg)`, as a coroutine."""
-    return await own(target).evaluate(script, to_own(arg))
+async def evaluated_soon(target: Frame | JSHandle | Any, script: str, arg: Any = None,
+                         seconds: float = ANSWER_S) -> Any:
+    """`target.evaluate(script, arg)`, as a coroutine; TimeoutError after `seconds`."""
+    return await asyncio.wait_for(own(target).evaluate(script, to_own(arg)), seconds)
 
 
 def background(target: Any, call: Coroutine) -> asyncio.Task:

@@ -267,6 +267,7 @@ class Screen:
         self._box: dict | None = None  # the game's box, as last measured for the stream
         self._box_at = -math.inf
         self._box_asked: asyncio.Task | None = None  # a measure asked without waiting
+        self._measure_now = False  # the game was seen to move: measured at the next look
         # A game found by webbot.finder comes as its element (in any frame): measuring a handle
         # is much cheaper than re-finding a selector's element across frames.
         self.element = element
@@ -433,7 +434,8 @@ class Screen:
         measured up to BOX_FRESH_S before): MovedSinceSeen when it has moved since."""
         now = self.current_box()
         if _moved(cut, now):
-            self._box_at = -math.inf  # measured again for the next look
+            self._box_at = -math.inf  # measured again, here, for the next look
+            self._measure_now = True
             raise MovedSinceSeen(f"the game moved on {shown(self.page.url)} after it was seen")
         return now
 
@@ -447,7 +449,7 @@ class Screen:
         now = time.monotonic()
         if self._box is not None and now - self._box_at <= BOX_FRESH_S:
             return self._box, False
-        if self._box is not None and self.element is not None:
+        if self._box is not None and self.element is not None and not self._measure_now:
             asked = self._box_asked
             if asked is None:
                 self._box_asked = answer.background(self.element, answer.box_soon(self.element))
@@ -462,7 +464,7 @@ class Screen:
                 return box, moved
         box = self._measure() if self.element is not None else self._measure_selector()
         moved = self._box is not None and _moved(self._box, Box.of(box))
-        self._box, self._box_at = box, now
+        self._box, self._box_at, self._measure_now = box, now, False
         return box, moved
 
     def _whole_in_window(self, box: dict) -> bool:
