@@ -4,6 +4,7 @@ canvas's pixels and moving the mouse. Outcomes are checked through the replica's
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import cv2
 import pytest
@@ -12,11 +13,17 @@ from tests.conftest import in_own_thread, run_webbot
 from tests.puzlogic.replica import HOOK, cell_box, centre, drag, to_page
 from tests.test_cli import closed_port
 from webbot.browser import BrowserOptions
+from webbot.debug import Recorder
 from webbot.errors import WebbotError
+from webbot.phases import Phases
 from webbot.play import play as run_loop
 from webbot.puzlogic.act import Tempo
 from webbot.puzlogic.bot import ENDING, LANDED, player
+from webbot.puzlogic.eyes import Eyes
+from webbot.puzlogic.model import UnreadableScreen
 from webbot.puzlogic.perceive import Reader
+from webbot.puzlogic.records import Records
+from webbot.screen import Screen
 from webbot.server import FixtureServer
 from webbot.session import RunOptions, game_session
 
@@ -317,3 +324,22 @@ def test_errors_inside_play_keep_the_results_so_far(reader):
             return playable.bot.results
 
     assert [r.result for r in in_own_thread(run)] == ["completed"]
+
+
+def test_a_first_look_at_a_level_with_no_board_on_it_is_read_on_the_next(page, fixtures_url,
+                                                                          reader):
+    # (as a look taken while a portal's banner came in over the board: CI saw such a look
+    # end the run, "no board cells on the level screen", where the next look showed it)
+    page.goto(f"{fixtures_url}{GAME}?level=1")
+    page.wait_for_function(f"{HOOK} && {HOOK}.state().screen === 'level'")
+    eyes = Eyes(Screen(page, "canvas"), reader, Tempo(), Records(lambda line: None),
+                Recorder(), Phases())
+    seen = eyes.look(read=False)
+    covered = seen.grab.image.copy()
+    covered[120:380] = covered[300, 5]  # the board gone under the background's colour
+    first = eyes.look(replace(seen.grab, image=covered), read=False)
+    assert first.screen == "level"
+    with pytest.raises(UnreadableScreen, match="no board cells"):
+        eyes.read(first)
+    read = eyes.read_level(first)
+    assert read.puzzle == eyes.read(eyes.look(read=False)).view.puzzle()

@@ -94,8 +94,11 @@ class Eyes:
         with self.phases("reading"):
             looks = self._first_two(first) if first is not None else []
             for _ in range(READ_TRIES * 2):
-                observation = self.read(looks.pop(0)) if looks else \
-                    self.wait_for_screen("level")
+                observation, why = self._readable(looks.pop(0)) if looks else \
+                    (self.wait_for_screen("level"), "")
+                if observation is None:  # no board to read on it: the next look is read
+                    doubts = [why]
+                    continue
                 if observation.view is None:
                     continue
                 if observation.view.doubts:  # a leaf over a digit, say: look again
@@ -120,12 +123,21 @@ class Eyes:
         it was not yet (that one read after)."""
         if first.view is not None or first.screen != "level":
             return [first]
-        reading = self._reading.submit(self.read, first)
+        reading = self._reading.submit(self._readable, first)
         try:
             second = self.wait_for_screen("level", read=False)
         finally:
-            first = reading.result()  # (its error, if any, before the wait's)
-        return [first, second]
+            read, _ = reading.result()  # (its error, if any, before the wait's)
+        return [second] if read is None else [read, second]  # (None: no board on it)
+
+    def _readable(self, observation: Observation) -> tuple[Observation | None, str]:
+        """`observation` read; None (and why) when it shows no board to read: a look at a
+        level screen taken as the board fades in, or with something over it (a portal's
+        banner coming in), which the next look may not show."""
+        try:
+            return self.read(observation), ""
+        except UnreadableScreen as exc:
+            return None, str(exc)
 
     def annotated(self, observation: Observation, what: str, found: list[Mark],
                   legend: Sequence[Key] = ()) -> None:
