@@ -71,6 +71,22 @@ def test_no_look_shows_the_page_as_it_was_before_the_last_press(page, pages_url)
             assert seen.taken_at > mouse.acted_at
 
 
+@pytest.mark.parametrize("date_now", ["0", "1e13 + performance.now()"])  # far past, future
+def test_a_look_after_a_press_shows_it_on_a_page_whose_clock_lies(page, pages_url, date_now):
+    # (the camera reads the page's Date.now() once, at its start, to set its clock by; the
+    # frames' own times bound it, and frames counted as they come bound the wait)
+    page.goto(f"{pages_url}clicks.html")
+    page.evaluate(f"Date.now = () => {date_now}")
+    mouse = Mouse(page)
+    screen = streamed(page, "#scene", mouse)
+    assert squares(screen.look().image) == 0
+    for presses in range(1, 6):
+        mouse.click(200, 100)
+        seen = screen.look()
+        assert seen.streamed and not seen.before_input
+        assert squares(seen.image) == presses == page.evaluate("presses")
+
+
 # A press turns the canvas white until the test turns it black again (an effect soon over,
 # like a rocket slam whose flight ends); a red square moves along the top so frames keep coming.
 FLASH = """<body style="margin:0"><canvas id="scene" width="200" height="100"></canvas><script>

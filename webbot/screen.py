@@ -223,6 +223,10 @@ def _refuse_beyond_window(box: dict, width: float, height: float, scale: float,
             f"{box['width'] * scale:.0f}x{box['height'] * scale:.0f} px)")
 
 
+# Frames received after an input's call returned, past which the input shows whatever the
+# clocks say (webbot.stream.on_browser_clock): at most 3 begun before its ack are shown after
+# it and 2 more may be on their way unacknowledged, then SHOWN_AFTER_INPUT.
+RECEIVED_AFTER_INPUT = 3 + 2 + SHOWN_AFTER_INPUT
 # A look waits this long for a frame shown after the last picture (frames come every frame or
 # two while the page moves, none while it holds still); then the newest stands for the page
 # once the page has drawn frames since and none of them came in HELD_WAIT_S (longer than a
@@ -264,6 +268,7 @@ class Screen:
         self._seen_at = -math.inf  # when the last streamed picture looked at was shown
         self._input_at = -math.inf  # the last input a look waited out
         self._input_from: float | None = None  # its moment (browser's clock) until it shows
+        self._input_received = 0  # the stream's frames received when the input was seen
         self._box: dict | None = None  # the game's box, as last measured for the stream
         self._box_at = -math.inf
         self._box_asked: asyncio.Task | None = None  # a measure asked without waiting
@@ -377,6 +382,7 @@ class Screen:
                 self._input_at = acted
                 # (the input's ack came before its call returned: frames counted from later)
                 self._input_from = self.stream.on_browser_clock(acted)
+                self._input_received = self.stream.frames
             frame, before_input = self._after_input(target, early)
         if frame is None:
             return None
@@ -399,14 +405,18 @@ class Screen:
                 self._input_from = None
                 first = self.stream.shown_at(shows) if shows > self._seen_at else None
                 return first or self._next(target), False
+            if self.stream.frames - self._input_received >= RECEIVED_AFTER_INPUT:
+                self._input_from = None  # (the clocks disagree: frames counted as they came)
+                return self._next(target), False
             newest = self.stream.newest
             if early and newest is not None and newest.shown_at > self._seen_at:
                 return newest, True
             since = newest.shown_at if newest is not None else -math.inf
             if self.stream.frame_after(since, HELD_WAIT_S) is None:  # the page holds still
                 self._input_from = None
-                self._seen_at = max(self._seen_at, frames_begun(target))
-                return self._next(target, first=True), False
+                mark = frames_begun(target)  # (begun since the input: what it shows, shows it)
+                return self.stream.frame_after(mark, STREAM_WAIT_S, first=True) \
+                    or self.stream.held(mark), False
         return self._next(target), False
 
     def _next(self, target: ElementHandle | Locator, *, first: bool = False
@@ -465,6 +475,7 @@ class Screen:
         box = self._measure() if self.element is not None else self._measure_selector()
         moved = self._box is not None and _moved(self._box, Box.of(box))
         self._box, self._box_at, self._measure_now = box, now, False
+        self._box_asked = None  # (an answer asked before this measure would be older)
         return box, moved
 
     def _whole_in_window(self, box: dict) -> bool:

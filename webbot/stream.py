@@ -86,6 +86,7 @@ class FrameStream:
         self._arrived: asyncio.Future | None = None  # a frame came (see _wait_for_one)
         self.shown: list[float] = []  # when the latest SHOWN_KEPT frames were shown, in order
         self._forgotten = -math.inf  # when the newest frame no longer in `shown` was shown
+        self._delivered = -math.inf  # the most a frame's shown time exceeded its arrival's
 
     @property
     def newest(self) -> StreamFrame | None:
@@ -116,8 +117,10 @@ class FrameStream:
         except Error:
             return False
         # Frames carry the browser's wall-clock time of their swap; Date.now() reads the same
-        # clock, here once, between two readings of ours (for Grab.taken_at only).
-        self._shift = wall / 1000 - (before + after) / 2
+        # clock, here once, between two readings of ours (the page's own Date.now(), which its
+        # scripts may have made answer anything: on_browser_clock does not rest on it alone).
+        self._shift = wall / 1000 - (before + after) / 2 if isinstance(wall, (int, float)) \
+            and math.isfinite(wall) else 0.0
         self._cdp = cdp
         return True
 
@@ -156,8 +159,10 @@ class FrameStream:
 
     def on_browser_clock(self, moment: float) -> float:
         """`moment` (this process's time.monotonic()) on the browser's wall clock, as the
-        frames are dated (s)."""
-        return moment + self._shift
+        frames are dated (s), never earlier than the frames themselves allow: a frame was shown
+        before it reached this process, so the clocks differ by at least its shown time less
+        its arrival (the page's Date.now(), read once at start, may say less)."""
+        return moment + max(self._shift, self._delivered)
 
     def nth_shown_after(self, moment: float, count: int) -> float | None:
         """When the `count`-th frame shown after `moment` (the browser's wall clock, s) was
@@ -209,6 +214,7 @@ class FrameStream:
         for older in self.kept[:-1]:  # (a look's Grab holds its own cut of its picture)
             older._image.clear()
         self.frames += 1
+        self._delivered = max(self._delivered, shown_at - received)
         if self._arrived is not None and not self._arrived.done():
             self._arrived.set_result(None)
         if cdp is not None:

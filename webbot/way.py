@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from playwright.sync_api import ElementHandle, Error, Frame, Page
 
 from webbot import answer
+from webbot.answer import NoAnswer
 from webbot.consent import Consent, ShowPress
 from webbot.consent.buttons import CONSENT_CONTEXT
 from webbot.deadline import Deadline
@@ -196,7 +197,14 @@ class Way:
             return
         self._asked = None
         self._record(self.clearance.consent.news())
-        if not asked.cancelled() and asked.exception() is None and asked.result() is not None:
+        try:
+            covered = not asked.cancelled() and asked.result() is not None
+        except Error:
+            covered = False  # the frame is changing; the picture will tell
+        except TimeoutError:
+            raise NoAnswer(f"the page stopped answering: a script got no answer within "
+                           f"{answer.ANSWER_S:g} s") from None
+        if covered:
             self.clear()  # (something covers the game: cleared as a look at once would)
         self._checked = time.monotonic()
 

@@ -203,8 +203,9 @@ class SearchPace:
         if beside is None or not beside.done():
             return
         self._beside = None
-        if beside.exception() is None and beside.result().screen != "unknown":
-            self._found_by_search(beside.result())
+        found = beside.result()  # (an error of the search is the loop's)
+        if found.screen != "unknown":
+            self._found_by_search(found)
 
     def _found_by_search(self, sighting: Sighting) -> None:
         self.art_searched = _same_place(sighting.evidence, self._found)
