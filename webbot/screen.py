@@ -339,8 +339,7 @@ class Screen:
                 f"the game ({box['width']:.0f}x{box['height']:.0f}) does not fit the "
                 f"{view['width']}x{view['height']} window; give --viewport "
                 f"{math.ceil(box['width']) + 40}x{math.ceil(box['height']) + 40} or larger")
-        if (box["x"] < 0 or box["y"] < 0 or box["x"] + box["width"] > view["width"] + 0.5
-                or box["y"] + box["height"] > view["height"] + 0.5):
+        if not self._whole_in_window(box):
             answer.scroll_into_view(self.element, self.timeout_s)
             box = self._element_box()
         return box
@@ -479,6 +478,8 @@ class Screen:
         return box, moved
 
     def _whole_in_window(self, box: dict) -> bool:
+        """The box shown whole in the window (half a pixel of slack: boxes come in fractions
+        of a CSS pixel)."""
         view = self.page.viewport_size
         return box["width"] > 0 and box["height"] > 0 and (view is None or (
             box["x"] >= 0 and box["y"] >= 0 and box["x"] + box["width"] <= view["width"] + 0.5
