@@ -76,18 +76,30 @@ def grey_ink(canvas: np.ndarray, background: np.ndarray) -> np.ndarray:
     return (gray <= _gray(background) - GREY_MARGIN) & (chroma(canvas) <= DARK_CHROMA)
 
 
-def masks(canvas: np.ndarray) -> dict[str, np.ndarray]:
-    """Per-pixel masks of the white, blue, red and green families."""
+# Each family as ranges of OpenCV's HSV (hue, saturation, value), both ends included.
+_RANGES = {
+    "white": [((0, 0, WHITE[1]), (255, WHITE[0], 255))],
+    "blue": [((BLUE_HUES[0], BLUE_SATURATION, 0), (BLUE_HUES[1], 255, 255))],
+    "red": [((0, RED[0], RED[1]), (RED_HUES[0] - 1, 255, 255)),
+            ((RED_HUES[1] + 1, RED[0], RED[1]), (255, 255, 255))],
+    "green": [((GREEN_HUES[0], GREEN[0], GREEN[1]), (GREEN_HUES[1], 255, 255))],
+}
+
+
+def masks(canvas: np.ndarray, *only: str) -> dict[str, np.ndarray]:
+    """Per-pixel masks of the white, blue, red and green families (or `only` those named)."""
     hsv = _hsv(canvas)
-    hue, saturation, value = hsv[..., 0], hsv[..., 1], hsv[..., 2]
-    return {
-        "white": (saturation <= WHITE[0]) & (value >= WHITE[1]),
-        "blue": (hue >= BLUE_HUES[0]) & (hue <= BLUE_HUES[1]) & (saturation >= BLUE_SATURATION),
-        "red": ((hue < RED_HUES[0]) | (hue > RED_HUES[1])) & (saturation >= RED[0])
-        & (value >= RED[1]),
-        "green": (hue >= GREEN_HUES[0]) & (hue <= GREEN_HUES[1]) & (saturation >= GREEN[0])
-        & (value >= GREEN[1]),
-    }
+    found = {}
+    for name in only or _RANGES:
+        ranges = [cv2.inRange(hsv, low, high) for low, high in _RANGES[name]]
+        mask = ranges[0] if len(ranges) == 1 else cv2.bitwise_or(*ranges)
+        found[name] = mask > 0
+    return found
+
+
+def mask(canvas: np.ndarray, name: str) -> np.ndarray:
+    """Per-pixel mask of one family (white, blue, red or green)."""
+    return masks(canvas, name)[name]
 
 
 def family(colour: np.ndarray, background: np.ndarray) -> str | None:

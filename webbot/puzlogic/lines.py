@@ -3,44 +3,58 @@ corner brackets, measured on a mask of line ink (webbot.puzlogic.inks.line_ink).
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 
 
 class Lines:
     """Where the 2 px dark lines of outlines and brackets run. A line counts where it is dark
     somewhere across it, a pixel either side allowed (a blurred or JPEG-compressed line keeps
-    only one dark row here and there); integral images make each measure four lookups."""
+    only one dark row here and there). A row's (or column's) running count is made the first
+    time a line along it is measured (boxes sit on a grid: a few dozen rows and columns), so
+    each measure is then two lookups."""
 
     def __init__(self, dark: np.ndarray) -> None:
-        ink = dark.astype(np.uint8)
-
-        def integral(kernel: tuple[int, int], anchor: tuple[int, int]) -> np.ndarray:
-            return cv2.integral(cv2.dilate(ink, np.ones(kernel, np.uint8), anchor=anchor))
-
-        # across: a pixel counts when a dark one is 1 above to 2 below it (a 2 px line, +-1)
-        self._across = {1: integral((4, 1), (0, 1)), 0: integral((2, 1), (0, 0))}
-        self._down = {1: integral((1, 4), (1, 0)), 0: integral((1, 2), (0, 0))}
+        self._dark = dark.astype(bool)
         self.height, self.width = dark.shape
+        self._rows: dict[tuple[int, int], np.ndarray] = {}
+        self._columns: dict[tuple[int, int], np.ndarray] = {}
 
     @staticmethod
-    def _share(sums: np.ndarray, top: int, bottom: int, left: int, right: int) -> float:
-        total = sums[bottom, right] - sums[top, right] - sums[bottom, left] + sums[top, left]
-        return float(total) / ((bottom - top) * (right - left))
+    def _running(band: np.ndarray, axis: int) -> np.ndarray:
+        """Running count of where the band is dark anywhere across it (0 first)."""
+        return np.concatenate(([0], np.cumsum(band.any(axis=axis))))
+
+    def _row(self, top: int, slack: int) -> np.ndarray:
+        # across: a pixel counts when a dark one is 1 above to 2 below it (a 2 px line, +-1);
+        # without slack, on it or 1 below
+        if (top, slack) not in self._rows:
+            low, high = (top - 1, top + 3) if slack else (top, top + 2)
+            self._rows[top, slack] = self._running(
+                self._dark[max(low, 0):min(high, self.height)], 0)
+        return self._rows[top, slack]
+
+    def _column(self, left: int, slack: int) -> np.ndarray:
+        if (left, slack) not in self._columns:
+            low, high = (left - 1, left + 3) if slack else (left, left + 2)
+            self._columns[left, slack] = self._running(
+                self._dark[:, max(low, 0):min(high, self.width)], 1)
+        return self._columns[left, slack]
 
     def across(self, top: int, left: int, length: int, slack: int = 1) -> float:
         """Share of the horizontal line from (left, top) that is dark."""
         right, left = min(left + length, self.width), max(left, 0)
         if not 0 <= top < self.height or right <= left:
             return 0.0
-        return self._share(self._across[slack], top, top + 1, left, right)
+        row = self._row(top, slack)
+        return float(row[right] - row[left]) / (right - left)
 
     def down(self, top: int, left: int, length: int, slack: int = 1) -> float:
         """Share of the vertical line from (left, top) that is dark."""
         bottom, top = min(top + length, self.height), max(top, 0)
         if not 0 <= left < self.width or bottom <= top:
             return 0.0
-        return self._share(self._down[slack], top, bottom, left, left + 1)
+        column = self._column(left, slack)
+        return float(column[bottom] - column[top]) / (bottom - top)
 
 
 def outline_sides(lines: Lines, x: int, y: int) -> list[float]:

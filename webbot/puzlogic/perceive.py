@@ -21,7 +21,7 @@ from webbot.puzlogic.inks import (
     family,
     grey_ink,
     line_ink,
-    masks,
+    mask,
     off_background,
     shares,
 )
@@ -155,10 +155,10 @@ def classify(picture: Picture) -> str:
     canvas = picture.canvas
     overlay = canvas[100:440:4, 20:780:4].astype(np.int16)
     greyish = (overlay.max(axis=2) < 110) & (overlay.max(axis=2) - overlay.min(axis=2) < 25)
-    if greyish.mean() > 0.8 and masks(canvas[35:70, 290:510])["white"].sum() > 150:
+    if greyish.mean() > 0.8 and mask(canvas[35:70, 290:510], "white").sum() > 150:
         return "completed"
     logo = np.array([canvas[48, 200], canvas[48, 280], canvas[120, 440], canvas[48, 680]])
-    if masks(logo)["blue"].all():  # the purple of the title's letters
+    if mask(logo, "blue").all():  # the purple of the title's letters
         play_box = dark_ink(canvas[182:184, 384:416], picture.background).mean() > 0.8
         return "select" if play_box else "title"
     hud_left = ink(canvas[10:36, 30:115], picture.background)
@@ -329,7 +329,7 @@ class Reader:
         ends = _line_ends(board)
         sums = [s for spot in others if (spot.i, spot.j) in ends
                 if (s := self._sum(canvas, spot, background, top, left, doubts)) is not None]
-        red = int(masks(canvas[GRID_Y:HEIGHT - 20])["red"].sum()) > 15
+        red = int(mask(canvas[GRID_Y:HEIGHT - 20], "red").sum()) > 15
         level = self._level_number(canvas, background)
         return LevelView(cells, spots, placed, tray, sums, red, level, doubts, self._readings)
 
@@ -441,9 +441,9 @@ class Reader:
                 doubts.append(f"no level button seen at place {gap}, yet one at {place}")
                 gap = None
             label = canvas[y + 26:y + 38, x + 6:x + 38]
-            purple = masks(label)["blue"]
+            purple = mask(label, "blue")
             unlocked = bool(purple.mean() > 0.5)
-            finished = unlocked and int(masks(canvas[y + 3:y + 16, x + 4:x + 20])["green"]
+            finished = unlocked and int(mask(canvas[y + 3:y + 16, x + 4:x + 20], "green")
                                         .sum()) > 5
             fill = np.median(label[purple], axis=0) if unlocked else background
             patch = canvas[y + 14:y + 34, x + 6:x + 38]  # below a tick
@@ -471,7 +471,7 @@ def slot_empty(picture: Picture, spot: Spot) -> bool:
 
 def completed_buttons(picture: Picture) -> dict[str, tuple[float, float]]:
     """Centres of the white words on the completed overlay's button row: Menu, then Next."""
-    white = masks(picture.canvas[455:505, 250:550])["white"].astype(np.uint8)
+    white = mask(picture.canvas[455:505, 250:550], "white").astype(np.uint8)
     white = cv2.dilate(white, np.ones((3, 9), np.uint8))
     count, _, stats, centroids = cv2.connectedComponentsWithStats(white)
     words = sorted((centroids[k][0] + 250, centroids[k][1] + 455)
