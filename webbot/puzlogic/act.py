@@ -68,6 +68,6 @@ class Hands:
     def drag(self, observation: Observation, start: Point, end: Point) -> None:
         """A quick hand (a piece follows the pointer)."""
         page_px_per_game_px = observation.picture.region.width / observation.grab.scale / 800
-        self.mouse.drag(observation.page_point(start), observation.page_point(end),
+        self.mouse.drag(*observation.page_points(start, end),
                         step_px=80 * page_px_per_game_px,
                         steps=(self.tempo.reach_steps, self.tempo.drag_steps))

@@ -277,4 +277,9 @@ class Observation:
 
     def page_point(self, point: tuple[float, float]) -> tuple[float, float]:
         """A point of the game's 800x600 picture, on the page (for the mouse)."""
-        return self.grab.to_page(*self.picture.to_image(*point))
+        return self.page_points(point)[0]
+
+    def page_points(self, *points: tuple[float, float]) -> list[tuple[float, float]]:
+        """Points of the game's 800x600 picture, on the page, the game's place on it measured
+        once for them all."""
+        return self.grab.to_page_all(*(self.picture.to_image(*point) for point in points))
