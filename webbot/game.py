@@ -57,6 +57,11 @@ class Candidate:
             self._grab = Grab(image, Box.of(box))
         return self._grab
 
+    @property
+    def grabbed(self) -> Grab | None:
+        """The picture taken of the element, if one was (as the game was recognised)."""
+        return self._grab
+
     def html(self) -> str:
         """The frame's HTML, read once (as the game was recognised by it)."""
         if self._html is None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import dataclasses
 import math
 import time
 from collections.abc import Callable
@@ -148,6 +149,25 @@ class Camera:
 
     def shoot(self, box: dict) -> bytes:
         """A PNG of `box` (CSS pixels, in the viewport)."""
+        return self.shot(box, self.clip(box))
+
+    def shot(self, box: dict, clip: dict | None) -> bytes:
+        """A PNG of `box` through its `clip` (Camera.clip)."""
+        if clip is None:
+            return self.page.screenshot(clip=box, animations="allow", caret="hide",
+                                        scale="device" if self._scale() != 1 else "css",
+                                        timeout=DEVTOOLS_TIMEOUT_MS)
+        try:
+            shot = self._cdp.send("Page.captureScreenshot", self._asked(clip),  # type: ignore[union-attr]
+                                  timeout=DEVTOOLS_TIMEOUT_MS)
+        except PlaywrightTimeout:
+            raise WebbotError(f"no picture of the game from {shown(self.page.url)} within "
+                              f"{DEVTOOLS_TIMEOUT_MS / 1000:g} s") from None
+        return base64.b64decode(shot["data"])
+
+    def clip(self, box: dict) -> dict | None:
+        """Chromium's clip for a picture of `box` (CSS pixels, in the viewport), or None where
+        Playwright's own call takes it (no CDP here, or a box not inside the viewport)."""
         if self._cdp is None and not self._portable:
             try:
                 self._cdp = answer.cdp_session(self.page)
@@ -161,25 +181,31 @@ class Camera:
             _refuse_beyond_window(box, view_size["width"], view_size["height"], scale,
                                   self.page.url)
         if self._cdp is None or outside:
-            return self.page.screenshot(clip=box, animations="allow", caret="hide",
-                                        scale="device" if scale != 1 else "css",
-                                        timeout=DEVTOOLS_TIMEOUT_MS)
+            return None
         try:
             view = self._cdp.send("Page.getLayoutMetrics",
                                   timeout=DEVTOOLS_TIMEOUT_MS)["cssVisualViewport"]
-            _refuse_beyond_window(box, view["clientWidth"], view["clientHeight"], scale,
-                                  self.page.url)
-            clip = {"x": box["x"] + view["pageX"], "y": box["y"] + view["pageY"],
-                    "width": box["width"], "height": box["height"],
-                    "scale": scale * view.get("zoom", 1)}
-            shot = self._cdp.send("Page.captureScreenshot", {
-                "format": "png", "clip": clip, "captureBeyondViewport": False,
-                "optimizeForSpeed": self.fast}, timeout=DEVTOOLS_TIMEOUT_MS)
         except PlaywrightTimeout:
             raise WebbotError(f"no picture of the game from {shown(self.page.url)} within "
                               f"{DEVTOOLS_TIMEOUT_MS / 1000:g} s") from None
-        return base64.b64decode(shot["data"])
+        _refuse_beyond_window(box, view["clientWidth"], view["clientHeight"], scale,
+                              self.page.url)
+        return {"x": box["x"] + view["pageX"], "y": box["y"] + view["pageY"],
+                "width": box["width"], "height": box["height"],
+                "scale": scale * view.get("zoom", 1)}
 
+    def _asked(self, clip: dict) -> dict:
+        return {"format": "png", "clip": clip, "captureBeyondViewport": False,
+                "optimizeForSpeed": self.fast}
+
+    def shot_and_next(self, clip: dict, after_s: float) -> tuple[bytes, asyncio.Task]:
+        """A PNG of `clip` now, and the next one asked `after_s` later and not waited for
+        (its task's answer: Chromium's, and when it was asked, time.monotonic())."""
+        assert self._cdp is not None
+        shot, later = answer.sent_and_again(self._cdp, "Page.captureScreenshot",
+                                            self._asked(clip), after_s,
+                                            DEVTOOLS_TIMEOUT_MS / 1000)
+        return base64.b64decode(shot["data"]), later
 
 # The scale of a picture: a page can redefine its own devicePixelRatio (a huge one would make
 # captures large enough to bring the browser down), so it is read in a script world of the
@@ -237,6 +263,23 @@ BOX_FRESH_S = 0.5
 MOVED_PX = 0.5  # (boxes come in fractions of a CSS pixel)
 
 
+# A picture asked ahead is sent this long after the one it follows: Chromium answers two
+# screenshots asked within a few milliseconds with one frame (8 of 15 pairs 5 ms apart, none
+# of 15 pairs 10 ms or more apart, here); a repeat is refused anyway (Screen._ahead_taken).
+AHEAD_S = 1 / 60
+AHEAD_KEPT_S = 1.0  # a picture taken longer ago than this is not looked at as a new one
+
+
+@dataclass
+class _Ahead:
+    """A picture asked a frame after another, not waited for."""
+
+    task: asyncio.Task  # (its answer: the PNG and when it was asked)
+    asked_at: float  # (with the one before it)
+    box: dict  # the game's box as measured for the picture before it
+    after: bytes  # the picture before it
+
+
 class _NoRecorder:
     def saw(self, grab: Grab) -> None:
         pass
@@ -261,7 +304,8 @@ class Screen:
                  *, fast: bool = False, element: ElementHandle | None = None,
                  stream: FrameStream | None = None,
                  acted_at: Callable[[], float] = lambda: -math.inf,
-                 before_capture: Callable[..., None] = lambda *every_s, **beside: None) -> None:
+                 before_capture: Callable[..., None] = lambda *every_s, **beside: None,
+                 seen: Grab | None = None) -> None:
         self.page = page
         self.stream = stream
         self.acted_at = acted_at
@@ -273,6 +317,8 @@ class Screen:
         self._box_at = -math.inf
         self._box_asked: asyncio.Task | None = None  # a measure asked without waiting
         self._measure_now = False  # the game was seen to move: measured at the next look
+        self._ahead: _Ahead | None = None  # the next pulled picture, asked without waiting
+        self._seen = seen  # a picture of the game taken just before (as it was recognised)
         # A game found by webbot.finder comes as its element (in any frame): measuring a handle
         # is much cheaper than re-finding a selector's element across frames.
         self.element = element
@@ -284,29 +330,79 @@ class Screen:
         self._first = True
         self.before_capture = before_capture
 
-    def _capture(self, early: bool = False) -> Grab:
+    def _capture(self, early: bool = False, then: bool = False) -> Grab:
         if self.stream is not None and self.stream.running:
             streamed = self._streamed(early)
             if streamed is not None:
                 self.recorder.saw(streamed)
                 return streamed
+        ahead = self._seen_taken() or self._ahead_taken()
+        if ahead is not None:
+            self.recorder.saw(ahead)
+            return ahead
         # A page screenshot clipped to the element's box: the same pixels as an element
         # screenshot at about half the cost (no actionability checks).
         self.before_capture()
         asked = time.monotonic()
         try:
             box = self._measure() if self.element is not None else self._measure_selector()
-            png = self.camera.shoot(box)
+            clip = self.camera.clip(box)
+            next_one = None
+            if then and clip is not None:
+                asked_next = time.monotonic()
+                png, later = self.camera.shot_and_next(clip, AHEAD_S)
+                next_one = _Ahead(later, asked_next, box, png)
+            else:
+                png = self.camera.shot(box, clip)
         except Error as exc:
             if "Timeout" in str(exc):
                 raise WebbotError(f"no visible '{self.selector}' on "
                                   f"{shown(self.page.url)}") from None
             raise
+        self._ahead = next_one
         image = decode_page_picture(png, f"a screenshot of {shown(self.page.url)}")
         grab = Grab(image, Box.of(box), arrived_at=asked,
                     anchor=self.current_box if self.element is not None else None)
         self.recorder.saw(grab)
         return grab
+
+    def _seen_taken(self) -> Grab | None:
+        """The picture the game was recognised by, as the first look, when it is one to look
+        at: taken before any input and not long ago, of the game where it still is."""
+        seen, self._seen = self._seen, None
+        if seen is None or self.acted_at() >= seen.taken_at or \
+                time.monotonic() - seen.taken_at > AHEAD_KEPT_S:
+            return None
+        box = self._measure() if self.element is not None else self._measure_selector()
+        if _moved(dataclasses.asdict(seen.box), Box.of(box)):
+            return None
+        return dataclasses.replace(seen, anchor=self.current_box if self.element is not None
+                                   else None)
+
+    def _ahead_taken(self) -> Grab | None:
+        """The picture asked ahead, when it is one to look at: asked since the page's last
+        input, taken not long ago, of the game where it still is, and not the same frame as
+        the picture before it (its pixels again: a page holding still, or a frame shown twice,
+        which would be no second look); None otherwise (a picture is taken now)."""
+        ahead, self._ahead = self._ahead, None
+        if ahead is None:
+            return None
+        if self.acted_at() >= ahead.asked_at:
+            ahead.task.cancel()
+            return None
+        try:
+            shot, sent = answer.awaited(self.page, ahead.task)
+            png = base64.b64decode(shot["data"])
+        except (Error, TimeoutError, asyncio.CancelledError):
+            return None  # (the picture taken now says what is wrong, if anything is)
+        if png == ahead.after or time.monotonic() - sent > AHEAD_KEPT_S:
+            return None
+        box = self._measure() if self.element is not None else self._measure_selector()
+        if _moved(ahead.box, Box.of(box)):
+            return None
+        image = decode_page_picture(png, f"a screenshot of {shown(self.page.url)}")
+        return Grab(image, Box.of(box), arrived_at=sent,
+                    anchor=self.current_box if self.element is not None else None)
 
     def _measure_selector(self) -> dict:
         if self._first:
@@ -485,8 +581,10 @@ class Screen:
             box["x"] >= 0 and box["y"] >= 0 and box["x"] + box["width"] <= view["width"] + 0.5
             and box["y"] + box["height"] <= view["height"] + 0.5))
 
-    def grab(self, label: str = "frame") -> Grab:
-        grab = self._capture()
+    def grab(self, label: str = "frame", *, then: bool = False) -> Grab:
+        """A picture of the game, kept as `label`. `then`: the next one is asked a frame
+        later without waiting, for the next grab (taken then if nothing came between)."""
+        grab = self._capture(then=then)
         self.recorder.keep(grab, label)
         return grab
 
@@ -494,6 +592,7 @@ class Screen:
         """A grab after a fresh look for anything come over the game: for when the game
         does not show what it should, and a popup that came a moment ago may be why."""
         self.before_capture(0)
+        self._ahead = self._seen = None  # (a look after the way was cleared)
         return self.grab(label)
 
     def wait_until(
@@ -504,12 +603,14 @@ class Screen:
         timeout_s: float | None = None,
         poll_s: float = 0.05,
         label: str | Callable[[Grab], str] = "frame",
+        then: bool = False,
     ) -> Grab:
         """Grab frames until `condition(frame)` holds; WaitTimeout if it never does. The frame
-        is kept under `label` (or the name `label` gives it)."""
+        is kept under `label` (or the name `label` gives it). `then`: as grab's, each picture
+        taken asks the next."""
         deadline = Deadline(timeout_s or self.timeout_s)
         while True:
-            grab = self._capture()
+            grab = self._capture(then=then)
             if condition(grab):
                 self.recorder.keep(grab, label(grab) if callable(label) else label)
                 return grab

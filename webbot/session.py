@@ -210,7 +210,8 @@ class Session:
         return Screen(self.page, found.candidate.name, self.recorder, timeout_s, fast=fast,
                       element=found.candidate.element,
                       stream=self.screencast(report, stream_format) if streamed else None,
-                      acted_at=lambda: mouse.acted_at, before_capture=found.way.watch)
+                      acted_at=lambda: mouse.acted_at, before_capture=found.way.watch,
+                      seen=found.candidate.grabbed)
 
     def screencast(self, report: Callable[[str], None], image_format: str | None = None
                    ) -> FrameStream | None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
 from webbot.debug import Recorder
@@ -33,14 +32,12 @@ class Eyes:
         self.recorder = recorder
         self.phases = phases
         self.last_read: Observation | None = None  # the level as last read, for its solution
-        # A look's reading done here while the next picture is taken (a picture's wait is the
-        # browser's, not the interpreter's).
-        self._reading = ThreadPoolExecutor(1, thread_name_prefix="puzlogic-reading")
 
     def look(self, grab: Grab | None = None, label: str = "frame",
-             read: bool = True) -> Observation:
-        """What a grab shows; on a level, the board read too unless `read` is False."""
-        grab = grab or self.screen.grab(label)
+             read: bool = True, then: bool = False) -> Observation:
+        """What a grab shows; on a level, the board read too unless `read` is False. `then`:
+        the next picture asked a frame after this one (a level's second reading)."""
+        grab = grab or self.screen.grab(label, then=then)
         started = time.perf_counter()
         picture = normalise(grab.image)
         screen = classify(picture)
@@ -59,7 +56,7 @@ class Eyes:
 
     def wait_for(self, test: Callable[[Observation], bool], what: str, timeout_s: float = 10,
                  label: str | Callable[[Observation], str] = "frame", read: bool = True,
-                 poll_s: float | None = None) -> Observation:
+                 poll_s: float | None = None, then: bool = False) -> Observation:
         """Look again and again until `test` holds (no fixed sleeps), `poll_s` (the tempo's
         by default) between looks. The look that holds is kept (the debug folder) under
         `label`, or the name `label` gives it."""
@@ -77,18 +74,20 @@ class Eyes:
 
         self.screen.wait_until(condition, what=what, timeout_s=timeout_s,
                                label=lambda _: label(found[-1]) if callable(label) else label,
-                               poll_s=self.tempo.poll_s if poll_s is None else poll_s)
+                               poll_s=self.tempo.poll_s if poll_s is None else poll_s,
+                               then=then)
         return found[-1]
 
-    def wait_for_screen(self, *screens: str, timeout_s: float = 10,
-                        read: bool = True) -> Observation:
+    def wait_for_screen(self, *screens: str, timeout_s: float = 10, read: bool = True,
+                        then: bool = False) -> Observation:
         return self.wait_for(lambda observation: observation.screen in screens,
-                             f"the {' or '.join(screens)} screen", timeout_s, screens[0], read)
+                             f"the {' or '.join(screens)} screen", timeout_s, screens[0], read,
+                             then=then)
 
     def read_level(self, first: Observation | None = None) -> Observation:
         """A level screen read twice alike and without doubts, with its puzzle. `first`: a
         look at the level already taken, the first reading (one not read yet is read while
-        the second picture is taken)."""
+        Chromium takes the second picture, when it was asked with `first`)."""
         previous: Puzzle | None = None
         doubts: list[str] = []
         with self.phases("reading"):
@@ -119,15 +118,13 @@ class Eyes:
                                                                                  "changing"]))
 
     def _first_two(self, first: Observation) -> list[Observation]:
-        """`first`, read, and the next look at the level, taken while `first` was read when
-        it was not yet (that one read after)."""
+        """`first`, read, and the next look at the level: the picture asked a frame after
+        `first` when it was (Screen.grab's `then`), which Chromium takes while `first` is read
+        (reading it on a thread instead slowed both: the interpreter's lock)."""
         if first.view is not None or first.screen != "level":
             return [first]
-        reading = self._reading.submit(self._readable, first)
-        try:
-            second = self.wait_for_screen("level", read=False)
-        finally:
-            read, _ = reading.result()  # (its error, if any, before the wait's)
+        read, _ = self._readable(first)
+        second = self.wait_for_screen("level", read=False)
         return [second] if read is None else [read, second]  # (None: no board on it)
 
     def _readable(self, observation: Observation) -> tuple[Observation | None, str]:

@@ -52,8 +52,8 @@ class Menus:
         missed = 0  # menu clicks that led nowhere in time
         while True:
             if observation.screen == "level" and observation.view is None:
-                observation = self.eyes.read_level(observation)  # (its first reading on a
-                # thread while the second picture is taken)
+                observation = self.eyes.read_level(observation)  # (read while Chromium
+                # takes the picture asked a frame after it)
             view = observation.view
             if observation.screen == "level" and view and view.level == number:
                 self.records.started(number, unlocking)
@@ -118,7 +118,7 @@ class Menus:
         self.hands.click(observation, button.spot_centre)
         # (read after, its first look while the second is taken; its number checked then)
         return self.eyes.wait_for(lambda new: new.screen == "level", f"level {number}",
-                                  read=False)
+                                  read=False, then=True)
 
     def press_completed(self, observation: Observation, which: str) -> Observation:
         """Press Menu or Next on the completed screen until the screen changes: from the first
@@ -126,7 +126,8 @@ class Menus:
         in), the mouse moved onto it then, but not sooner after the level's last drop than the
         game took a press on the levels before (a player's sense of the game's pace), and
         again after each look that still shows the overlay, as a player presses again a button
-        that did not take. The screen after it, not read yet."""
+        that did not take. The screen after it, not read yet (its next picture asked with it:
+        a level is read twice)."""
         def shows_button(new: Observation) -> bool:
             return new.screen != "completed" or which in completed_buttons(new.picture)
 
@@ -157,12 +158,12 @@ class Menus:
             self._wait_till(dropped_at + self.taken_after_s)
             self.hands.click(observation, buttons[which])
             waited = self.hands.mouse.pressed_at - dropped_at
-            observation = self.eyes.look(read=False)
+            observation = self.eyes.look(read=False, then=True)  # (a level is read twice)
             if math.isfinite(waited):  # (not on a screen found completed: no drop of ours)
                 self.taken_after_s = learned_wait(self.taken_after_s, waited,
                                                   taken=observation.screen != "completed")
         if observation.screen not in ("select", "level"):
-            observation = self.eyes.wait_for_screen("select", "level", read=False)
+            observation = self.eyes.wait_for_screen("select", "level", read=False, then=True)
         return observation
 
     def _wait_till(self, moment: float) -> None:
