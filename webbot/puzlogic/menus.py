@@ -7,7 +7,7 @@ from __future__ import annotations
 import contextlib
 import math
 import time
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from webbot import answer
 from webbot.deadline import Deadline
@@ -37,10 +37,10 @@ class Menus:
         self.hands = hands
         self.records = records
         self.phases = phases
-        # The shortest wait, from a level's last drop, after which the game took a press of
-        # Level Completed's button (learned as the levels go): an earlier press is ignored and
-        # costs a look, a later one waits for nothing.
-        self.taken_after_s = math.inf
+        # When, after a level's last drop, the game takes a press of Level Completed's button
+        # (learned as the levels go): an earlier press is ignored and costs a look, a later
+        # one waits for nothing.
+        self.pace = PressPace()
 
     def open(self, observation: Observation, action: Action) -> Observation:
         """From any screen, into level `action.level`; or the level select with its buttons
@@ -124,10 +124,10 @@ class Menus:
         """Press Menu or Next on the completed screen until the screen changes: from the first
         picture that shows the button (its words at 70% of their strength: the overlay fading
         in), the mouse moved onto it then, but not sooner after the level's last drop than the
-        game took a press on the levels before (a player's sense of the game's pace), and
-        again after each look that still shows the overlay, as a player presses again a button
-        that did not take. The screen after it, not read yet (its next picture asked with it:
-        a level is read twice)."""
+        presses on the levels before say the game takes one (PressPace: a player's sense of
+        the game's pace), and again after each look that still shows the overlay, as a player
+        presses again a button that did not take. The screen after it, not read yet (its
+        next picture asked with it: a level is read twice)."""
         def shows_button(new: Observation) -> bool:
             return new.screen != "completed" or which in completed_buttons(new.picture)
 
@@ -155,13 +155,12 @@ class Menus:
                 raise WebbotError(f"'{which.title()}' on the completed screen does nothing "
                                   f"(pressed for {PRESS_FOR_S} s)")
             self.hands.hover(observation, buttons[which])  # (moved on while still ignored)
-            self._wait_till(dropped_at + self.taken_after_s)
+            self._wait_till(dropped_at + self.pace.wait_s())
             self.hands.click(observation, buttons[which])
             waited = self.hands.mouse.pressed_at - dropped_at
             observation = self.eyes.look(read=False, then=True)  # (a level is read twice)
             if math.isfinite(waited):  # (not on a screen found completed: no drop of ours)
-                self.taken_after_s = learned_wait(self.taken_after_s, waited,
-                                                  taken=observation.screen != "completed")
+                self.pace.pressed(waited, taken=observation.screen != "completed")
         if observation.screen not in ("select", "level"):
             observation = self.eyes.wait_for_screen("select", "level", read=False, then=True)
         return observation
@@ -175,13 +174,35 @@ class Menus:
                 answer.pause(self.eyes.screen.page, left_ms)
 
 
-def learned_wait(taken_after_s: float, waited_s: float, taken: bool) -> float:
-    """What a press `waited_s` after the level's last drop says of when the game takes one
-    (`taken_after_s`: the shortest wait after which it took one so far): taken, that wait is
-    long enough; not taken though it waited as long, the game needs a frame more (its timing
-    varies, or it ignored the press for another reason)."""
-    if taken:
-        return min(taken_after_s, waited_s)
-    if waited_s >= taken_after_s:
-        return waited_s + FRAME_S
-    return taken_after_s
+@dataclass
+class PressPace:
+    """When the game takes a press of Level Completed's button, as the presses so far say:
+    `taken_s` the shortest wait from the level's last drop after which one was taken, and
+    `ignored_s` the longest wait, shorter than that, at which one was ignored (the first press
+    of a run is made from the first picture that shows the button, early in its fade-in)."""
+
+    taken_s: float = math.inf
+    ignored_s: float = -math.inf
+
+    def wait_s(self) -> float:
+        """How long after the last drop to press: halfway between the two while they are
+        more than a frame apart (a press ignored there costs a look, once; one taken is that
+        much sooner on every level after), else the shortest wait taken (the game answers
+        on its frames: closer than that is no surer)."""
+        if math.isfinite(self.taken_s + self.ignored_s) and \
+                self.taken_s - self.ignored_s > 1.5 * FRAME_S:
+            return (self.taken_s + self.ignored_s) / 2
+        return self.taken_s
+
+    def pressed(self, waited_s: float, taken: bool) -> None:
+        """What a press `waited_s` after the level's last drop says: taken, the game needs no
+        longer; ignored though it waited as long as one taken before, the game needs a frame
+        more (its timing varies, or it ignored the press for another reason)."""
+        if taken:
+            self.taken_s = min(self.taken_s, waited_s)
+            if self.ignored_s >= self.taken_s:  # (the game's timing varies)
+                self.ignored_s = -math.inf
+        elif waited_s >= self.taken_s:
+            self.ignored_s, self.taken_s = waited_s, waited_s + FRAME_S
+        else:
+            self.ignored_s = max(self.ignored_s, waited_s)
