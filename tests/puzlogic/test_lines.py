@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
-from webbot.puzlogic.lines import Lines, bracket_arms, outline_sides
+from webbot.puzlogic.lines import Lines, bracket_arms, outline_grid, outline_sides
 
 
 def mask_with_box(x: int, y: int, brackets: bool = False) -> np.ndarray:
@@ -40,3 +41,14 @@ def test_a_gap_counts_and_lines_past_the_edge_are_empty():
     lines = Lines(dark)
     assert lines.across(4, 0, 40) == 0.75
     assert lines.across(50, 0, 10) == 0.0 and lines.down(0, 45, 5) == 0.0
+
+
+@pytest.mark.parametrize("density", [0.02, 0.3])
+def test_the_outlines_of_a_grid_of_boxes_are_each_box_s_measured_alone(density):
+    # (measured all at once for boxes inside the picture, one by one for any other)
+    dark = np.random.default_rng(7).random((600, 800)) < density
+    for xs, ys in (([18, 66, 738], [38, 86, 518]), ([-5, 3, 790], [-3, 590])):
+        grid = outline_grid(Lines(dark), xs, ys)
+        for j, y in enumerate(ys):
+            for i, x in enumerate(xs):
+                assert grid[j, i].tolist() == outline_sides(Lines(dark), x, y)

@@ -3,6 +3,7 @@ corner brackets, measured on a mask of line ink (webbot.puzlogic.inks.line_ink).
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 
@@ -14,30 +15,33 @@ class Lines:
     each measure is then two lookups."""
 
     def __init__(self, dark: np.ndarray) -> None:
-        self._dark = dark.astype(bool)
+        self._ink = dark.astype(np.uint8)
         self.height, self.width = dark.shape
+        self._spread: dict[tuple[str, int], np.ndarray] = {}
         self._rows: dict[tuple[int, int], np.ndarray] = {}
         self._columns: dict[tuple[int, int], np.ndarray] = {}
 
-    @staticmethod
-    def _running(band: np.ndarray, axis: int) -> np.ndarray:
-        """Running count of where the band is dark anywhere across it (0 first)."""
-        return np.concatenate(([0], np.cumsum(band.any(axis=axis))))
+    # across: a pixel counts when a dark one is 1 above to 2 below it (a 2 px line, +-1);
+    # without slack, on it or 1 below (and down alike, sideways): kernel and anchor (x, y)
+    KERNELS = {("across", 1): ((4, 1), (0, 1)), ("across", 0): ((2, 1), (0, 0)),
+               ("down", 1): ((1, 4), (1, 0)), ("down", 0): ((1, 2), (0, 0))}
+
+    def spread(self, way: str, slack: int) -> np.ndarray:
+        """The ink spread as a line measured `way` (across or down) counts it."""
+        if (way, slack) not in self._spread:
+            kernel, anchor = self.KERNELS[way, slack]
+            self._spread[way, slack] = cv2.dilate(self._ink, np.ones(kernel, np.uint8),
+                                                  anchor=anchor)
+        return self._spread[way, slack]
 
     def _row(self, top: int, slack: int) -> np.ndarray:
-        # across: a pixel counts when a dark one is 1 above to 2 below it (a 2 px line, +-1);
-        # without slack, on it or 1 below
         if (top, slack) not in self._rows:
-            low, high = (top - 1, top + 3) if slack else (top, top + 2)
-            self._rows[top, slack] = self._running(
-                self._dark[max(low, 0):min(high, self.height)], 0)
+            self._rows[top, slack] = _running(self.spread("across", slack)[top])
         return self._rows[top, slack]
 
     def _column(self, left: int, slack: int) -> np.ndarray:
         if (left, slack) not in self._columns:
-            low, high = (left - 1, left + 3) if slack else (left, left + 2)
-            self._columns[left, slack] = self._running(
-                self._dark[:, max(low, 0):min(high, self.width)], 1)
+            self._columns[left, slack] = _running(self.spread("down", slack)[:, left])
         return self._columns[left, slack]
 
     def across(self, top: int, left: int, length: int, slack: int = 1) -> float:
@@ -48,6 +52,22 @@ class Lines:
         row = self._row(top, slack)
         return float(row[right] - row[left]) / (right - left)
 
+    def across_many(self, top: int, lefts: np.ndarray, length: int, slack: int = 1
+                    ) -> np.ndarray:
+        """`across` for lines from each of `lefts` on one row."""
+        rights, lefts = np.minimum(lefts + length, self.width), np.maximum(lefts, 0)
+        if not 0 <= top < self.height:
+            return np.zeros(len(lefts))
+        return _shares(self._row(top, slack), lefts, rights)
+
+    def down_many(self, tops: np.ndarray, left: int, length: int, slack: int = 1
+                  ) -> np.ndarray:
+        """`down` for lines from each of `tops` on one column."""
+        bottoms, tops = np.minimum(tops + length, self.height), np.maximum(tops, 0)
+        if not 0 <= left < self.width:
+            return np.zeros(len(tops))
+        return _shares(self._column(left, slack), tops, bottoms)
+
     def down(self, top: int, left: int, length: int, slack: int = 1) -> float:
         """Share of the vertical line from (left, top) that is dark."""
         bottom, top = min(top + length, self.height), max(top, 0)
@@ -55,6 +75,54 @@ class Lines:
             return 0.0
         column = self._column(left, slack)
         return float(column[bottom] - column[top]) / (bottom - top)
+
+
+def _running(line: np.ndarray) -> np.ndarray:
+    """Running count of a line's dark pixels (0 first)."""
+    return np.concatenate(([0], np.cumsum(line, dtype=np.int64)))
+
+
+def _shares(running: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """Share of each stretch [start, end) that is dark, from a running count (0 where the
+    stretch is empty)."""
+    spans = ends - starts
+    shares = np.zeros(len(starts))
+    kept = spans > 0
+    shares[kept] = (running[ends[kept]] - running[starts[kept]]) / spans[kept]
+    return shares
+
+
+def outline_grid(lines: Lines, xs: list[int], ys: list[int]) -> np.ndarray:
+    """outline_sides of every box at (x, y) for x in `xs` and y in `ys`, as [y][x][side]: the
+    same shares, measured for all the boxes at once (boxes wholly inside the picture; any
+    other, one by one)."""
+    left, top = np.array(xs), np.array(ys)
+    if len(xs) == 0 or len(ys) == 0 or left.min() < 0 or top.min() < 0 or \
+            left.max() + 46 > lines.width or top.max() + 46 > lines.height:
+        return np.array([[outline_sides(lines, x, y) for x in xs] for y in ys]).reshape(
+            len(ys), len(xs), 8)
+    grid = np.empty((len(ys), len(xs), 8))
+    for side, (way, slack, start, length, shift) in enumerate(OUTLINE):
+        if way == "across":  # rows top + shift, from left + start
+            rows = _running_all(lines.spread("across", slack)[top + shift], axis=1)
+            grid[:, :, side] = (rows[:, left + start + length] - rows[:, left + start]) / length
+        else:  # columns left + shift, from top + start
+            columns = _running_all(lines.spread("down", slack)[:, left + shift], axis=0)
+            grid[:, :, side] = (columns[top + start + length] - columns[top + start]) / length
+    return grid
+
+
+# outline_sides' eight lines: (way, slack, start along the line, length, offset across it)
+OUTLINE = (("across", 1, 4, 36, 0), ("across", 1, 4, 36, 42), ("down", 1, 4, 36, 0),
+           ("down", 1, 4, 36, 42), ("across", 0, 17, 10, 0), ("across", 0, 17, 10, 42),
+           ("down", 0, 17, 10, 0), ("down", 0, 17, 10, 42))
+
+
+def _running_all(lines: np.ndarray, axis: int) -> np.ndarray:
+    """Running counts along `axis` of several lines at once (0 first)."""
+    counts = np.cumsum(lines, axis=axis, dtype=np.int64)
+    return np.concatenate((np.zeros((1, lines.shape[1]) if axis == 0 else
+                                    (lines.shape[0], 1), np.int64), counts), axis=axis)
 
 
 def outline_sides(lines: Lines, x: int, y: int) -> list[float]:

@@ -25,7 +25,7 @@ from webbot.puzlogic.inks import (
     off_background,
     shares,
 )
-from webbot.puzlogic.lines import Lines, bracket_arms, outline_sides
+from webbot.puzlogic.lines import Lines, bracket_arms, outline_grid, outline_sides
 from webbot.puzlogic.model import (
     BOX,
     GRID_Y,
@@ -289,11 +289,13 @@ class Reader:
         board: dict[Spot, int | None | SeenPiece] = {}
         tray: list[SeenPiece] = []
         others: list[Spot] = []
+        outlines = outline_grid(lines, [Spot(i, 0).x for i in range(COLUMNS)],
+                                [Spot(0, j).y for j in range(ROWS)])
         for j in range(ROWS):
             for i in range(COLUMNS):
                 spot = Spot(i, j)
                 x, y = spot.x, spot.y
-                sides = outline_sides(lines, x, y)
+                sides = outlines[j, i].tolist()
                 if min(sides) > 0.8:
                     board[spot] = self._cell(canvas, spot, background, doubts)
                     continue
