@@ -8,7 +8,7 @@ import pytest
 import webbot.screen
 from webbot.errors import WaitTimeout, WebbotError
 from webbot.mouse import Mouse
-from webbot.screen import Box, Screen
+from webbot.screen import Box, Camera, Screen
 from webbot.vision.still import Stillness, alike, changed_fraction
 
 
@@ -225,8 +225,7 @@ def test_a_picture_asked_ahead_is_a_later_frame_taken_without_another_capture(pa
         pairs.append((frame_number(first), frame_number(second), len(shots)))
         assert frame_number(second) > frame_number(first)
         if not shots:  # the picture asked with the first (not a capture of its own)
-            assert second.arrived_at - first.arrived_at == pytest.approx(
-                webbot.screen.AHEAD_S, abs=0.1)
+            assert first.arrived_at < second.arrived_at < first.taken_at
     assert sum(captures == 0 for *_, captures in pairs) >= 5, pairs
 
 
@@ -269,3 +268,17 @@ def test_the_picture_a_game_was_recognised_by_is_its_first_look_unless_an_input_
     shots = counted_shots(after_input, monkeypatch)
     assert frame_number(after_input.grab()) > frame_number(seen)
     assert shots == [1]
+
+
+def test_no_picture_of_a_page_is_taken_while_one_asked_ahead_is_under_way(browser):
+    # Chromium sets the page's emulation for a capture and back after it: two at once left the
+    # window at Chromium's own 800x600 under a page that asked for 1280x900.
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.set_content(COUNTING)
+    screen = Screen(page, "#c")
+    for _ in range(5):
+        screen.grab(then=True)  # (the next picture under way)
+        Camera(page).shoot({"x": 0, "y": 0, "width": 1280, "height": 900})
+        assert page.evaluate("[innerWidth, innerHeight]") == [1280, 900]
+    context.close()

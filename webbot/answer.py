@@ -246,31 +246,29 @@ async def evaluated_soon(target: Frame | JSHandle | Any, script: str, arg: Any =
     return await asyncio.wait_for(own(target).evaluate(script, to_own(arg)), seconds)
 
 
-def sent_and_again(session: CDPSession, method: str, params: dict, after_s: float,
-                   seconds: float = ANSWER_S) -> tuple[Any, asyncio.Task]:
-    """A DevTools call made now and again `after_s` later: the first's answer, given once the
-    second is sent (a call sent from a background task goes out only while a call waits on
-    Playwright's loop), and the second's task, not waited for (its answer, and when it was
-    sent: time.monotonic()); NoAnswer after `seconds`."""
+def sent_twice(session: CDPSession, method: str, params: dict,
+               seconds: float = ANSWER_S) -> tuple[Any, asyncio.Task]:
+    """A DevTools call made, and made again as soon as it has answered: the first's answer,
+    given once the second is sent (a call sent from a background task goes out only while a
+    call waits on Playwright's loop), and the second's task, not waited for (its answer, and
+    when it was sent: time.monotonic()); NoAnswer after `seconds`."""
     again: list[asyncio.Task] = []
 
-    async def both(own_session: Any) -> Any:
+    async def twice(own_session: Any) -> Any:
+        first = await own_session.send(method, params, seconds * 1000)
         sent = asyncio.Event()
-        later = asyncio.ensure_future(_again(own_session, method, params, after_s, seconds,
-                                             sent))
+        later = asyncio.ensure_future(_again(own_session, method, params, seconds, sent))
         later.add_done_callback(lambda done: done.cancelled() or done.exception())
         again.append(later)
-        first = await own_session.send(method, params, seconds * 1000)
         await sent.wait()
         return first
 
-    return answered(session, both, f"DevTools' {method}", seconds), again[0]
+    return answered(session, twice, f"DevTools' {method}", seconds), again[0]
 
 
-async def _again(own_session: Any, method: str, params: dict, after_s: float, seconds: float,
+async def _again(own_session: Any, method: str, params: dict, seconds: float,
                  sent: asyncio.Event) -> tuple[Any, float]:
     try:
-        await asyncio.sleep(after_s)
         at = time.monotonic()
         call = asyncio.ensure_future(own_session.send(method, params, seconds * 1000))
         await asyncio.sleep(0)  # (its message written)

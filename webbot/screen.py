@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import dataclasses
 import math
 import time
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -153,6 +155,7 @@ class Camera:
 
     def shot(self, box: dict, clip: dict | None) -> bytes:
         """A PNG of `box` through its `clip` (Camera.clip)."""
+        _taken_in_flight(self.page)
         if clip is None:
             return self.page.screenshot(clip=box, animations="allow", caret="hide",
                                         scale="device" if self._scale() != 1 else "css",
@@ -198,14 +201,33 @@ class Camera:
         return {"format": "png", "clip": clip, "captureBeyondViewport": False,
                 "optimizeForSpeed": self.fast}
 
-    def shot_and_next(self, clip: dict, after_s: float) -> tuple[bytes, asyncio.Task]:
-        """A PNG of `clip` now, and the next one asked `after_s` later and not waited for
-        (its task's answer: Chromium's, and when it was asked, time.monotonic())."""
+    def shot_and_next(self, clip: dict) -> tuple[bytes, asyncio.Task]:
+        """A PNG of `clip` now, and the next one asked as soon as Chromium has taken it, not
+        waited for (its task's answer: Chromium's, and when it was asked, time.monotonic())."""
         assert self._cdp is not None
-        shot, later = answer.sent_and_again(self._cdp, "Page.captureScreenshot",
-                                            self._asked(clip), after_s,
-                                            DEVTOOLS_TIMEOUT_MS / 1000)
+        _taken_in_flight(self.page)
+        shot, later = answer.sent_twice(self._cdp, "Page.captureScreenshot", self._asked(clip),
+                                        DEVTOOLS_TIMEOUT_MS / 1000)
+        _IN_FLIGHT[self.page] = later
         return base64.b64decode(shot["data"]), later
+
+
+# Chromium takes a clipped screenshot by setting the page's device emulation for it and then
+# setting back what it found: two captures of one page at once leave the second's "found" (the
+# first's setting) in place, and the window shrinks to Chromium's own 800x600 under a page
+# that asked for another size (seen: tests/test_consent.py's covers, a debug picture of the
+# page taken while a picture asked ahead was under way). So a capture waits for the one still
+# under way on its page, whichever camera asked it.
+_IN_FLIGHT: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _taken_in_flight(page: Page) -> None:
+    """The capture under way on `page`, if any, waited for (its answer is its asker's)."""
+    task = _IN_FLIGHT.pop(page, None)
+    if task is not None and not task.done():
+        with contextlib.suppress(Error, TimeoutError, asyncio.CancelledError):
+            answer.awaited(page, task)
+
 
 # The scale of a picture: a page can redefine its own devicePixelRatio (a huge one would make
 # captures large enough to bring the browser down), so it is read in a script world of the
@@ -263,16 +285,12 @@ BOX_FRESH_S = 0.5
 MOVED_PX = 0.5  # (boxes come in fractions of a CSS pixel)
 
 
-# A picture asked ahead is sent this long after the one it follows: Chromium answers two
-# screenshots asked within a few milliseconds with one frame (8 of 15 pairs 5 ms apart, none
-# of 15 pairs 10 ms or more apart, here); a repeat is refused anyway (Screen._ahead_taken).
-AHEAD_S = 1 / 60
 AHEAD_KEPT_S = 1.0  # a picture taken longer ago than this is not looked at as a new one
 
 
 @dataclass
 class _Ahead:
-    """A picture asked a frame after another, not waited for."""
+    """A picture asked right after another was taken, not waited for."""
 
     task: asyncio.Task  # (its answer: the PNG and when it was asked)
     asked_at: float  # (with the one before it)
@@ -350,7 +368,7 @@ class Screen:
             next_one = None
             if then and clip is not None:
                 asked_next = time.monotonic()
-                png, later = self.camera.shot_and_next(clip, AHEAD_S)
+                png, later = self.camera.shot_and_next(clip)
                 next_one = _Ahead(later, asked_next, box, png)
             else:
                 png = self.camera.shot(box, clip)
@@ -387,15 +405,13 @@ class Screen:
         ahead, self._ahead = self._ahead, None
         if ahead is None:
             return None
-        if self.acted_at() >= ahead.asked_at:
-            ahead.task.cancel()
-            return None
-        try:
+        try:  # (even one not looked at: no capture while it is under way)
             shot, sent = answer.awaited(self.page, ahead.task)
             png = base64.b64decode(shot["data"])
         except (Error, TimeoutError, asyncio.CancelledError):
             return None  # (the picture taken now says what is wrong, if anything is)
-        if png == ahead.after or time.monotonic() - sent > AHEAD_KEPT_S:
+        if self.acted_at() >= ahead.asked_at or png == ahead.after or \
+                time.monotonic() - sent > AHEAD_KEPT_S:
             return None
         box = self._measure() if self.element is not None else self._measure_selector()
         if _moved(ahead.box, Box.of(box)):
@@ -582,8 +598,9 @@ class Screen:
             and box["y"] + box["height"] <= view["height"] + 0.5))
 
     def grab(self, label: str = "frame", *, then: bool = False) -> Grab:
-        """A picture of the game, kept as `label`. `then`: the next one is asked a frame
-        later without waiting, for the next grab (taken then if nothing came between)."""
+        """A picture of the game, kept as `label`. `then`: the next one is asked as soon as
+        Chromium has taken this one, not waited for: the next grab takes it if nothing came
+        between (Screen._ahead_taken)."""
         grab = self._capture(then=then)
         self.recorder.keep(grab, label)
         return grab

@@ -48,8 +48,8 @@ def test_the_first_bundled_levels_are_played_unattended(fixtures_url, reader, mo
     # A short game; all 15 levels are played by scripts/play.sh and the benchmark. Its game
     # ignores three presses of Level Completed's buttons after the overlay has faded in: the
     # bot presses Next again after each look that still shows the overlay. A level opened is
-    # read twice alike, its second picture asked with the first, to be taken a frame later
-    # (Screen.grab's `then`), not a screenshot's round trip after the first came.
+    # read twice alike, its second picture asked as soon as Chromium has taken the first
+    # (Screen.grab's `then`), taken while the first is read.
     from webbot.puzlogic.act import Hands
     from webbot.screen import Screen
 

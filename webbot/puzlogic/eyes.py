@@ -36,7 +36,7 @@ class Eyes:
     def look(self, grab: Grab | None = None, label: str = "frame",
              read: bool = True, then: bool = False) -> Observation:
         """What a grab shows; on a level, the board read too unless `read` is False. `then`:
-        the next picture asked a frame after this one (a level's second reading)."""
+        the next picture asked as soon as this one is taken (a level's second reading)."""
         grab = grab or self.screen.grab(label, then=then)
         started = time.perf_counter()
         picture = normalise(grab.image)
@@ -118,7 +118,7 @@ class Eyes:
                                                                                  "changing"]))
 
     def _first_two(self, first: Observation) -> list[Observation]:
-        """`first`, read, and the next look at the level: the picture asked a frame after
+        """`first`, read, and the next look at the level: the picture asked right after
         `first` when it was (Screen.grab's `then`), which Chromium takes while `first` is read
         (reading it on a thread instead slowed both: the interpreter's lock)."""
         if first.view is not None or first.screen != "level":

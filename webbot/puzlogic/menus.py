@@ -53,7 +53,7 @@ class Menus:
         while True:
             if observation.screen == "level" and observation.view is None:
                 observation = self.eyes.read_level(observation)  # (read while Chromium
-                # takes the picture asked a frame after it)
+                # takes the picture asked right after it)
             view = observation.view
             if observation.screen == "level" and view and view.level == number:
                 self.records.started(number, unlocking)
