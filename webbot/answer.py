@@ -13,10 +13,21 @@ from __future__ import annotations
 import asyncio
 import inspect
 import time
+import weakref
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
-from playwright.sync_api import CDPSession, Dialog, ElementHandle, Frame, JSHandle, Locator, Page
+from playwright.sync_api import (
+    CDPSession,
+    Dialog,
+    ElementHandle,
+    Error,
+    Frame,
+    JSHandle,
+    Locator,
+    Page,
+)
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from webbot.errors import WebbotError
 from webbot.playwright_inside import in_background, own, run, to_own
@@ -275,6 +286,35 @@ async def _again(own_session: Any, method: str, params: dict, seconds: float,
     finally:
         sent.set()
     return await asyncio.wait_for(call, seconds), at
+
+
+# Chromium takes a clipped screenshot by setting the page's device emulation for it and then
+# setting back what it found: two captures of one page at once leave the second's "found" (the
+# first's setting) in place, and the window fell to Chromium's own 800x600 under a page that
+# asked for 1280x900 (tests/test_consent.py's covers: a debug picture of the page taken while
+# a picture asked ahead was under way). So each capture waits for the one under way on its page,
+# whichever camera asked it, and so does a read of the page's layout for one.
+_CAPTURING: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def capture_under_way(page: Page, task: asyncio.Task) -> None:
+    """`task` (a screenshot sent without waiting) is under way on `page`."""
+    _CAPTURING[page] = task
+
+
+def captures_settled(page: Page, seconds: float = ANSWER_S) -> None:
+    """The screenshot under way on `page`, if any, waited for (its answer is its asker's);
+    NoAnswer when it does not end within `seconds`."""
+    task = _CAPTURING.pop(page, None)
+    if task is None or task.done():
+        return
+    try:
+        run(page, asyncio.wait_for(asyncio.shield(task), seconds))
+    except (TimeoutError, PlaywrightTimeout):
+        raise NoAnswer(f"the page stopped answering: a picture of it got no answer within "
+                       f"{seconds:g} s") from None
+    except (Error, asyncio.CancelledError):
+        pass  # (its asker's to say)
 
 
 def awaited(target: Any, task: asyncio.Task) -> Any:

@@ -16,7 +16,7 @@ import psutil
 from playwright.sync_api import Browser, BrowserContext, Error, Page, Playwright, sync_playwright
 
 from webbot import consent
-from webbot.answer import NoAnswer, answered, detach, with_defaults
+from webbot.answer import NoAnswer, answered, captures_settled, detach, with_defaults
 from webbot.cache import keep_node_compile_cache
 from webbot.consent import Consent
 from webbot.deadline import Deadline
@@ -449,8 +449,9 @@ def stop_trace(context: BrowserContext, path: Path) -> None:
 def full_page(page: Page) -> bytes | None:
     """A PNG of the whole page (for a failure record), or None when it cannot be taken."""
     try:
+        captures_settled(page)
         return page.screenshot(full_page=True, timeout=10_000)
-    except Error:
+    except (Error, NoAnswer):
         return None
 
 

@@ -9,11 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import contextlib
 import dataclasses
 import math
 import time
-import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -155,7 +153,7 @@ class Camera:
 
     def shot(self, box: dict, clip: dict | None) -> bytes:
         """A PNG of `box` through its `clip` (Camera.clip)."""
-        _taken_in_flight(self.page)
+        answer.captures_settled(self.page, DEVTOOLS_TIMEOUT_MS / 1000)
         if clip is None:
             return self.page.screenshot(clip=box, animations="allow", caret="hide",
                                         scale="device" if self._scale() != 1 else "css",
@@ -164,13 +162,13 @@ class Camera:
             shot = self._cdp.send("Page.captureScreenshot", self._asked(clip),  # type: ignore[union-attr]
                                   timeout=DEVTOOLS_TIMEOUT_MS)
         except PlaywrightTimeout:
-            raise WebbotError(f"no picture of the game from {shown(self.page.url)} within "
-                              f"{DEVTOOLS_TIMEOUT_MS / 1000:g} s") from None
+            raise self.not_given() from None
         return base64.b64decode(shot["data"])
 
     def clip(self, box: dict) -> dict | None:
         """Chromium's clip for a picture of `box` (CSS pixels, in the viewport), or None where
         Playwright's own call takes it (no CDP here, or a box not inside the viewport)."""
+        answer.captures_settled(self.page, DEVTOOLS_TIMEOUT_MS / 1000)  # (its emulation)
         if self._cdp is None and not self._portable:
             try:
                 self._cdp = answer.cdp_session(self.page)
@@ -189,8 +187,7 @@ class Camera:
             view = self._cdp.send("Page.getLayoutMetrics",
                                   timeout=DEVTOOLS_TIMEOUT_MS)["cssVisualViewport"]
         except PlaywrightTimeout:
-            raise WebbotError(f"no picture of the game from {shown(self.page.url)} within "
-                              f"{DEVTOOLS_TIMEOUT_MS / 1000:g} s") from None
+            raise self.not_given() from None
         _refuse_beyond_window(box, view["clientWidth"], view["clientHeight"], scale,
                               self.page.url)
         return {"x": box["x"] + view["pageX"], "y": box["y"] + view["pageY"],
@@ -205,28 +202,18 @@ class Camera:
         """A PNG of `clip` now, and the next one asked as soon as Chromium has taken it, not
         waited for (its task's answer: Chromium's, and when it was asked, time.monotonic())."""
         assert self._cdp is not None
-        _taken_in_flight(self.page)
-        shot, later = answer.sent_twice(self._cdp, "Page.captureScreenshot", self._asked(clip),
-                                        DEVTOOLS_TIMEOUT_MS / 1000)
-        _IN_FLIGHT[self.page] = later
+        answer.captures_settled(self.page, DEVTOOLS_TIMEOUT_MS / 1000)
+        try:
+            shot, later = answer.sent_twice(self._cdp, "Page.captureScreenshot",
+                                            self._asked(clip), DEVTOOLS_TIMEOUT_MS / 1000)
+        except (PlaywrightTimeout, answer.NoAnswer):
+            raise self.not_given() from None
+        answer.capture_under_way(self.page, later)
         return base64.b64decode(shot["data"]), later
 
-
-# Chromium takes a clipped screenshot by setting the page's device emulation for it and then
-# setting back what it found: two captures of one page at once leave the second's "found" (the
-# first's setting) in place, and the window shrinks to Chromium's own 800x600 under a page
-# that asked for another size (seen: tests/test_consent.py's covers, a debug picture of the
-# page taken while a picture asked ahead was under way). So a capture waits for the one still
-# under way on its page, whichever camera asked it.
-_IN_FLIGHT: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
-def _taken_in_flight(page: Page) -> None:
-    """The capture under way on `page`, if any, waited for (its answer is its asker's)."""
-    task = _IN_FLIGHT.pop(page, None)
-    if task is not None and not task.done():
-        with contextlib.suppress(Error, TimeoutError, asyncio.CancelledError):
-            answer.awaited(page, task)
+    def not_given(self) -> WebbotError:
+        return WebbotError(f"no picture of the game from {shown(self.page.url)} within "
+                           f"{DEVTOOLS_TIMEOUT_MS / 1000:g} s")
 
 
 # The scale of a picture: a page can redefine its own devicePixelRatio (a huge one would make
@@ -352,8 +339,10 @@ class Screen:
         if self.stream is not None and self.stream.running:
             streamed = self._streamed(early)
             if streamed is not None:
+                self._seen = None  # (a picture older than this one)
                 self.recorder.saw(streamed)
                 return streamed
+            then = False  # (a second capture leaves the stream's next frames blank)
         ahead = self._seen_taken() or self._ahead_taken()
         if ahead is not None:
             self.recorder.saw(ahead)
@@ -408,7 +397,9 @@ class Screen:
         try:  # (even one not looked at: no capture while it is under way)
             shot, sent = answer.awaited(self.page, ahead.task)
             png = base64.b64decode(shot["data"])
-        except (Error, TimeoutError, asyncio.CancelledError):
+        except (TimeoutError, PlaywrightTimeout):
+            raise self.camera.not_given() from None
+        except (Error, asyncio.CancelledError):
             return None  # (the picture taken now says what is wrong, if anything is)
         if self.acted_at() >= ahead.asked_at or png == ahead.after or \
                 time.monotonic() - sent > AHEAD_KEPT_S:
@@ -599,8 +590,8 @@ class Screen:
 
     def grab(self, label: str = "frame", *, then: bool = False) -> Grab:
         """A picture of the game, kept as `label`. `then`: the next one is asked as soon as
-        Chromium has taken this one, not waited for: the next grab takes it if nothing came
-        between (Screen._ahead_taken)."""
+        Chromium has taken this one, not waited for: the screen's next pulled picture is that
+        one if nothing came between (Screen._ahead_taken)."""
         grab = self._capture(then=then)
         self.recorder.keep(grab, label)
         return grab

@@ -52,22 +52,6 @@ class Lines:
         row = self._row(top, slack)
         return float(row[right] - row[left]) / (right - left)
 
-    def across_many(self, top: int, lefts: np.ndarray, length: int, slack: int = 1
-                    ) -> np.ndarray:
-        """`across` for lines from each of `lefts` on one row."""
-        rights, lefts = np.minimum(lefts + length, self.width), np.maximum(lefts, 0)
-        if not 0 <= top < self.height:
-            return np.zeros(len(lefts))
-        return _shares(self._row(top, slack), lefts, rights)
-
-    def down_many(self, tops: np.ndarray, left: int, length: int, slack: int = 1
-                  ) -> np.ndarray:
-        """`down` for lines from each of `tops` on one column."""
-        bottoms, tops = np.minimum(tops + length, self.height), np.maximum(tops, 0)
-        if not 0 <= left < self.width:
-            return np.zeros(len(tops))
-        return _shares(self._column(left, slack), tops, bottoms)
-
     def down(self, top: int, left: int, length: int, slack: int = 1) -> float:
         """Share of the vertical line from (left, top) that is dark."""
         bottom, top = min(top + length, self.height), max(top, 0)
@@ -80,16 +64,6 @@ class Lines:
 def _running(line: np.ndarray) -> np.ndarray:
     """Running count of a line's dark pixels (0 first)."""
     return np.concatenate(([0], np.cumsum(line, dtype=np.int64)))
-
-
-def _shares(running: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
-    """Share of each stretch [start, end) that is dark, from a running count (0 where the
-    stretch is empty)."""
-    spans = ends - starts
-    shares = np.zeros(len(starts))
-    kept = spans > 0
-    shares[kept] = (running[ends[kept]] - running[starts[kept]]) / spans[kept]
-    return shares
 
 
 def outline_grid(lines: Lines, xs: list[int], ys: list[int]) -> np.ndarray:

@@ -179,7 +179,7 @@ class PressPace:
     """When the game takes a press of Level Completed's button, as the presses so far say:
     `taken_s` the shortest wait from the level's last drop after which one was taken, and
     `ignored_s` the longest wait, shorter than that, at which one was ignored (the first press
-    of a run is made from the first picture that shows the button, early in its fade-in)."""
+    of a run is made from the first picture that shows the button, as the overlay fades in)."""
 
     taken_s: float = math.inf
     ignored_s: float = -math.inf
