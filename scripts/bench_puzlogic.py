@@ -62,7 +62,7 @@ from webbot.puzlogic.model import LevelView
 from webbot.puzlogic.perceive import GLYPHS, Reader, classify, normalise
 from webbot.server import FixtureServer
 from webbot.vision.digits import WHITELIST, DigitRead, DigitReader, padded_page
-from webbot.vision.ocr import read_text
+from webbot.vision.ocr import forget_readings, read_text
 
 ROOT = Path(__file__).resolve().parents[1]
 REAL = ROOT.parent / "shared" / "reference" / "puzlogic"
@@ -84,6 +84,7 @@ class PlainTesseract(DigitReader):
         if page is None:
             return DigitRead(None, 0.0, "none")
         self.tesseract_calls += 1
+        forget_readings()  # (webbot's cache of Tesseract's readings: not the baseline's)
         text = read_text(page, f"--psm 10 {WHITELIST}")
         ok = len(text) == 1 and text.isdigit()
         return DigitRead(int(text) if ok else None, 1.0, "tesseract")
@@ -138,6 +139,7 @@ def score(view: LevelView, level: dict) -> tuple[int, int]:
 def measure(reader: Reader, frames: list, truth: list[dict]) -> dict:
     times, right, total, glyphs_before = [], 0, 0, reader.digits.tesseract_calls
     for _, number, image in frames:
+        forget_readings()  # (each frame read as if first seen: no Tesseract reading kept)
         started = time.perf_counter()
         picture = normalise(image)
         assert classify(picture) == "level"
