@@ -267,25 +267,18 @@ def sent_twice(session: CDPSession, method: str, params: dict,
 
     async def twice(own_session: Any) -> Any:
         first = await own_session.send(method, params, seconds * 1000)
-        sent = asyncio.Event()
-        later = asyncio.ensure_future(_again(own_session, method, params, seconds, sent))
+        call = asyncio.ensure_future(own_session.send(method, params, seconds * 1000))
+        later = asyncio.ensure_future(_answered(call, time.monotonic(), seconds))
         later.add_done_callback(lambda done: done.cancelled() or done.exception())
         again.append(later)
-        await sent.wait()
+        await asyncio.sleep(0)  # (the second's first step: its message written)
         return first
 
     return answered(session, twice, f"DevTools' {method}", seconds), again[0]
 
 
-async def _again(own_session: Any, method: str, params: dict, seconds: float,
-                 sent: asyncio.Event) -> tuple[Any, float]:
-    try:
-        at = time.monotonic()
-        call = asyncio.ensure_future(own_session.send(method, params, seconds * 1000))
-        await asyncio.sleep(0)  # (its message written)
-    finally:
-        sent.set()
-    return await asyncio.wait_for(call, seconds), at
+async def _answered(call: asyncio.Future, sent: float, seconds: float) -> tuple[Any, float]:
+    return await asyncio.wait_for(call, seconds), sent
 
 
 # Chromium takes a clipped screenshot by setting the page's device emulation for it and then

@@ -152,8 +152,8 @@ class Camera:
         return self.shot(box, self.clip(box))
 
     def shot(self, box: dict, clip: dict | None) -> bytes:
-        """A PNG of `box` through its `clip` (Camera.clip)."""
-        answer.captures_settled(self.page, DEVTOOLS_TIMEOUT_MS / 1000)
+        """A PNG of `box` through its `clip` (Camera.clip, which waited for any capture under
+        way on the page)."""
         if clip is None:
             return self.page.screenshot(clip=box, animations="allow", caret="hide",
                                         scale="device" if self._scale() != 1 else "css",
@@ -199,10 +199,10 @@ class Camera:
                 "optimizeForSpeed": self.fast}
 
     def shot_and_next(self, clip: dict) -> tuple[bytes, asyncio.Task]:
-        """A PNG of `clip` now, and the next one asked as soon as Chromium has taken it, not
-        waited for (its task's answer: Chromium's, and when it was asked, time.monotonic())."""
+        """A PNG of `clip` (Camera.clip) now, and the next one asked as soon as Chromium has
+        taken it, not waited for (its task's answer: Chromium's, and when it was asked,
+        time.monotonic())."""
         assert self._cdp is not None
-        answer.captures_settled(self.page, DEVTOOLS_TIMEOUT_MS / 1000)
         try:
             shot, later = answer.sent_twice(self._cdp, "Page.captureScreenshot",
                                             self._asked(clip), DEVTOOLS_TIMEOUT_MS / 1000)
@@ -380,8 +380,7 @@ class Screen:
         if seen is None or self.acted_at() >= seen.taken_at or \
                 time.monotonic() - seen.taken_at > AHEAD_KEPT_S:
             return None
-        box = self._measure() if self.element is not None else self._measure_selector()
-        if _moved(dataclasses.asdict(seen.box), Box.of(box)):
+        if _moved(dataclasses.asdict(seen.box), self.current_box()):
             return None
         return dataclasses.replace(seen, anchor=self.current_box if self.element is not None
                                    else None)
@@ -404,11 +403,11 @@ class Screen:
         if self.acted_at() >= ahead.asked_at or png == ahead.after or \
                 time.monotonic() - sent > AHEAD_KEPT_S:
             return None
-        box = self._measure() if self.element is not None else self._measure_selector()
-        if _moved(ahead.box, Box.of(box)):
+        now = self.current_box()
+        if _moved(ahead.box, now):
             return None
         image = decode_page_picture(png, f"a screenshot of {shown(self.page.url)}")
-        return Grab(image, Box.of(box), arrived_at=sent,
+        return Grab(image, now, arrived_at=sent,
                     anchor=self.current_box if self.element is not None else None)
 
     def _measure_selector(self) -> dict:
