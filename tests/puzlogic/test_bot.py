@@ -49,11 +49,18 @@ def test_the_first_bundled_levels_are_played_unattended(fixtures_url, reader, mo
     # ignores three presses of Level Completed's buttons after the overlay has faded in: the
     # bot presses Next again after each look that still shows the overlay. A level opened is
     # read twice alike, its second picture asked as soon as Chromium has taken the first
-    # (Screen.grab's `then`), taken while the first is read.
+    # (Screen.grab's `then`), taken while the first is read; while the second is read, the
+    # mouse moves onto the piece the first reading's solution drags first.
     from webbot.puzlogic.act import Hands
     from webbot.screen import Screen
 
-    click, read, taken = Hands.click, reader.read_level, Screen._ahead_taken
+    click, read, taken, drag = Hands.click, reader.read_level, Screen._ahead_taken, Hands.drag
+    rested: list[bool] = []  # each drag: whether the mouse rested on its piece already
+
+    def watched(hands, observation, start, end):
+        rested.append(hands.mouse.rests_at(*observation.page_point(start)))
+        drag(hands, observation, start, end)
+
     ahead: list = []  # the pictures asked ahead that were looked at
 
     def looked_at(screen):
@@ -76,6 +83,7 @@ def test_the_first_bundled_levels_are_played_unattended(fixtures_url, reader, mo
     monkeypatch.setattr(Hands, "click", counted)
     monkeypatch.setattr(reader, "read_level", spied)
     monkeypatch.setattr(Screen, "_ahead_taken", looked_at)
+    monkeypatch.setattr(Hands, "drag", watched)
     results, game = play(f"{fixtures_url}{GAME}?deaf_presses=3", [1, 2, 3, 4], reader)
     assert [(r.level, r.result) for r in results] == [(n, "completed") for n in range(1, 5)]
     assert game["finished"] == [1, 2, 3, 4]
@@ -86,6 +94,9 @@ def test_the_first_bundled_levels_are_played_unattended(fixtures_url, reader, mo
     # on two pictures or more, most levels' second asked with the first (a look after a press
     # can come before the press shows: the next picture is then the level's first)
     assert len(ahead) >= 2
+    # Each level's first drag started where the mouse was made ready (a later drag starts
+    # from the cell the one before dropped on).
+    assert 2 <= rested.count(True) < len(rested)
 
 
 def test_a_level_is_played_on_the_screencast_each_drop_checked_on_the_frames_after_it(reader):

@@ -217,3 +217,39 @@ def test_every_piece_in_one_go_then_one_look_says_which_to_drag_again():
     assert player(level(1, PLAN[:1])) == Action(Kind.PLACE, 1, PLAN[1], last=True)  # on from it
     with pytest.raises(WebbotError, match="every piece is on its cell"):
         player(level(1, PLAN))
+
+
+def test_a_kept_solver_searches_once_for_a_puzzle_asked_twice_and_keeps_an_error_too():
+    from webbot.puzlogic.bot import LastKept
+    from webbot.puzlogic.solvers.deadline import SolverTimeout
+
+    asked, solve = solving([PLAN])
+    kept = LastKept(solve)
+    assert kept(PUZZLE) == kept(replace(PUZZLE)) == [PLAN]  # (an equal puzzle, read again)
+    assert len(asked) == 1
+    other = replace(PUZZLE, sums=(Sum("row", 0, 4),))
+    kept(other)
+    assert asked == [PUZZLE, other]
+
+    def timing_out(puzzle: Puzzle) -> list:
+        asked.append(puzzle)
+        raise SolverTimeout("no solution within 1 s")
+
+    kept = LastKept(timing_out)
+    for _ in range(2):
+        with pytest.raises(SolverTimeout, match="within 1 s"):
+            kept(PUZZLE)
+    assert asked.count(PUZZLE) == 2  # (once for each solver)
+
+
+def test_the_solving_time_recorded_is_the_search_a_kept_solver_made_not_its_second_answer():
+    from webbot.puzlogic.bot import LastKept
+
+    kept = LastKept(solving([PLAN])[1])
+    kept(PUZZLE)  # (the bot's, on a first reading)
+    kept.took_s = 0.25  # what that search took
+    player = Player([1], kept)
+    assert player(level(1, puzzle=PUZZLE)).kind is Kind.OPEN
+    action = player(level(1, puzzle=PUZZLE))
+    assert action.kind is Kind.PLACE
+    assert action.solved is not None and action.solved.ms == pytest.approx(250)

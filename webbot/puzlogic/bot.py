@@ -11,6 +11,7 @@ The run's records (records.py) keep how each level went.
 from __future__ import annotations
 
 import functools
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -23,7 +24,7 @@ from webbot.puzlogic.decide import Action, Kind, Player, Solved
 from webbot.puzlogic.drops import ENDING, LANDED, Drops
 from webbot.puzlogic.eyes import Eyes
 from webbot.puzlogic.menus import Menus
-from webbot.puzlogic.model import Observation
+from webbot.puzlogic.model import Observation, Puzzle, Solution
 from webbot.puzlogic.perceive import GLYPHS, SOLUTION_LEGEND, Reader, recognises, solution_marks
 from webbot.puzlogic.records import LevelFailed, LevelResult, Records
 from webbot.puzlogic.solvers import solutions
@@ -44,8 +45,10 @@ class PuzlogicBot:
     anew on a page opened again."""
 
     def __init__(self, seat: Seat, *, reader: Reader | None = None,
-                 report: Callable[[str], None] = print, tempo: Tempo | None = None) -> None:
+                 report: Callable[[str], None] = print, tempo: Tempo | None = None,
+                 solve: Callable[[Puzzle], list[Solution]] | None = None) -> None:
         self.seat = seat
+        self.solve = solve  # the policy's solver: the hand made ready on a first reading
         self.report = report
         self.tempo = tempo or Tempo()
         self.reader = reader or Reader(DigitReader(seeds=GLYPHS, on_learning=self._learning))
@@ -82,7 +85,8 @@ class PuzlogicBot:
         self.hands = Hands(self.seat.mouse, self.tempo)
         self.eyes = Eyes(self.screen, self.reader, self.tempo, self.records,
                          self.seat.recorder, self.phases)
-        self.menus = Menus(self.eyes, self.hands, self.records, self.phases)
+        self.menus = Menus(self.eyes, self.hands, self.records, self.phases,
+                           self._hand_ready)
         self.drops = Drops(self.eyes, self.hands, self.records, self.phases, self.tempo)
 
     def reset(self) -> Observation:
@@ -109,14 +113,30 @@ class PuzlogicBot:
             if not action.read:
                 self.records.restarted()
             if action.read:
-                self.observation = self.eyes.read_level(self.observation)
+                self.observation = self.eyes.read_level(self.observation, self._hand_ready)
         elif action.kind is Kind.REREAD:  # a look not read yet counts as the first reading
             unread = self.observation if self.observation.puzzle is None else None
-            self.observation = self.eyes.read_level(unread)
+            self.observation = self.eyes.read_level(unread, self._hand_ready)
         return self.observation
 
     def result(self) -> list[LevelResult]:
         return self.results
+
+    def _hand_ready(self, first: Observation) -> Callable[[], None] | None:
+        """The mouse's move onto the tray piece the first reading's one solution drags first,
+        made while the second reading is: the drag then starts there (a frame sooner), and a
+        second reading that differs only moves the mouse elsewhere (the game takes a piece
+        on a press, not on a hover). None when the policy would not drag first."""
+        view = first.view
+        if self.solve is None or view is None or view.placed or view.red:
+            return None  # (a board left half done or wrong is restarted first)
+        try:
+            found = self.solve(view.puzzle())
+            piece = Drops.tray_piece(first, found[0][0], []) if len(found) == 1 else None
+        except WebbotError:  # (unreadable, unsolved, no such piece: the policy says why)
+            return None
+        return None if piece is None else functools.partial(self.hands.hover, first,
+                                                               piece.spot.centre)
 
     def _solved(self, solved: Solved) -> None:
         """What the policy's solving cost, in the level's records; its solution drawn on the
@@ -140,8 +160,35 @@ def player(session: Session, levels: list[int] | None = None, *, solver: str = "
            ) -> Playable[Observation, Action, list[LevelResult]]:
     """Puzlogic's one factory (its registration's player): the bot on `session`'s page and its
     policy for `levels` (None: those not finished, as `webbot puzlogic` plays)."""
-    bot = PuzlogicBot(session, reader=reader, report=report, tempo=tempo)
-    solve = functools.partial(solutions, backend=solver, limit=2)  # (two: a doubt, see Level)
+    # (two: a doubt, see Level; the last kept: the bot solves a first reading, the policy
+    # the same puzzle read twice)
+    solve = LastKept(functools.partial(solutions, backend=solver, limit=2))
+    bot = PuzlogicBot(session, reader=reader, report=report, tempo=tempo, solve=solve)
     policy = Player(None if levels is None else list(levels), solve, bot.tempo.drags_per_look,
                     said=report)
     return Playable.on(session, bot, policy, report, bot.ended)
+
+
+class LastKept:
+    """A solver with its last puzzle's answer (its solutions, or its error: a search that
+    timed out once is not waited for twice) kept for a second call on an equal puzzle: the
+    bot solves a first reading, the policy the same puzzle read twice. `took_s`: what the
+    search for the last puzzle took, however many calls it served (the records' solving)."""
+
+    def __init__(self, solve: Callable[[Puzzle], list[Solution]]) -> None:
+        self.solve = solve
+        self.took_s = 0.0
+        self._last: tuple[Puzzle, list[Solution] | WebbotError] | None = None
+
+    def __call__(self, puzzle: Puzzle) -> list[Solution]:
+        if self._last is None or self._last[0] != puzzle:
+            started = time.perf_counter()
+            try:
+                self._last = (puzzle, self.solve(puzzle))
+            except WebbotError as exc:
+                self._last = (puzzle, exc)
+            self.took_s = time.perf_counter() - started
+        answer = self._last[1]
+        if isinstance(answer, WebbotError):
+            raise answer
+        return list(answer)

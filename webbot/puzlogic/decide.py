@@ -153,7 +153,9 @@ class Level:
     def _solved(self, puzzle: Puzzle) -> list[Solution]:
         started = time.perf_counter()
         found = self.solve(puzzle)
-        ms = (time.perf_counter() - started) * 1000 + (self.cost.ms if self.cost else 0.0)
+        # (a solver that kept its answer from a call before says what the search took)
+        took_s = getattr(self.solve, "took_s", time.perf_counter() - started)
+        ms = took_s * 1000 + (self.cost.ms if self.cost else 0.0)
         self.cost = Solved(ms, len(puzzle.pieces), found[0] if len(found) == 1 else None)
         return found
 

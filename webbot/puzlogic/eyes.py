@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
 from webbot.debug import Recorder
@@ -20,6 +21,10 @@ from webbot.vision.marks import Mark
 from webbot.vision.region import GameNotFound
 
 READ_TRIES = 5  # grabs to try when a reading has doubts (a drifting leaf, say)
+
+
+# Given a level's first reading, what to do while the second is read (None: nothing).
+Meanwhile = Callable[[Observation], Callable[[], object] | None]
 
 
 class Eyes:
@@ -84,14 +89,17 @@ class Eyes:
                              f"the {' or '.join(screens)} screen", timeout_s, screens[0], read,
                              then=then)
 
-    def read_level(self, first: Observation | None = None) -> Observation:
+    def read_level(self, first: Observation | None = None,
+                   meanwhile: Meanwhile | None = None) -> Observation:
         """A level screen read twice alike and without doubts, with its puzzle. `first`: a
         look at the level already taken, the first reading (one not read yet is read while
-        Chromium takes the second picture, when it was asked with `first`)."""
+        Chromium takes the second picture, when it was asked with `first`). `meanwhile` is
+        given that first reading, and what it returns runs while the second picture is read
+        (the hand made ready for what the reading says; nothing the game takes)."""
         previous: Puzzle | None = None
         doubts: list[str] = []
         with self.phases("reading"):
-            looks = self._first_two(first) if first is not None else []
+            looks = self._first_two(first, meanwhile) if first is not None else []
             for _ in range(READ_TRIES * 2):
                 observation, why = self._readable(looks.pop(0)) if looks else \
                     (self.wait_for_screen("level"), "")
@@ -117,15 +125,27 @@ class Eyes:
         raise UnreadableScreen("cannot read the level: " + "; ".join(doubts or ["it kept "
                                                                                  "changing"]))
 
-    def _first_two(self, first: Observation) -> list[Observation]:
+    def _first_two(self, first: Observation,
+                   meanwhile: Meanwhile | None) -> list[Observation]:
         """`first`, read, and the next look at the level: the picture asked right after
         `first` when it was (Screen.grab's `then`), which Chromium takes while `first` is read
-        (reading it on a thread instead slowed both: the interpreter's lock)."""
+        (reading it on a thread instead slowed both: the interpreter's lock). The second is
+        read on a thread while what `meanwhile` returned waits on the browser, which leaves the
+        lock free (`meanwhile` itself, a solver, say, runs before: it would hold the lock)."""
         if first.view is not None or first.screen != "level":
             return [first]
         read, _ = self._readable(first)
         second = self.wait_for_screen("level", read=False)
-        return [second] if read is None else [read, second]  # (None: no board on it)
+        if read is None:  # no board on it
+            return [second]
+        move = meanwhile(read) if meanwhile is not None and read.view is not None else None
+        if move is None:
+            return [read, second]
+        with ThreadPoolExecutor(1, thread_name_prefix="second-reading") as pool:
+            reading = pool.submit(self._readable, second)
+            move()
+            second_read, _ = reading.result()
+        return [read, second if second_read is None else second_read]
 
     def _readable(self, observation: Observation) -> tuple[Observation | None, str]:
         """`observation` read; None (and why) when it shows no board to read: a look at a

@@ -15,7 +15,7 @@ from webbot.errors import WaitTimeout, WebbotError
 from webbot.phases import Phases
 from webbot.puzlogic.act import Hands
 from webbot.puzlogic.decide import Action
-from webbot.puzlogic.eyes import Eyes
+from webbot.puzlogic.eyes import Eyes, Meanwhile
 from webbot.puzlogic.model import LevelButton, Observation, UnreadableScreen
 from webbot.puzlogic.perceive import completed_buttons, hud_button
 from webbot.puzlogic.records import Records
@@ -32,8 +32,10 @@ FRAME_S = 1 / 60  # a page frame: how much later to press after a press the game
 
 
 class Menus:
-    def __init__(self, eyes: Eyes, hands: Hands, records: Records, phases: Phases) -> None:
+    def __init__(self, eyes: Eyes, hands: Hands, records: Records, phases: Phases,
+                 hand_ready: Meanwhile | None = None) -> None:
         self.eyes = eyes
+        self.hand_ready = hand_ready  # given a level's first reading (Eyes.read_level)
         self.hands = hands
         self.records = records
         self.phases = phases
@@ -52,8 +54,8 @@ class Menus:
         missed = 0  # menu clicks that led nowhere in time
         while True:
             if observation.screen == "level" and observation.view is None:
-                observation = self.eyes.read_level(observation)  # (read while Chromium
-                # takes the picture asked right after it)
+                observation = self.eyes.read_level(observation, self.hand_ready)  # (read
+                # while Chromium takes the picture asked right after it)
             view = observation.view
             if observation.screen == "level" and view and view.level == number:
                 self.records.started(number, unlocking)
