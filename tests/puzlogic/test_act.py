@@ -15,3 +15,27 @@ def test_a_tempo_that_means_nothing_is_refused(options):
 def test_a_tempo_at_the_edge_of_what_it_means_is_accepted(options):
     tempo = Tempo(**options)
     assert all(getattr(tempo, name) == value for name, value in options.items())
+
+
+class _Unscaled:
+    """An observation's page points as given (the events page's canvas is not scaled)."""
+
+    @staticmethod
+    def page_point(point):
+        return point
+
+
+def test_a_hand_made_ready_checks_the_way_there_moves_onto_it_and_presses_nothing(page,
+                                                                                   pages_url):
+    from webbot.mouse import Mouse
+    from webbot.puzlogic.act import Hands
+
+    page.goto(f"{pages_url}events.html")
+    checked: list[tuple[float, float]] = []
+    mouse = Mouse(page, guard=lambda x, y: checked.append((x, y)))
+    Hands(mouse).ready(_Unscaled(), (168, 158))  # canvas point (118, 118)
+    assert checked == [(168, 158)]  # (the way's own check runs at most every half second)
+    assert mouse.rests_at(168, 158)
+    events = page.evaluate("window.events")
+    assert [e["type"] for e in events] == ["mousemove"]
+    assert (events[-1]["x"], events[-1]["y"]) == (118, 118)

@@ -65,6 +65,15 @@ class Hands:
         """The mouse onto `point`, not pressed (unless it rests there already)."""
         self.mouse.hover(*observation.page_point(point), steps=self.tempo.reach_steps)
 
+    def ready(self, observation: Observation, point: Point) -> None:
+        """The mouse onto `point` for a press to come, not pressed: the way there checked as
+        before a press (Mouse.guard, at most every half second: the press then finds it
+        checked) and the mouse moved (unless it rests there already)."""
+        x, y = observation.page_point(point)
+        if self.mouse.guard:
+            self.mouse.guard(x, y)
+        self.mouse.hover(x, y, steps=self.tempo.reach_steps)
+
     def drag(self, observation: Observation, start: Point, end: Point) -> None:
         """A quick hand (a piece follows the pointer)."""
         page_px_per_game_px = observation.picture.region.width / observation.grab.scale / 800

@@ -123,10 +123,11 @@ class PuzlogicBot:
         return self.results
 
     def _hand_ready(self, first: Observation) -> Callable[[], None] | None:
-        """The mouse's move onto the tray piece the first reading's one solution drags first,
-        made while the second reading is: the drag then starts there (a frame sooner), and a
-        second reading that differs only moves the mouse elsewhere (the game takes a piece
-        on a press, not on a hover). None when the policy would not drag first."""
+        """The mouse made ready on the tray piece the first reading's one solution drags first
+        (Hands.ready), while the second reading is made: the drag then starts there, a frame
+        and the way's check sooner. A second reading that differs only moves the mouse
+        elsewhere (the game takes a piece on a press, not on a hover). None when the policy
+        would not drag first."""
         view = first.view
         if self.solve is None or view is None or view.placed or view.red:
             return None  # (a board left half done or wrong is restarted first)
@@ -135,7 +136,7 @@ class PuzlogicBot:
             piece = Drops.tray_piece(first, found[0][0], []) if len(found) == 1 else None
         except WebbotError:  # (unreadable, unsolved, no such piece: the policy says why)
             return None
-        return None if piece is None else functools.partial(self.hands.hover, first,
+        return None if piece is None else functools.partial(self.hands.ready, first,
                                                                piece.spot.centre)
 
     def _solved(self, solved: Solved) -> None:
