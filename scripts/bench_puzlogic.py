@@ -12,12 +12,13 @@ run after the first) and by the baseline, the same pipeline with every glyph sen
 Tesseract once (--psm 10, padded crop, digit whitelist), as the original bot read its cells.
 Every number read (a given, a piece, a sum) is checked against the level file.
 
-The run: the 15 bundled levels played by the bot at its pace (webbot.puzlogic.act.Tempo; --repeat
-runs, 3 by default, and its median run is the one shown: one run moves by a few tenths of a
-second with the machine's load) and set to a slow pace, SLOW_PACE (a setting of today's bot, not an earlier bot: a mouse move per 80
-game px, per 12 px for clicks; a whole reading after each drop; 50 ms between grabs; the
-default PNG encoding), after an untimed run (a first run teaches the reader the glyphs its
-teaching frames did not show, and leaves them on disk), the time split by the run's parts
+The run: the 15 bundled levels played by the bot at its pace (webbot.puzlogic.act.Tempo;
+--repeat runs, 3 by default, and its median run is the one shown: one run moves by a few
+tenths of a second with the machine's load) and set to a slow pace, SLOW_PACE (a setting of
+today's bot, not an earlier bot: a mouse move per 80 game px, per 12 px for clicks; a whole
+reading after each drop; 50 ms between grabs; the default PNG encoding), after an untimed
+run (a first run teaches the reader the glyphs its teaching frames did not show, and leaves
+them on disk), the time split by the run's parts
 (webbot.phases): finding the game, menus, reading, deciding (solving among it), dragging,
 checking each drop, waiting for the game's own animations, and the rest. The bot's own time
 per piece is its dragging and checking. The bot once more with a look after each drop
