@@ -131,9 +131,10 @@ def main() -> int:
         "the inner one, so they add up): the process's start is from its launch to the "
         "run's (Playwright's driver starts in it, while the bot's modules are imported: "
         "webbot/driver.py; the browser's start is then Chromium's), its end from the run's "
-        "end (the browser closed) to its exit. The Daily SET's cards are downloaded and "
-        "read on a thread while the game is looked for: their time is inside finding the "
-        "game, and only the wait for them, if any, is fetching the cards. "
+        "end (the browser closed) to its exit. The Daily SET's cards are read on a thread "
+        "(from the browser's copy of the images) while the game is looked for: their time "
+        "is inside finding the game, and only the wait for them, if any, is fetching the "
+        "cards. "
         f"Measured {time.strftime('%Y-%m-%d')} on {cores()} cores in "
         f"{time.monotonic() - started:.0f} s with `scripts/bench_breakdown.py --docs`.")
     print(text)

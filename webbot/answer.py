@@ -11,7 +11,10 @@ sends nothing. Here each such call is raced against a timer on Playwright's own 
 from __future__ import annotations
 
 import asyncio
+import base64
+import contextlib
 import inspect
+import threading
 import time
 import weakref
 from collections.abc import Awaitable, Callable, Coroutine
@@ -319,3 +322,70 @@ def awaited(target: Any, task: asyncio.Task) -> Any:
 def background(target: Any, call: Coroutine) -> asyncio.Task:
     """`call` sent on `target`'s Playwright loop and not waited for: its task."""
     return in_background(target, call)
+
+
+class Soon:
+    """A call's answer that comes while the bot's own thread makes its other calls (Playwright
+    hands answers over only then): another thread waits for it (`wait`), the bot's thread lets
+    it come (`settle`) before it waits on that other thread."""
+
+    def __init__(self, target: Any, call: Coroutine) -> None:
+        self._target = target
+        self._came = threading.Event()
+        self.task = in_background(target, call)
+        self.task.add_done_callback(lambda _: self._came.set())
+
+    def wait(self, seconds: float) -> Any:
+        """The answer (another thread's call): None when it failed, did not come within
+        `seconds`, or was given up (`cancel`)."""
+        self._came.wait(seconds)
+        if not self.task.done() or self.task.cancelled() or self.task.exception() is not None:
+            return None
+        return self.task.result()
+
+    def settle(self) -> None:
+        """The bot's thread: Playwright's loop run until the answer came (its call's own
+        deadline bounds it), so that a thread waiting for it is not left waiting."""
+        if not self.task.done():
+            with contextlib.suppress(Error, TimeoutError, asyncio.CancelledError):
+                run(self._target, asyncio.shield(self.task))
+
+    def cancel(self) -> None:
+        """A thread waiting for the answer stops waiting (the call itself ends on its own)."""
+        self._came.set()
+
+
+def page_resources(page: Page, urls: list[str], most_bytes: int,
+                   seconds: float = ANSWER_S) -> Soon:
+    """The bytes of `urls` as the page's top frame loaded them, from the browser's own copy
+    (DevTools' Page.getResourceContent: no second download), asked now and not waited for.
+    Its answer: the URLs the frame has, each with its bytes (one larger than `most_bytes`, or
+    not loaded as bytes, is left out: its caller downloads it)."""
+    return Soon(page, _resources(own(page), urls, most_bytes, seconds))
+
+
+async def _resources(page: Any, urls: list[str], most_bytes: int,
+                     seconds: float) -> dict[str, bytes]:
+    session = await page.context.new_cdp_session(page)
+    try:
+        return await asyncio.wait_for(_contents(session, urls, most_bytes), seconds)
+    finally:
+        with contextlib.suppress(Error):
+            await session.detach()
+
+
+async def _contents(session: Any, urls: list[str], most_bytes: int) -> dict[str, bytes]:
+    await session.send("Page.enable", None, None)
+    tree = await session.send("Page.getFrameTree", None, None)
+    frame_id = tree["frameTree"]["frame"]["id"]
+    answers = await asyncio.gather(
+        *(session.send("Page.getResourceContent", {"frameId": frame_id, "url": url}, None)
+          for url in urls), return_exceptions=True)
+    found = {}
+    for url, given in zip(urls, answers, strict=True):
+        if isinstance(given, dict) and given.get("base64Encoded") is True \
+                and isinstance(given.get("content"), str) \
+                and len(given["content"]) <= most_bytes * 4 // 3 + 4:
+            with contextlib.suppress(ValueError):
+                found[url] = base64.b64decode(given["content"], validate=True)
+    return found

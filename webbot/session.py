@@ -22,7 +22,7 @@ from urllib.parse import urljoin
 
 from playwright.sync_api import ElementHandle, Error, Page
 
-from webbot.answer import NoAnswer, box, content, evaluate, pause
+from webbot.answer import NoAnswer, Soon, box, content, evaluate, page_resources, pause
 from webbot.breakdown import write_if_asked
 from webbot.browser import (
     ALIVE_S,
@@ -141,6 +141,11 @@ class Session:
         start reading it while its element is looked for)."""
         frame = self.page.main_frame
         return content(frame), frame.url
+
+    def top_resources(self, urls: list[str], most_bytes: int) -> Soon:
+        """The bytes of `urls` as the top page loaded them, asked now and answered while the
+        bot makes its next calls (answer.page_resources)."""
+        return page_resources(self.page, urls, most_bytes)
 
     def find_game(self, spec: GameSpec, report: Callable[[str], None] = lambda line: None
                   ) -> Found:

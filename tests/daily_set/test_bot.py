@@ -74,8 +74,17 @@ def test_the_bundled_page_from_the_command_line():
                      done.stdout)
 
 
-def test_the_bundled_page(fixtures_url):
+def test_the_bundled_page(fixtures_url, monkeypatch):
+    # The cards are read from the browser's copy of the images the page loaded (asked of the
+    # browser as the game is looked for): none is downloaded a second time.
+    from webbot.daily_set.page import ImageFetcher
+
+    downloads: list[str] = []
+    fetch = ImageFetcher.fetch_picture
+    monkeypatch.setattr(ImageFetcher, "fetch_picture",
+                        lambda fetcher, url: downloads.append(url) or fetch(fetcher, url))
     outcome, puzzle, dialogs = play(None)
+    assert downloads == []
     assert_all_found(outcome, puzzle)
     assert dialogs == ["GREAT! \n1 Set Found"] + [f"GREAT! \n{k} Sets Found" for k in range(2, 7)]
     assert outcome.layout == "old" and len(outcome.readings) == 12

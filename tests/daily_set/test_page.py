@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.daily_set.conftest import FIXTURES, REAL, REAL_CARDS, REAL_PAGE, needs_reference
+from tests.daily_set.conftest import FIXTURES, IMAGES, REAL, REAL_CARDS, REAL_PAGE, needs_reference
 from tests.test_bad_input import png_header, radiance
 from tests.test_cli import closed_port
 from webbot.answer import content
@@ -367,3 +367,42 @@ def test_the_card_images_go_through_the_proxy_the_environment_names(tmp_path, mo
         fetcher = ImageFetcher("http://cards.example/puzzle", cache_dir=tmp_path)
         assert fetcher.fetch_all(["http://cards.example/c/5.gif"]) == [GIF]
     assert behaviour.requests == ["http://cards.example/c/5.gif"]
+
+
+def test_card_images_the_browser_gave_pass_the_same_gate_and_only_from_the_page_s_site():
+    site = f"http://127.0.0.1:{closed_port()}/daily-set/"  # (a download would fail here)
+    fetcher = ImageFetcher(site + "puzzle/set.htm", use_cache=False)
+    card, data = site + "images/setcards/small/32.gif", (IMAGES / "small" / "32.gif").read_bytes()
+    [(got, pixels)] = fetcher.fetch_pictures([card], {card: data})
+    assert got == data and pixels.shape[:2] == (62, 95)  # taken as given, not downloaded
+    with pytest.raises(PageError, match="can be decoded"):  # bytes that are no picture
+        fetcher.fetch_pictures([card], {card: b"GIF89a" + b"\0" * 40})
+    elsewhere = "http://127.0.0.1:9/images/32.gif"  # another site's: not taken, so downloaded
+    with pytest.raises(PageError, match="not on the page's site"):  # (which refuses it)
+        fetcher.fetch_pictures([elsewhere], {elsewhere: data})
+    too_big = data + b"\0" * MAX_IMAGE_BYTES
+    with pytest.raises(PageError, match="cannot load"):  # over the limit: downloaded instead
+        fetcher.fetch_pictures([card], {card: too_big})
+
+
+def test_the_browser_gives_its_copy_of_what_the_top_page_loaded_and_only_that(page,
+                                                                              fixtures_url):
+    from webbot.answer import page_resources
+
+    page.goto(f"{fixtures_url}daily-set/puzzle/set.htm")
+    board = parse_board(content(page.main_frame), page.url)
+    cards = [slot.image_url for slot in board.slots]
+    never = f"{fixtures_url}daily-set/images/setcards/small/99.gif"  # (not on the page)
+    given = page_resources(page, [*cards, never], MAX_IMAGE_BYTES)
+    given.settle()
+    found = given.wait(0)
+    assert found is not None and set(found) == set(cards)
+    assert all(found[url] == (IMAGES / "small" / url.rsplit("/", 1)[-1]).read_bytes()
+               for url in cards)
+    small = page_resources(page, cards, 100)  # (each card is over 100 bytes: none given)
+    small.settle()
+    assert small.wait(0) == {}
+    lost = page_resources(page, cards, MAX_IMAGE_BYTES)
+    lost.cancel()  # given up before it came (no call of the bot's since): a wait says nothing
+    assert lost.wait(60) is None and not lost.task.done()
+    lost.settle()

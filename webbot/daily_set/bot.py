@@ -15,7 +15,7 @@ from playwright.sync_api import Error
 from webbot.daily_set.act import Hands
 from webbot.daily_set.answers import Answer
 from webbot.daily_set.decide import Misread, Observation, next_set, todays_sets
-from webbot.daily_set.page import Board, CardSlot, ImageFetcher, parse_board
+from webbot.daily_set.page import MAX_IMAGE_BYTES, Board, CardSlot, ImageFetcher, parse_board
 from webbot.errors import WebbotError
 from webbot.game import Candidate, GameSpec
 from webbot.play import Playable
@@ -30,6 +30,9 @@ COMPLETION_WAIT_S = 5.0
 TILE = (190, 124)  # a card in the picture of what the bot saw
 LABEL_H = 22
 OLD_CARD_WIDTH = 95
+# How long the thread reading the cards ahead waits for the browser's copy of their images
+# (it comes within the finder's first calls) before it downloads them.
+GIVEN_WAIT_S = 2.0
 
 
 @dataclass(frozen=True)
@@ -80,9 +83,11 @@ def layout_name(board: Board, images: Sequence[np.ndarray]) -> str:
     return "2022" if images and images[0].shape[1] > 1.5 * OLD_CARD_WIDTH else "old"
 
 
-def fetch_images(board: Board) -> list[np.ndarray]:
-    """The board's card pictures, in page order, downloaded from the page's own site."""
-    pictures = ImageFetcher(board.url).fetch_pictures([slot.image_url for slot in board.slots])
+def fetch_images(board: Board, given: dict[str, bytes] | None = None) -> list[np.ndarray]:
+    """The board's card pictures, in page order: those `given` (the browser's copy of what the
+    page loaded), the others downloaded from the page's own site."""
+    pictures = ImageFetcher(board.url).fetch_pictures([slot.image_url for slot in board.slots],
+                                                      given)
     return [as_bgr(pixels, slot.image_url)
             for (_, pixels), slot in zip(pictures, board.slots, strict=True)]
 
@@ -98,18 +103,21 @@ def read_cards(board: Board, images: Sequence[np.ndarray]) -> list[Reading]:
 
 
 class CardsAhead:
-    """The cards of the top page's board downloaded and read on a thread while the finder looks
-    for the game (its round trips to the browser leave the interpreter free); taken only when
-    the board found is the same board."""
+    """The cards of the top page's board read on a thread while the finder looks for the game
+    (its round trips to the browser leave the interpreter free), from the browser's copy of
+    the card images (asked of the browser now, answered during the finder's calls; a card it
+    has not is downloaded); taken only when the board found is the same board."""
 
-    def __init__(self, html: str, url: str) -> None:
-        self.board = parse_board(html, url)  # WebbotError: no board on the top page
+    def __init__(self, seat: Seat) -> None:
+        self.board = parse_board(*seat.top_html())  # WebbotError: no board on the top page
+        self._given = seat.top_resources([slot.image_url for slot in self.board.slots],
+                                         MAX_IMAGE_BYTES)
         self._pool = ThreadPoolExecutor(1, thread_name_prefix="cards-ahead")
         self._work = self._pool.submit(self._read)
 
     def _read(self) -> tuple[list[np.ndarray], list[Reading], float]:
         started = time.perf_counter()
-        images = fetch_images(self.board)
+        images = fetch_images(self.board, self._given.wait(GIVEN_WAIT_S))
         return images, read_cards(self.board, images), time.perf_counter() - started
 
     def taken_for(self, board: Board) -> tuple[list[np.ndarray], list[Reading], float] | None:
@@ -117,13 +125,16 @@ class CardsAhead:
         None otherwise, or when they failed (read again, their error said then)."""
         if board != self.board:
             return None
+        self._given.settle()  # (the thread may wait for it: it comes only during a call)
         try:
             return self._work.result()
         except WebbotError:
             return None
 
     def close(self) -> None:
-        """Bounded: a download gives up within its time-outs."""
+        """Bounded: the thread stops waiting for the browser's copy, and a download gives up
+        within its time-outs."""
+        self._given.cancel()
         self._pool.shutdown(wait=True, cancel_futures=True)
 
 
@@ -218,7 +229,7 @@ class DailySetBot:
     def _cards_ahead(self) -> CardsAhead | None:
         """The top page's cards read on a thread, if its HTML holds a board."""
         try:
-            return CardsAhead(*self.seat.top_html())
+            return CardsAhead(self.seat)
         except (WebbotError, Error):
             return None
 

@@ -157,10 +157,7 @@ class ImageFetcher:
                 pass
         data = _get(self.session, url, MAX_IMAGE_BYTES, "card image", self.timeout,
                     self.origin).body
-        try:  # the one picture gate: a picture declaring absurd dimensions is never decoded
-            pixels = decode_image(data, f"card image {shown(url)}", cv2.IMREAD_UNCHANGED)
-        except InputError as exc:
-            raise PageError(f"{exc} ({len(data)} bytes)") from None
+        pixels = picture_of(data, url)
         if self.use_cache:
             self._store(cached, data)
         return data, pixels
@@ -168,14 +165,24 @@ class ImageFetcher:
     def fetch_all(self, urls: list[str]) -> list[bytes]:
         return [data for data, _ in self.fetch_pictures(urls)]
 
-    def fetch_pictures(self, urls: list[str]) -> list[tuple[bytes, np.ndarray]]:
-        """The images, in order: a remote site's side by side, a local server's one after
-        another (it answers at once; threads only take turns at the interpreter, the replica's
-        server running in this process too)."""
-        if self.local:
-            return [self.fetch_picture(url) for url in urls]
+    def fetch_pictures(self, urls: list[str], given: dict[str, bytes] | None = None
+                       ) -> list[tuple[bytes, np.ndarray]]:
+        """The images, in order: those `given` (the browser's copy of what the page loaded)
+        through the same gate as a download, on the page's own site only; the others
+        downloaded, a remote site's side by side, a local server's one after another (it
+        answers at once; threads only take turns at the interpreter, the replica's server
+        running in this process too)."""
+        given = {url: data for url, data in (given or {}).items()
+                 if _same_origin(url, self.origin) and len(data) <= MAX_IMAGE_BYTES}
+
+        def picture(url: str) -> tuple[bytes, np.ndarray]:
+            return (given[url], picture_of(given[url], url)) if url in given \
+                else self.fetch_picture(url)
+
+        if self.local or all(url in given for url in urls):
+            return [picture(url) for url in urls]
         with ThreadPoolExecutor(max_workers=6) as pool:
-            return list(pool.map(self.fetch_picture, urls))
+            return list(pool.map(picture, urls))
 
     def _cache_path(self, url: str) -> Path:
         return self.cache_dir / hashlib.sha256(url.encode()).hexdigest()
@@ -189,6 +196,22 @@ class ImageFetcher:
             os.replace(temporary, path)
         except OSError:
             pass  # a read-only cache only costs a download next time
+
+
+def picture_of(data: bytes, url: str) -> np.ndarray:
+    """The one picture gate: a card image's pixels (OpenCV's IMREAD_UNCHANGED: alpha and 16
+    bits kept); a picture declaring absurd dimensions is never decoded."""
+    try:
+        return decode_image(data, f"card image {shown(url)}", cv2.IMREAD_UNCHANGED)
+    except InputError as exc:
+        raise PageError(f"{exc} ({len(data)} bytes)") from None
+
+
+def _same_origin(url: str, origin: str) -> bool:
+    try:
+        return _origin(url) == origin
+    except PageError:
+        return False
 
 
 def _origin(url: str) -> str:
