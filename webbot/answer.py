@@ -359,30 +359,33 @@ def page_resources(page: Page, urls: list[str], most_bytes: int,
                    seconds: float = ANSWER_S) -> Soon:
     """The bytes of `urls` as the page's top frame loaded them, from the browser's own copy
     (DevTools' Page.getResourceContent: no second download), asked now and not waited for.
-    Its answer: the URLs the frame has, each with its bytes (one larger than `most_bytes`, or
-    not loaded as bytes, is left out: its caller downloads it)."""
-    return Soon(page, _resources(own(page), urls, most_bytes, seconds))
+    Its answer: the URLs the frame has, each with its bytes; one the browser says is larger
+    than `most_bytes`, or does not say the size of, is not asked for (its caller downloads
+    it, within its limit: a page's image of any size would otherwise come whole)."""
+    return Soon(page, asyncio.wait_for(_resources(own(page), urls, most_bytes), seconds))
 
 
-async def _resources(page: Any, urls: list[str], most_bytes: int,
-                     seconds: float) -> dict[str, bytes]:
+async def _resources(page: Any, urls: list[str], most_bytes: int) -> dict[str, bytes]:
     session = await page.context.new_cdp_session(page)
     try:
-        return await asyncio.wait_for(_contents(session, urls, most_bytes), seconds)
-    finally:
-        with contextlib.suppress(Error):
-            await session.detach()
+        return await _contents(session, urls, most_bytes)
+    finally:  # (not waited for: a browser that stopped answering keeps no one waiting)
+        detaching = asyncio.ensure_future(session.detach())
+        detaching.add_done_callback(lambda done: done.cancelled() or done.exception())
 
 
 async def _contents(session: Any, urls: list[str], most_bytes: int) -> dict[str, bytes]:
     await session.send("Page.enable", None, None)
-    tree = await session.send("Page.getFrameTree", None, None)
-    frame_id = tree["frameTree"]["frame"]["id"]
+    tree = (await session.send("Page.getResourceTree", None, None))["frameTree"]
+    sizes = {resource.get("url"): resource.get("contentSize")
+             for resource in tree.get("resources", [])}
+    asked = [url for url in dict.fromkeys(urls)
+             if isinstance(sizes.get(url), (int, float)) and 0 < sizes[url] <= most_bytes]
     answers = await asyncio.gather(
-        *(session.send("Page.getResourceContent", {"frameId": frame_id, "url": url}, None)
-          for url in urls), return_exceptions=True)
+        *(session.send("Page.getResourceContent", {"frameId": tree["frame"]["id"], "url": url},
+                       None) for url in asked), return_exceptions=True)
     found = {}
-    for url, given in zip(urls, answers, strict=True):
+    for url, given in zip(asked, answers, strict=True):
         if isinstance(given, dict) and given.get("base64Encoded") is True \
                 and isinstance(given.get("content"), str) \
                 and len(given["content"]) <= most_bytes * 4 // 3 + 4:
