@@ -329,29 +329,36 @@ class Soon:
     hands answers over only then): another thread waits for it (`wait`), the bot's thread lets
     it come (`settle`) before it waits on that other thread."""
 
-    def __init__(self, target: Any, call: Coroutine) -> None:
+    def __init__(self, target: Any, call: Awaitable) -> None:
         self._target = target
-        self._came = threading.Event()
-        self.task = in_background(target, call)
-        self.task.add_done_callback(lambda _: self._came.set())
+        self._came = threading.Event()  # (set in the call's own step: no callback left over)
+        self._answer: Any = None
+        self.given_up = False
+        self.task = in_background(target, self._kept(call))
+
+    async def _kept(self, call: Awaitable) -> None:
+        try:
+            self._answer = await call
+        finally:
+            self._came.set()
 
     def wait(self, seconds: float) -> Any:
         """The answer (another thread's call): None when it failed, did not come within
         `seconds`, or was given up (`cancel`)."""
         self._came.wait(seconds)
-        if not self.task.done() or self.task.cancelled() or self.task.exception() is not None:
-            return None
-        return self.task.result()
+        return None if self.given_up else self._answer
 
-    def settle(self) -> None:
-        """The bot's thread: Playwright's loop run until the answer came (its call's own
-        deadline bounds it), so that a thread waiting for it is not left waiting."""
-        if not self.task.done():
+    def settle(self, seconds: float) -> None:
+        """The bot's thread: Playwright's loop run until the answer came, for `seconds` at
+        most (what another thread still waits for it), so that it is not left waiting."""
+        if not self._came.is_set():
             with contextlib.suppress(Error, TimeoutError, asyncio.CancelledError):
-                run(self._target, asyncio.shield(self.task))
+                run(self._target, asyncio.wait_for(asyncio.shield(self.task), seconds))
 
     def cancel(self) -> None:
-        """A thread waiting for the answer stops waiting (the call itself ends on its own)."""
+        """A thread waiting for the answer stops waiting, with none (the call itself ends on
+        its own, within its deadline)."""
+        self.given_up = True
         self._came.set()
 
 
@@ -377,10 +384,13 @@ async def _resources(page: Any, urls: list[str], most_bytes: int) -> dict[str, b
 async def _contents(session: Any, urls: list[str], most_bytes: int) -> dict[str, bytes]:
     await session.send("Page.enable", None, None)
     tree = (await session.send("Page.getResourceTree", None, None))["frameTree"]
+    # Images the frame has whole: loaded (not failed, not cut short), of a size said.
     sizes = {resource.get("url"): resource.get("contentSize")
-             for resource in tree.get("resources", [])}
+             for resource in tree.get("resources", [])
+             if resource.get("type") == "Image" and not resource.get("failed")
+             and not resource.get("canceled")}
     asked = [url for url in dict.fromkeys(urls)
-             if isinstance(sizes.get(url), (int, float)) and 0 < sizes[url] <= most_bytes]
+             if isinstance(sizes.get(url), int) and 0 < sizes[url] <= most_bytes]
     answers = await asyncio.gather(
         *(session.send("Page.getResourceContent", {"frameId": tree["frame"]["id"], "url": url},
                        None) for url in asked), return_exceptions=True)
@@ -390,5 +400,7 @@ async def _contents(session: Any, urls: list[str], most_bytes: int) -> dict[str,
                 and isinstance(given.get("content"), str) \
                 and len(given["content"]) <= most_bytes * 4 // 3 + 4:
             with contextlib.suppress(ValueError):
-                found[url] = base64.b64decode(given["content"], validate=True)
+                data = base64.b64decode(given["content"], validate=True)
+                if len(data) == sizes[url]:  # (else not the whole image: downloaded)
+                    found[url] = data
     return found

@@ -15,7 +15,8 @@ Why the public API does not serve:
   pid, which the public API does not tell.
 - Sent and not waited for (webbot.stream's frame acknowledgements, the Daily SET's watching
   script): the sync call would wait for an answer nobody needs, a large part of a Burrito
-  Bison decision's time.
+  Bison decision's time; or answered while the bot makes its next calls (webbot.answer.Soon:
+  the browser's copy of the Daily SET's card images, read by another thread).
 """
 
 from __future__ import annotations

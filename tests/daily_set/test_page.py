@@ -394,15 +394,15 @@ def test_the_browser_gives_its_copy_of_what_the_top_page_loaded_and_only_that(pa
     cards = [slot.image_url for slot in board.slots]
     never = f"{fixtures_url}daily-set/images/setcards/small/99.gif"  # (not on the page)
     given = page_resources(page, [*cards, never], MAX_IMAGE_BYTES)
-    given.settle()
+    given.settle(5)
     found = given.wait(0)
     assert found is not None and set(found) == set(cards)
     assert all(found[url] == (IMAGES / "small" / url.rsplit("/", 1)[-1]).read_bytes()
                for url in cards)
     small = page_resources(page, cards, 100)  # (each card is over 100 bytes: none given)
-    small.settle()
+    small.settle(5)
     assert small.wait(0) == {}
     lost = page_resources(page, cards, MAX_IMAGE_BYTES)
     lost.cancel()  # given up before it came (no call of the bot's since): a wait says nothing
     assert lost.wait(60) is None and not lost.task.done()
-    lost.settle()
+    lost.settle(5)

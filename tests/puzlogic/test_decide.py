@@ -231,7 +231,7 @@ def test_a_kept_solver_searches_once_for_a_puzzle_asked_twice_and_keeps_an_error
     kept(other)
     assert asked == [PUZZLE, other]
 
-    def timing_out(puzzle: Puzzle) -> list:
+    def timing_out(puzzle: Puzzle, timeout_s: float | None = None) -> list:
         asked.append(puzzle)
         raise SolverTimeout("no solution within 1 s")
 
@@ -242,14 +242,36 @@ def test_a_kept_solver_searches_once_for_a_puzzle_asked_twice_and_keeps_an_error
     assert asked.count(PUZZLE) == 2  # (once for each solver)
 
 
-def test_the_solving_time_recorded_is_the_search_a_kept_solver_made_not_its_second_answer():
+def test_an_early_search_is_kept_only_when_it_ends_in_its_time_and_is_counted_once():
+    from webbot.puzlogic.bot import LastKept
+    from webbot.puzlogic.solvers.deadline import SolverTimeout
+
+    limits: list = []
+
+    def solve(puzzle: Puzzle, timeout_s: float | None = None) -> list:
+        limits.append(timeout_s)
+        if timeout_s is not None and puzzle != PUZZLE:
+            raise SolverTimeout("no solution within 0.1 s")
+        return [PLAN]
+
+    kept = LastKept(solve)
+    assert kept.early(PUZZLE, 0.1) == [PLAN] and kept(PUZZLE) == [PLAN]
+    assert limits == [0.1]  # (the policy's call served from the early search)
+    hard = replace(PUZZLE, sums=(Sum("row", 0, 4),))
+    assert kept.early(hard, 0.1) is None  # too long for a first reading: nothing kept ...
+    assert kept(hard) == [PLAN] and limits == [0.1, 0.1, None]  # ... the policy's own search
+    assert kept.unreported_s() > 0 and kept.unreported_s() == 0  # (each search said once)
+
+
+def test_the_solving_time_recorded_is_what_a_kept_solver_searched_not_its_second_answer():
     from webbot.puzlogic.bot import LastKept
 
     kept = LastKept(solving([PLAN])[1])
     kept(PUZZLE)  # (the bot's, on a first reading)
-    kept.took_s = 0.25  # what that search took
+    kept._unreported = 0.25  # what that search took
     player = Player([1], kept)
     assert player(level(1, puzzle=PUZZLE)).kind is Kind.OPEN
     action = player(level(1, puzzle=PUZZLE))
     assert action.kind is Kind.PLACE
     assert action.solved is not None and action.solved.ms == pytest.approx(250)
+    assert kept.unreported_s() == 0  # (a replay of the level would count no second search)

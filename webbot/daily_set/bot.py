@@ -115,9 +115,12 @@ class CardsAhead:
         self._pool = ThreadPoolExecutor(1, thread_name_prefix="cards-ahead")
         self._work = self._pool.submit(self._read)
 
-    def _read(self) -> tuple[list[np.ndarray], list[Reading], float]:
+    def _read(self) -> tuple[list[np.ndarray], list[Reading], float] | None:
         started = time.perf_counter()
-        images = fetch_images(self.board, self._given.wait(GIVEN_WAIT_S))
+        given = self._given.wait(GIVEN_WAIT_S)
+        if self._given.given_up:
+            return None  # (not needed any more: nothing downloaded)
+        images = fetch_images(self.board, given)
         return images, read_cards(self.board, images), time.perf_counter() - started
 
     def taken_for(self, board: Board) -> tuple[list[np.ndarray], list[Reading], float] | None:
@@ -125,7 +128,8 @@ class CardsAhead:
         None otherwise, or when they failed (read again, their error said then)."""
         if board != self.board:
             return None
-        self._given.settle()  # (the thread may wait for it: it comes only during a call)
+        if not self._work.done():  # (the thread may wait for it: it comes only in a call)
+            self._given.settle(GIVEN_WAIT_S)
         try:
             return self._work.result()
         except WebbotError:

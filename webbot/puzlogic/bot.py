@@ -36,6 +36,10 @@ from webbot.vision.digits import DigitReader
 __all__ = ["ENDING", "GAME", "LANDED", "LevelFailed", "LevelResult", "PuzlogicBot", "player"]
 
 SCREENS = ("title", "select", "level", "completed")
+# How long a first reading is solved for before the mouse is made ready on its first piece
+# (the bundled levels take about a millisecond): a longer search waits for the puzzle read
+# twice, the policy's, rather than hold the second reading up.
+EARLY_SOLVE_S = 0.1
 GAME = GameSpec("Puzlogic", "canvas", lambda candidate: recognises(candidate.grab().image))
 
 
@@ -46,7 +50,7 @@ class PuzlogicBot:
 
     def __init__(self, seat: Seat, *, reader: Reader | None = None,
                  report: Callable[[str], None] = print, tempo: Tempo | None = None,
-                 solve: Callable[[Puzzle], list[Solution]] | None = None) -> None:
+                 solve: LastKept | None = None) -> None:
         self.seat = seat
         self.solve = solve  # the policy's solver: the hand made ready on a first reading
         self.report = report
@@ -132,9 +136,11 @@ class PuzlogicBot:
         if self.solve is None or view is None or view.placed or view.red:
             return None  # (a board left half done or wrong is restarted first)
         try:
-            found = self.solve(view.puzzle())
-            piece = Drops.tray_piece(first, found[0][0], []) if len(found) == 1 else None
-        except WebbotError:  # (unreadable, unsolved, no such piece: the policy says why)
+            with self.phases("deciding"):
+                found = self.solve.early(view.puzzle(), EARLY_SOLVE_S)
+            piece = Drops.tray_piece(first, found[0][0], []) if found and len(found) == 1 \
+                else None
+        except WebbotError:  # (unreadable, no such piece: the policy says why)
             return None
         return None if piece is None else functools.partial(self.hands.ready, first,
                                                                piece.spot.centre)
@@ -171,15 +177,14 @@ def player(session: Session, levels: list[int] | None = None, *, solver: str = "
 
 
 class LastKept:
-    """A solver with its last puzzle's answer (its solutions, or its error: a search that
-    timed out once is not waited for twice) kept for a second call on an equal puzzle: the
-    bot solves a first reading, the policy the same puzzle read twice. `took_s`: what the
-    search for the last puzzle took, however many calls it served (the records' solving)."""
+    """A solver (`solve(puzzle, timeout_s=...)`) with its last puzzle's answer (its solutions,
+    or its error: a search that timed out is not waited for twice) kept for another call on
+    an equal puzzle: the bot solves a first reading early, the policy the puzzle read twice."""
 
-    def __init__(self, solve: Callable[[Puzzle], list[Solution]]) -> None:
+    def __init__(self, solve: Callable[..., list[Solution]]) -> None:
         self.solve = solve
-        self.took_s = 0.0
         self._last: tuple[Puzzle, list[Solution] | WebbotError] | None = None
+        self._unreported = 0.0  # seconds of search no call has reported yet
 
     def __call__(self, puzzle: Puzzle) -> list[Solution]:
         if self._last is None or self._last[0] != puzzle:
@@ -188,8 +193,32 @@ class LastKept:
                 self._last = (puzzle, self.solve(puzzle))
             except WebbotError as exc:
                 self._last = (puzzle, exc)
-            self.took_s = time.perf_counter() - started
+            finally:
+                self._unreported += time.perf_counter() - started
         answer = self._last[1]
         if isinstance(answer, WebbotError):
-            raise answer
+            raise answer.with_traceback(None)
         return list(answer)
+
+    def early(self, puzzle: Puzzle, seconds: float) -> list[Solution] | None:
+        """A first reading's solutions, searched for `seconds` at most: kept as a call's when
+        found in time; None, and nothing kept, when the search takes longer or fails (the
+        policy searches the puzzle read twice with its own time, and says why)."""
+        if self._last is not None and self._last[0] == puzzle:
+            answer = self._last[1]
+            return None if isinstance(answer, WebbotError) else list(answer)
+        started = time.perf_counter()
+        try:
+            found = self.solve(puzzle, timeout_s=seconds)
+        except WebbotError:
+            return None
+        finally:
+            self._unreported += time.perf_counter() - started
+        self._last = (puzzle, found)
+        return list(found)
+
+    def unreported_s(self) -> float:
+        """The seconds searched since the last time this was asked (the records' solving: a
+        search is counted once, whichever call made it)."""
+        seconds, self._unreported = self._unreported, 0.0
+        return seconds

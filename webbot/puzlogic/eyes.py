@@ -101,7 +101,7 @@ class Eyes:
         with self.phases("reading"):
             looks = self._first_two(first, meanwhile) if first is not None else []
             for _ in range(READ_TRIES * 2):
-                observation, why = self._readable(looks.pop(0)) if looks else \
+                observation, why = looks.pop(0) if looks else \
                     (self.wait_for_screen("level"), "")
                 if observation is None:  # no board to read on it: the next look is read
                     doubts = [why]
@@ -125,27 +125,27 @@ class Eyes:
         raise UnreadableScreen("cannot read the level: " + "; ".join(doubts or ["it kept "
                                                                                  "changing"]))
 
-    def _first_two(self, first: Observation,
-                   meanwhile: Meanwhile | None) -> list[Observation]:
-        """`first`, read, and the next look at the level: the picture asked right after
-        `first` when it was (Screen.grab's `then`), which Chromium takes while `first` is read
-        (reading it on a thread instead slowed both: the interpreter's lock). The second is
-        read on a thread while what `meanwhile` returned waits on the browser, which leaves the
-        lock free (`meanwhile` itself, a solver, say, runs before: it would hold the lock)."""
+    def _first_two(self, first: Observation, meanwhile: Meanwhile | None
+                   ) -> list[tuple[Observation | None, str]]:
+        """`first` and the next look at the level, read (each None, and why, when it shows no
+        board to read): the picture asked right after `first` when it was (Screen.grab's
+        `then`), which Chromium takes while `first` is read (reading it on a thread instead
+        slowed both: the interpreter's lock). The second is read on a thread while what
+        `meanwhile` returned waits on the browser, which leaves the lock free (`meanwhile`
+        itself, a solver, say, runs before: it would hold the lock)."""
         if first.view is not None or first.screen != "level":
-            return [first]
+            return [self._readable(first)]
         read, _ = self._readable(first)
         second = self.wait_for_screen("level", read=False)
         if read is None:  # no board on it
-            return [second]
+            return [self._readable(second)]
         move = meanwhile(read) if meanwhile is not None and read.view is not None else None
         if move is None:
-            return [read, second]
+            return [(read, ""), self._readable(second)]
         with ThreadPoolExecutor(1, thread_name_prefix="second-reading") as pool:
             reading = pool.submit(self._readable, second)
             move()
-            second_read, _ = reading.result()
-        return [read, second if second_read is None else second_read]
+            return [(read, ""), reading.result()]
 
     def _readable(self, observation: Observation) -> tuple[Observation | None, str]:
         """`observation` read; None (and why) when it shows no board to read: a look at a
