@@ -369,13 +369,14 @@ def page_resources(page: Page, urls: list[str], most_bytes: int,
     Its answer: the URLs the frame has, each with its bytes; one the browser says is larger
     than `most_bytes`, or does not say the size of, is not asked for (its caller downloads
     it, within its limit: a page's image of any size would otherwise come whole)."""
-    return Soon(page, asyncio.wait_for(_resources(own(page), urls, most_bytes), seconds))
+    return Soon(page, _resources(own(page), urls, most_bytes, seconds))
 
 
-async def _resources(page: Any, urls: list[str], most_bytes: int) -> dict[str, bytes]:
-    session = await page.context.new_cdp_session(page)
+async def _resources(page: Any, urls: list[str], most_bytes: int,
+                     seconds: float) -> dict[str, bytes]:
+    session = await asyncio.wait_for(page.context.new_cdp_session(page), seconds)
     try:
-        return await _contents(session, urls, most_bytes)
+        return await asyncio.wait_for(_contents(session, urls, most_bytes), seconds)
     finally:  # (not waited for: a browser that stopped answering keeps no one waiting)
         detaching = asyncio.ensure_future(session.detach())
         detaching.add_done_callback(lambda done: done.cancelled() or done.exception())
