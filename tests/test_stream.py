@@ -16,7 +16,7 @@ from webbot.debug import Recorder
 from webbot.mouse import Mouse
 from webbot.screen import MovedSinceSeen, Screen
 from webbot.session import Session
-from webbot.stream import SHOWN_AFTER_INPUT, FrameStream
+from webbot.stream import SHOWN_AFTER_INPUT, FrameStream, frames_begun
 from webbot.vision.still import changed_fraction
 
 # A dot turning in the window's corner, away from what is looked at: the page never holds
@@ -228,3 +228,16 @@ def test_without_a_screencast_pictures_are_pulled_and_that_is_said_once(page, pa
     assert session.screencast(said.append) is None
     assert session.screencast(said.append) is None
     assert said == ["no screencast from this browser: pictures are taken one at a time"]
+
+
+@pytest.mark.parametrize("clock", [None, "() => 0", "() => 1e13 + performance.now()"])
+def test_the_moment_frames_begin_is_never_one_a_page_s_clock_puts_before_or_long_after_it(
+        page, pages_url, clock):
+    # A page whose Date.now() said 0 had a look take the oldest frame kept, from before the
+    # last press (CI, under load: the page looked still, and frames shown "after 0" were taken).
+    page.goto(f"{pages_url}clicks.html")
+    if clock is not None:
+        page.evaluate(f"Date.now = {clock}")
+    before = time.time()
+    mark = frames_begun(page.locator("#scene"))
+    assert before - 0.05 <= mark <= time.time() + 0.05

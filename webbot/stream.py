@@ -236,19 +236,27 @@ FRAMES_AFTER_INPUT = 4
 # after it, so the fourth shown after it was begun after it; one more for margin (a game that
 # steps its world at a fixed rate may skip a step on a short frame).
 SHOWN_AFTER_INPUT = FRAMES_AFTER_INPUT + 1
+# How far the page's clock may stand from this process's (the same machine's) and be believed.
+CLOCK_SLACK_S = 0.05
 
 
 def frames_begun(target: ElementHandle | Locator, count: int = FRAMES_AFTER_INPUT) -> float:
     """The browser's wall-clock time (s) when the page of `target` (its frame: a cross-site
     one draws on its own) starts its `count`-th animation frame from now: any frame shown
     after it shows what an input acknowledged before this call did. Now, if the frame is gone."""
+    asked = time.time()
     try:
         began = evaluate(target, page_script("frames_begun"), count)
     except Error:
         return time.time()
-    # (the page's own Date.now(), which its scripts may have made answer anything)
-    if isinstance(began, bool) or not isinstance(began, (int, float)) or not math.isfinite(began):
-        return time.time()
+    answered = time.time()
+    # The page's own Date.now(), which its scripts may have made answer anything: a time
+    # outside the call's own is not believed, and the call's end is taken instead (the frame
+    # began before the page answered, so a frame shown after that shows the input too). A
+    # page whose clock said 0 had a look take the oldest frame kept (CI, under load).
+    if isinstance(began, bool) or not isinstance(began, (int, float)) or not math.isfinite(began) \
+            or not asked - CLOCK_SLACK_S <= began / 1000 <= answered + CLOCK_SLACK_S:
+        return answered
     return began / 1000
 
 
