@@ -102,3 +102,78 @@ def test_a_drag_from_where_the_mouse_rests_makes_no_moves_on_the_spot(page, page
     mouse.drag((168, 158), (350, 260), steps=(None, 4))
     kinds = [e["type"] for e in events_of(page)[before:]]
     assert kinds == ["mousedown"] + ["mousemove"] * 4 + ["mouseup"]
+
+
+def test_a_drag_sent_soon_goes_out_while_the_caller_looks_on(page, pages_url):
+    """The same inputs as a drag, going out on Playwright's loop while the caller's own calls
+    run; any other input waits for them, so nothing comes between the press and the
+    release."""
+    page.goto(f"{pages_url}events.html")
+    mouse = Mouse(page)
+    mouse.drag((168, 158), (350, 260), steps=(1, 4))
+    done = events_of(page)
+    page.evaluate("window.events = []")
+
+    mouse.position = None
+    mouse.drag_soon((168, 158), (350, 260), steps=(1, 4))
+    assert mouse.busy  # (none of its inputs can have gone out: no call has run since)
+    mouse.click(200, 200)  # waits for the drag's release
+    assert not mouse.busy
+    kinds = [(e["type"], e["x"], e["y"]) for e in events_of(page)]
+    assert kinds[:len(done)] == [(e["type"], e["x"], e["y"]) for e in done]
+    assert [kind for kind, *_ in kinds[len(done):]].count("mousedown") == 1
+    assert kinds[-1] == ("mouseup", 150, 160)
+
+
+def test_a_click_sent_soon_lands_and_says_when_it_is_done(page, pages_url):
+    page.goto(f"{pages_url}events.html")
+    mouse = Mouse(page)
+    before = mouse.acted_at
+    mouse.click_soon(150, 140)
+    while mouse.busy:  # a look's calls let it out
+        page.evaluate("1")
+    mouse.check()
+    assert mouse.acted_at > before
+    kinds = [(e["type"], e["x"], e["y"]) for e in events_of(page) if e["type"] != "mousemove"]
+    assert kinds == [("mousedown", 100, 100), ("mouseup", 100, 100)]
+
+
+def test_inputs_sent_soon_to_a_page_that_stops_answering_end_in_a_clear_error(browser,
+                                                                              pages_url):
+    from webbot.answer import NoAnswer
+
+    context = browser.new_context()
+    page = context.new_page()
+    try:
+        page.goto(f"{pages_url}events.html")
+        mouse = Mouse(page)
+        page.evaluate("setTimeout(() => { while (true) {} }, 0)")
+        mouse.drag_soon((168, 158), (350, 260))
+        with pytest.raises(NoAnswer, match="the mouse got no answer within 1 s"):
+            mouse.finish(seconds=1)
+    finally:
+        context.close()
+
+
+def test_a_press_of_the_way_waits_for_the_drag_going_out(page, pages_url):
+    """A popup's button pressed by the way in the middle of a launch would break its drag:
+    the session's way first lets the mouse finish (Session.find_game sets it so)."""
+    from webbot.screen import Box
+    from webbot.way import Clearance, Cover, Way
+
+    page.goto(f"{pages_url}events.html")
+    page.evaluate("""() => {
+        const button = document.createElement("button");
+        button.textContent = "Close";
+        button.style = "position:absolute;left:600px;top:20px";
+        button.onclick = () => window.events.push({type: "cover-click"});
+        document.body.appendChild(button);
+    }""")
+    way = Way(page, page.query_selector("#board"), lambda: Box(50, 40, 400, 300),
+              Clearance(None))
+    mouse = Mouse(page, guard=way.guard)
+    way.before_press = mouse.finish
+    mouse.drag_soon((168, 158), (350, 260), steps=(1, 8))
+    way.press(Cover("a test popup", page.query_selector("button")))
+    kinds = [e["type"] for e in events_of(page)]
+    assert kinds.count("mouseup") == 1 and kinds.index("mouseup") < kinds.index("cover-click")

@@ -226,6 +226,20 @@ def mouse_button(page: Page, button: str, *, down: bool) -> None:
     answered(page.mouse, lambda own: (own.down if down else own.up)(button, None), "the mouse")
 
 
+async def mouse_soon(page: Page, inputs: list[tuple[str, float, float]],
+                     seconds: float = ANSWER_S) -> None:
+    """Mouse inputs sent one after another, each once the page has taken the one before, as a
+    coroutine: ("move", x, y), or ("down" or "up", _, _) with the left button where the mouse
+    is; TimeoutError after `seconds` for any one of them."""
+    mouse = own(page.mouse)
+    for kind, x, y in inputs:
+        if kind == "move":
+            await asyncio.wait_for(mouse.move(x, y, None), seconds)
+        else:
+            await asyncio.wait_for((mouse.down if kind == "down" else mouse.up)("left", None),
+                                   seconds)
+
+
 def key(page: Page, name: str) -> None:
     """A key pressed and released on the page (Escape, say)."""
     answered(page.keyboard, lambda own: own.press(name, None), "the keyboard")
@@ -311,6 +325,19 @@ def captures_settled(page: Page, seconds: float = ANSWER_S) -> None:
                        f"{seconds:g} s") from None
     except (Error, asyncio.CancelledError):
         pass  # (its asker's to say)
+
+
+def settled(target: Any, task: asyncio.Task, what: str, seconds: float = ANSWER_S) -> None:
+    """A call sent without waiting (`background`) waited for until it ends, its outcome left
+    in its task; NoAnswer when it has not ended within `seconds`."""
+    try:
+        run(target, asyncio.wait_for(asyncio.shield(task), seconds))
+    except TimeoutError:
+        if not task.done():
+            raise NoAnswer(f"the page stopped answering: {what} got no answer within "
+                           f"{seconds:g} s") from None
+    except (Error, asyncio.CancelledError):
+        pass  # (the task's own outcome: its asker's to say)
 
 
 def awaited(target: Any, task: asyncio.Task) -> Any:

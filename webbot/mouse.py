@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import math
 import time
 from collections.abc import Callable
@@ -55,9 +56,11 @@ class Mouse:
         # was last moved.
         self.others = others
         self._others_seen = others()
+        self._gesture: asyncio.Task | None = None  # inputs under way (drag_soon, click_soon)
 
     def move_to(self, x: float, y: float, step_px: float | None = None,
                 steps: int | None = None) -> None:
+        self.finish()
         if self.position is None:
             self._move(x, y)
         else:
@@ -84,6 +87,7 @@ class Mouse:
 
     def click(self, x: float, y: float, button: str = "left",
               step_px: float | None = None, steps: int | None = None) -> None:
+        self.finish()
         if self.guard:
             self.guard(x, y)
         self.hover(x, y, step_px, steps)  # (a press again on a button that did not take)
@@ -95,6 +99,7 @@ class Mouse:
     def press(self, button: str = "left") -> None:
         """Press and release where the mouse is (it was moved there by move_to, and nothing
         else has clicked since: a Playwright click elsewhere moves the mouse)."""
+        self.finish()
         self._down(button)
         self._up(button)
         self.acted_at = time.monotonic()
@@ -116,8 +121,84 @@ class Mouse:
 
     def press_key(self, key: str) -> None:
         """A key pressed and released on the page (Escape, say)."""
+        self.finish()
         answer.key(self.page, key)
         self.acted_at = time.monotonic()
+
+    # -- inputs that go out while the caller goes on ---------------------------------------
+    # A drag takes a page frame for each of its inputs: done in one call, the bot sees none of
+    # the frames drawn meanwhile (a Burrito Bison launch: 30-45 of them, the most a round lost).
+    def drag_soon(self, start: Point, end: Point, step_px: float | None = None,
+                  steps: tuple[int | None, int | None] = (None, None)) -> None:
+        """As `drag`, but after the guard's check the moves onto `start`, the press, the moves
+        to `end` and the release go out one after another on Playwright's loop, each once the
+        page has taken the one before, while the caller goes on: its calls into the page (a
+        look's wait for a frame) let them out. `busy` until the page has taken the release;
+        any other input waits for it (`finish`). No pacing (`pause_ms`)."""
+        self.finish()
+        if self.guard:
+            self.guard(*start)
+        dragged = path(start, end, step_px or self.step_px, steps=steps[1])
+        self._send([*self._moves_onto(start, step_px, steps[0]), ("down", *start),
+                    *(("move", x, y) for x, y in dragged), ("up", *end)], end)
+
+    def click_soon(self, x: float, y: float, step_px: float | None = None,
+                   steps: int | None = None) -> None:
+        """As `click` (the left button), the moves, the press and the release going out as
+        `drag_soon`'s do."""
+        self.finish()
+        if self.guard:
+            self.guard(x, y)
+        self.pressed_at = time.monotonic()
+        self._send([*self._moves_onto((x, y), step_px, steps), ("down", x, y), ("up", x, y)],
+                   (x, y))
+
+    @property
+    def busy(self) -> bool:
+        """Inputs sent by drag_soon or click_soon are not all taken by the page yet."""
+        return self._gesture is not None and not self._gesture.done()
+
+    def finish(self, seconds: float = answer.ANSWER_S) -> None:
+        """The inputs under way waited for, and their error raised (once) if they failed
+        (NoAnswer: the page took none within `seconds`)."""
+        gesture = self._gesture
+        if gesture is None:
+            return
+        if not gesture.done():
+            answer.settled(self.page, gesture, "the mouse", seconds)
+        self.check()
+
+    def check(self) -> None:
+        """The error of the inputs sent, raised (once) if they have failed: a later look
+        tells what the bot's inputs met."""
+        gesture = self._gesture
+        if gesture is None or not gesture.done():
+            return
+        self._gesture = None
+        error = None if gesture.cancelled() else gesture.exception()
+        if isinstance(error, TimeoutError):
+            raise answer.NoAnswer("the page stopped answering: the mouse got no answer within "
+                                  f"{answer.ANSWER_S:g} s")
+        if error is not None:
+            raise error
+
+    def _moves_onto(self, point: Point, step_px: float | None, steps: int | None
+                    ) -> list[tuple[str, float, float]]:
+        if self.rests_at(*point):
+            return []
+        if self.position is None:
+            return [("move", *point)]
+        return [("move", x, y) for x, y in path(self.position, point,
+                                                 step_px or self.step_px, steps=steps)]
+
+    def _send(self, inputs: list[tuple[str, float, float]], ends_at: Point) -> None:
+        async def sent() -> None:
+            await answer.mouse_soon(self.page, inputs)
+            self.acted_at = time.monotonic()
+
+        self.position = ends_at
+        self._others_seen = self.others()
+        self._gesture = answer.background(self.page, sent())
 
     def _move(self, x: float, y: float) -> None:
         answer.mouse_move(self.page, x, y)

@@ -16,7 +16,9 @@ Why the public API does not serve:
 - Sent and not waited for (webbot.stream's frame acknowledgements, the Daily SET's watching
   script): the sync call would wait for an answer nobody needs, a large part of a Burrito
   Bison decision's time; or answered while the bot makes its next calls (webbot.answer.Soon:
-  the browser's copy of the Daily SET's card images, read by another thread).
+  the browser's copy of the Daily SET's card images, read by another thread; webbot.mouse's
+  drag_soon and click_soon: a Burrito Bison launch's inputs, going out while the bot looks at
+  the frames drawn meanwhile).
 """
 
 from __future__ import annotations

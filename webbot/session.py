@@ -159,6 +159,7 @@ class Session:
         self._show_found(spec, found)
         self.found = found
         self.mouse = Mouse(self.page, guard=found.way.guard, others=lambda: len(found.way.cleared))
+        found.way.before_press = self.mouse.finish
         return found
 
     def _show_found(self, spec: GameSpec, found: Found) -> None:

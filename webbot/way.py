@@ -120,6 +120,9 @@ class Way:
         self._asked: asyncio.Task | None = None  # a check asked without waiting (watch)
         self.cleared = [] if cleared is None else cleared
         self._shown: set[str] = set()  # the presses drawn on a frame, each once
+        # Called before the way presses a button of its own: the game's mouse ends what it has
+        # under way first (a launch's drag, which a press elsewhere would break).
+        self.before_press: Callable[[], None] = lambda: None
 
     def settle(self) -> None:
         """At the game's end: what the consent library finished since the last look, said (a
@@ -263,6 +266,7 @@ class Way:
         if (show := self.clearance.show_press) is not None and what not in self._shown:
             self._shown.add(what)  # (a button not clickable yet is tried again and again)
             show(cover.button, what)
+        self.before_press()
         answer.click(cover.button, 3)
         return f"pressed '{label}' on {cover.what}"
 

@@ -10,6 +10,7 @@ import pytest
 from webbot.burrito_bison.decide import (
     DEFAULT_PATIENCE_S,
     LAUNCH_DRAG,
+    LAUNCH_RETRY_S,
     RETRY_S,
     SETTLE_PX,
     SETTLE_S,
@@ -81,6 +82,25 @@ def test_nothing_is_pressed_on_a_frame_shown_before_the_last_input_could_show():
     early = Observation(replace(early.grab, before_input=True), missions, missions, 1.0)
     assert decider(early).kind is Kind.WAIT
     assert decider(observed(missions, missions, 1.1)).kind is Kind.CLICK
+
+
+def test_nothing_is_done_while_the_last_inputs_are_still_going_out():
+    """A launch's drag goes out while the bot looks on: its pictures may show it half done,
+    and the next try of the screen counts from when its inputs were all out."""
+    decider = Decider()
+    ring = seen("ring", launch=(350.0, 530.0))
+    assert decider(settled(decider, ring, 1.0)).kind is Kind.LAUNCH
+    busy = observed(ring, ring, 1.0 + LAUNCH_RETRY_S)
+    for now in (1.1, 1.3, 1.5, 1.0 + LAUNCH_RETRY_S):  # (a long drag: the clock moves on)
+        assert decider(replace(busy, now=now, grab=replace(busy.grab, taken_at=now),
+                               hands_busy=True)).kind is Kind.WAIT
+    # Done at 2.0: the ring, still where it was, is tried again LAUNCH_RETRY_S after that.
+    assert decider(observed(ring, ring, 2.0 + LAUNCH_RETRY_S / 2)).kind is Kind.WAIT
+    assert decider(observed(ring, ring, 2.0 + LAUNCH_RETRY_S)).kind is Kind.LAUNCH
+    missions = seen("missions", **{"continue": (590.0, 600.0)})
+    late = settled(decider, missions, 9.0)
+    assert decider(replace(late, hands_busy=True)).kind is Kind.WAIT
+    assert decider(late).kind is Kind.CLICK
 
 
 def test_a_screen_that_ignored_a_click_gets_another_only_after_a_pause():

@@ -23,11 +23,29 @@ class Hands:
         # A flick: one move (a frame) to the point, the game only needs where the click ends.
         self.mouse.click(*page_point(grab, point), steps=1)
 
+    def click_soon(self, grab: Grab, point: Point) -> None:
+        """As `click`, the bot looking on meanwhile (`busy` until the page has taken it)."""
+        self.mouse.click_soon(*page_point(grab, point), steps=1)
+
     def launch(self, grab: Grab, start: Point, end: Point) -> None:
-        """Flick onto the ring post, press, pull the ropes back, let go."""
+        """Flick onto the ring post, press, pull the ropes back, let go: the bot looking on
+        meanwhile (`busy` until the page has taken the release)."""
         start_at, end_at = grab.to_page_all(start, end)  # (one measure of the canvas)
-        self.mouse.hover(*start_at, steps=1)
-        self.mouse.drag(start_at, end_at, step_px=DRAG_STEP_PX)
+        self.mouse.drag_soon(start_at, end_at, step_px=DRAG_STEP_PX, steps=(1, None))
+
+    @property
+    def busy(self) -> bool:
+        """Inputs of a launch or a click are still going out: any picture may show them
+        half done."""
+        return self.mouse.busy
+
+    def check(self) -> None:
+        """Raises what the inputs sent met, if they failed (a page gone, one not answering)."""
+        self.mouse.check()
+
+    def finish(self) -> None:
+        """Waits for the inputs still going out (and raises what they met)."""
+        self.mouse.finish()
 
     def escape(self) -> None:
         """Escape on the keyboard (a popup the bot does not know may close on it)."""

@@ -12,6 +12,8 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
+from playwright.sync_api import Error
+
 from webbot.burrito_bison.act import Hands
 from webbot.burrito_bison.decide import (
     DEFAULT_PATIENCE_S,
@@ -32,6 +34,7 @@ from webbot.burrito_bison.readout import (
 )
 from webbot.burrito_bison.shopping import Visit
 from webbot.burrito_bison.tally import Tally
+from webbot.errors import WebbotError
 from webbot.game import Candidate, GameSpec
 from webbot.play import Playable
 from webbot.screen import Grab, MovedSinceSeen, Screen
@@ -136,6 +139,11 @@ class BurritoBot:
         return self.look(early=True)
 
     def result(self) -> list[Round]:
+        # (no button left held; what the last inputs met no longer changes the rounds read)
+        hands = getattr(self, "hands", None)  # (none before the game was found)
+        with contextlib.suppress(Error, WebbotError):
+            if hands is not None:
+                hands.finish()
         return self.rounds
 
     # -- looking ---------------------------------------------------------------------------
@@ -151,6 +159,10 @@ class BurritoBot:
         self._looked = time.monotonic()
         started = time.perf_counter()
         phases = self.seat.recorder.phases
+        # Inputs going out when the look begins may show half done in its picture: the
+        # policy waits (and a failure among those sent before is raised here).
+        self.hands.check()
+        hands_busy = self.hands.busy
         # A frame of the screencast comes when the game draws it: the wait is the game's.
         with phases("waiting on the game" if self.streamed else "taking pictures"):
             grab = pack_sized(self.screen.look(early))
@@ -182,7 +194,7 @@ class BurritoBot:
         self._previous, self.screen_seen = sighting, sighting.screen
         self.observation = Observation(grab, sighting, previous, now, ms, self.results_read,
                                        self.tally.affordable, len(self.rounds),
-                                       self.tally.bought)
+                                       self.tally.bought, hands_busy)
         self.show(self.observation)
         return self.observation
 
@@ -195,7 +207,7 @@ class BurritoBot:
             self.hands.launch(observation.grab, action.at, action.end)
             self.tally.launch()
         elif action.kind is Kind.CLICK:
-            self.hands.click(observation.grab, action.at)
+            self.hands.click_soon(observation.grab, action.at)
             if action.role == "rocket":
                 self.tally.rocket_clicked = True
             elif action.role == "cancel":

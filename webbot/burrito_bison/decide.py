@@ -15,6 +15,9 @@ from webbot.burrito_bison.model import Observation, Point, Sighting
 LAUNCH_DRAG = (-200.0, 10.0)  # press on the left post, pull this far, let go
 RETRY_S = 0.6      # a screen that ignored a click (still in its intro) gets another after this
 ROCKET_RETRY_S = 0.3
+# A launch's ring holds still for a while after the release it took (the replica's for about
+# 0.6 s before the flight's screen comes), so a launch is tried again only this long after it.
+LAUNCH_RETRY_S = 1.0
 # A screen is acted on once its indicator and targets have stood within SETTLE_PX of one place
 # for SETTLE_S, by the times its frames show: an intro that eases its art in moves it less than
 # a pixel a frame well before it ends (and the game ignores a press until then), so one frame
@@ -65,6 +68,7 @@ class Decider:
     last_acted: dict[str, float] = field(default_factory=dict)
     shopped: bool = False  # the shop in front has been visited
     _visiting: bool = False  # the visit is the step under way: its end starts the clock
+    _acted_on: str | None = None  # the screen of the last action
     # The screen, where its art stood, and since when (the time its frame showed).
     _still: tuple[str, dict[str, Point], float] | None = None
 
@@ -72,9 +76,14 @@ class Decider:
         return now - self.last_acted.get(screen, -math.inf) >= retry_s
 
     def __call__(self, observation: Observation) -> Action:
+        if observation.hands_busy and self._acted_on is not None:
+            # (an action's retry counts from when its inputs were all out: a launch's drag
+            # takes half a second)
+            self.last_acted[self._acted_on] = observation.now
         action = self.decide(observation)
         if action.kind not in (Kind.WAIT, Kind.READ_RESULTS):
             self.last_acted[observation.sighting.screen] = observation.now
+            self._acted_on = observation.sighting.screen
         return action
 
     def still_for(self, sighting: Sighting, shown: float) -> float:
@@ -101,7 +110,8 @@ class Decider:
         # the piñata that followed, cancelling it).
         shown = min(now, observation.grab.taken_at)
         still_s = self.still_for(sighting, shown)
-        if observation.grab.before_input:  # the last input is not on screen yet: none more
+        # The last input is not on screen yet, or still going out: none more.
+        if observation.grab.before_input or observation.hands_busy:
             return WAIT
         if screen != "shop":
             self.shopped = self._visiting = False
@@ -110,7 +120,7 @@ class Decider:
                 if self._ready(screen, shown, ROCKET_RETRY_S) else WAIT
         if screen in ("flight", "unknown") or still_s < SETTLE_S:
             return WAIT
-        if not self._ready(screen, shown):
+        if not self._ready(screen, shown, LAUNCH_RETRY_S if screen == "ring" else RETRY_S):
             return WAIT
         if screen == "ring" and "launch" in targets:
             x, y = targets["launch"]

@@ -70,6 +70,7 @@ class Observation:
     affordable: bool = False   # the coins as read cover the cheapest upgrade seen (or none seen)
     rounds: int = 0            # results screens read so far
     bought: int = 0            # purchases so far (progress on the shop screen)
+    hands_busy: bool = False   # a launch or click was still going out as the look began
 
     @property
     def image(self) -> np.ndarray:
