@@ -182,6 +182,22 @@ def test_a_fade_is_searched_beside_the_loop_and_the_loop_searches_only_art_found
     pace.saw(known, frame, 1.8)  # read at its place again
     assert not pace.due(1.8)
 
+    # The loop's own search finding nothing (the art it followed gone: the piñata's cards
+    # turned over, then a fade, each frame ~0.4 s searched) hands the search back to the
+    # thread at once.
+    answers += [slid, slid, found]
+    pace.saw(unknown, frame, 1.9)
+    searched_beside(1.9 + SEARCH_AFTER_S)
+    pace.saw(unknown, frame, 2.5)
+    searched_beside(1.9 + 2 * SEARCH_AFTER_S)
+    pace.saw(unknown, frame, 3.0)
+    assert pace.due(3.0)
+    before = len(asked)
+    pace.saw(unknown, frame, 3.01)  # searched by the loop itself: nothing
+    assert not pace.due(3.01) and pace.beside is not None  # beside, without waiting again
+    pace.beside.result(timeout=10)
+    assert len(asked) == before + 1
+
 
 def test_a_canvas_left_undrawn_is_no_known_screen():
     # (what a screencast frame may show after a pulled capture: webbot.screen._streamed)

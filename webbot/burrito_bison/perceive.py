@@ -154,7 +154,8 @@ def classify(pack: TemplatePack, image: np.ndarray, hint: str | None = None,
 # shown this long, a frame is searched beside the loop, which goes on reading each new frame
 # at the places; the loop searches its own frames only once that search has found the game's
 # art in the same place twice (a build laid out otherwise: art coming in is found elsewhere
-# each time, and stands where the pack says soon after).
+# each time, and stands where the pack says soon after); once the loop's own search finds
+# nothing, the search goes back beside the loop.
 SEARCH_AFTER_S = 0.5
 SAME_PLACE_PX = 2.0
 
@@ -182,6 +183,7 @@ class SearchPace:
 
     def saw(self, sighting: Sighting, image: np.ndarray, now: float) -> None:
         """A frame read as `sighting` (searched by the loop itself when `due` said so)."""
+        searched_here = self.art_searched
         self._take_search()
         if sighting.screen != "unknown":
             if sighting.searched:
@@ -190,6 +192,12 @@ class SearchPace:
                 self.art_searched, self._found = False, None
             self.unknown_since = None
             return
+        if searched_here:
+            # The loop's own search found nothing: the art it followed is gone (a popup's
+            # cards turned over, a fade begun), and each such frame costs it ~0.4 s. The
+            # search goes back beside the loop, at once.
+            self.art_searched, self._found = False, None
+            self.unknown_since = now - SEARCH_AFTER_S
         if self.unknown_since is None:
             self.unknown_since = now
         if not self.art_searched and self._beside is None and \

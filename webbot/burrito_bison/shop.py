@@ -125,17 +125,24 @@ def level(image: np.ndarray) -> int:
     return reached
 
 
-def read_detail(image: np.ndarray, glyphs: Glyphs | None = None) -> Detail:
-    """The selected card's panel."""
+def read_name(image: np.ndarray) -> str:
+    """The selected card's name, from the red lettering of its panel (a Tesseract process:
+    ~0.1-0.4 s on a busy machine)."""
     hsv = cv2.cvtColor(crop(image, SHOP_NAME), cv2.COLOR_BGR2HSV)
     red = ((hsv[..., 0] <= 8) | (hsv[..., 0] >= 170)) & (hsv[..., 1] >= 120) & (hsv[..., 2] >= 90)
     # (no letter whitelist: with one Tesseract runs the words together)
-    name = re.sub(r"[^A-Z ]", "", read_text(page_of(red), "--psm 7").upper())
+    return " ".join(re.sub(r"[^A-Z ]", "", read_text(page_of(red), "--psm 7").upper()).split())
+
+
+def read_detail(image: np.ndarray, glyphs: Glyphs | None = None, *, named: bool = True
+                ) -> Detail:
+    """The selected card's panel; its name left unread ("") unless `named`."""
+    name = read_name(image) if named else ""
     button = crop(image, SHOP_BUY)
     ink = price_ink(crop(image, SHOP_PRICE))
     price = read_in(ink, glyphs) if ink is not None else Number(None)
     maxed = price.value is None and says_max(button)
-    return Detail(" ".join(name.split()), level(image), price.value,
+    return Detail(name, level(image), price.value,
                   _share(button, BUY_GREEN) > 0.3, maxed, "" if maxed else price.why)
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 import numpy as np
 
@@ -13,7 +14,15 @@ from webbot.beside import on_a_thread
 from webbot.burrito_bison.act import Hands
 from webbot.burrito_bison.matching import TemplatePack
 from webbot.burrito_bison.model import Observation
-from webbot.burrito_bison.shop import Card, Detail, buy_button, grid_cards, panel, read_detail
+from webbot.burrito_bison.shop import (
+    Card,
+    Detail,
+    buy_button,
+    grid_cards,
+    panel,
+    read_detail,
+    read_name,
+)
 from webbot.deadline import Deadline
 from webbot.debug import Recorder
 from webbot.vision.marks import Mark
@@ -22,6 +31,7 @@ from webbot.vision.still import alike
 VISIT_LIMIT = 10   # purchases in one visit, a guard against a misread balance
 SETTLE_S = 1.5     # a panel that has not settled by then is read as it is
 PURCHASE_WAIT_S = 3.0
+T = TypeVar("T")
 
 
 @dataclass
@@ -108,18 +118,25 @@ class Visit:
         return observation
 
     def _read_detail(self, observation: Observation) -> Detail:
-        """The panel of `observation` read beside the looks (Tesseract may take a second),
-        which go on at each new frame meanwhile."""
-        reading = on_a_thread(lambda: read_detail(observation.image, self.pack.digits),
-                              "webbot-shop-reading")
-        while not reading.done():
+        """The panel of `observation` read beside the looks, which go on at each new frame
+        meanwhile; its name is read only for a purchase (_buy): Tesseract's process for each
+        card cost a visit ~2.5 s and ~70 of the frames the game drew."""
+        return self._beside(lambda: read_detail(observation.image, self.pack.digits,
+                                                named=False))
+
+    def _beside(self, reading: Callable[[], T]) -> T:
+        """`reading()` on a thread of its own, the looks going on at each new frame meanwhile
+        (Tesseract may take a second)."""
+        done = on_a_thread(reading, "webbot-shop-reading")
+        while not done.done():
             self.look(early=True)
-        return reading.result()
+        return done.result()
 
     def _buy(self, observation: Observation, card: Card, detail: Detail) -> Observation | None:
         """Press BUY; a purchase counts once the panel has settled on a higher level or a new
         price, not on the pressed button alone."""
-        name = detail.name or f"the card in slot {card.slot}"
+        name = self._beside(lambda: read_name(observation.image)) or \
+            f"the card in slot {card.slot}"
         at = buy_button(observation.image)
         self.recorder.annotated(observation.grab, "shop", [
             Mark(at[0] - 111, at[1] - 50, 222, 100, text=f"buy {name} {detail.price}",
