@@ -111,6 +111,7 @@ class Mouse:
         Each intermediate move costs a frame of the page (~16 ms headless), so a game that
         only needs the path's ends can take longer steps, or fewer (`steps`: moves to reach
         the start, moves to drag; None: one per `step_px`)."""
+        self.finish()
         if self.guard:
             self.guard(*start)
         self.hover(*start, step_px, steps[0])  # (no moves on the spot when it rests there)

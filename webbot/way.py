@@ -120,8 +120,9 @@ class Way:
         self._asked: asyncio.Task | None = None  # a check asked without waiting (watch)
         self.cleared = [] if cleared is None else cleared
         self._shown: set[str] = set()  # the presses drawn on a frame, each once
-        # Called before the way presses a button of its own: the game's mouse ends what it has
-        # under way first (a launch's drag, which a press elsewhere would break).
+        # Called before the way clears anything (a press, a consent answer's click, a scroll):
+        # the game's mouse ends what it has under way first (a launch's drag, which a press
+        # elsewhere would break).
         self.before_press: Callable[[], None] = lambda: None
 
     def settle(self) -> None:
@@ -235,6 +236,7 @@ class Way:
 
     def clear(self, patience_s: float = COVER_PATIENCE_S) -> None:
         """Answer consent, scroll the game into view, skip or wait out what covers it."""
+        self.before_press()  # (a consent button's click, a scroll: after the mouse's inputs)
         deadline = Deadline(patience_s)
         while True:
             self.cleared += answer_consent(self.page, self.clearance)

@@ -186,8 +186,8 @@ class BurritoBot:
             self.stats.stale += 1
         self.stats.last_shown = max(self.stats.last_shown, grab.taken_at)
         # (a frame read as nothing known, a fade or something over the bar, tells nothing of
-        # it; nor does one shown before the rocket's click could show)
-        if not grab.before_input:
+        # it; nor does one shown before the rocket's click could show, or while it went out)
+        if not grab.before_input and not hands_busy:
             self.tally.seen(sighting.screen)
         if sighting.screen != "results":
             self.results_read = False

@@ -9,6 +9,7 @@ over the whole picture and a range of scales before the answer is `unknown`.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import replace
@@ -197,7 +198,7 @@ class SearchPace:
             # cards turned over, a fade begun), and each such frame costs it ~0.4 s. The
             # search goes back beside the loop, at once.
             self.art_searched, self._found = False, None
-            self.unknown_since = now - SEARCH_AFTER_S
+            self.unknown_since = -math.inf
         if self.unknown_since is None:
             self.unknown_since = now
         if not self.art_searched and self._beside is None and \
