@@ -36,11 +36,12 @@ class Mouse:
 
     `pause_ms` is pacing between intermediate moves, for games that poll input once per
     animation frame; it is not a way of waiting for the game. `guard` is called with the page
-    point before each press: it clears what may have come over the game (webbot.way.Way.guard).
+    point before each press: it clears what may have come over the game (webbot.way.Way.guard,
+    whose `every_s=0` checks now, however recently it last did).
     """
 
     def __init__(self, page: Page, *, step_px: float = 12, pause_ms: float = 0,
-                 guard: Callable[[float, float], None] | None = None,
+                 guard: Callable[..., None] | None = None,
                  others: Callable[[], int] = lambda: 0) -> None:
         self.page = page
         self.step_px = step_px

@@ -39,3 +39,18 @@ def test_a_hand_made_ready_checks_the_way_there_moves_onto_it_and_presses_nothin
     events = page.evaluate("window.events")
     assert [e["type"] for e in events] == ["mousemove"]
     assert (events[-1]["x"], events[-1]["y"]) == (118, 118)
+
+
+def test_a_hand_made_ready_for_a_menu_press_has_the_way_checked_now(page, pages_url):
+    """Before Next on the completed screen the way is checked whenever it last was: a popup
+    opening as a level ends took that press once (CI), the way's half-second pace skipping the
+    check."""
+    from webbot.mouse import Mouse
+    from webbot.puzlogic.act import Hands
+
+    page.goto(f"{pages_url}events.html")
+    checked: list[tuple] = []
+    mouse = Mouse(page, guard=lambda x, y, **pace: checked.append((x, y, pace)))
+    Hands(mouse).ready(_Unscaled(), (168, 158), check_now=True)
+    Hands(mouse).ready(_Unscaled(), (168, 158))
+    assert checked == [(168, 158, {"every_s": 0}), (168, 158, {})]

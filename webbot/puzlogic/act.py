@@ -61,17 +61,15 @@ class Hands:
     def click(self, observation: Observation, point: Point) -> None:
         self.mouse.click(*observation.page_point(point), steps=self.tempo.reach_steps)
 
-    def hover(self, observation: Observation, point: Point) -> None:
-        """The mouse onto `point`, not pressed (unless it rests there already)."""
-        self.mouse.hover(*observation.page_point(point), steps=self.tempo.reach_steps)
-
-    def ready(self, observation: Observation, point: Point) -> None:
+    def ready(self, observation: Observation, point: Point, *, check_now: bool = False
+              ) -> None:
         """The mouse onto `point` for a press to come, not pressed: the way there checked as
         before a press (Mouse.guard, at most every half second: the press then finds it
-        checked) and the mouse moved (unless it rests there already)."""
+        checked; `check_now`, whenever it was last checked) and the mouse moved (unless it
+        rests there already)."""
         x, y = observation.page_point(point)
         if self.mouse.guard:
-            self.mouse.guard(x, y)
+            self.mouse.guard(x, y, **({"every_s": 0} if check_now else {}))
         self.mouse.hover(x, y, steps=self.tempo.reach_steps)
 
     def drag(self, observation: Observation, start: Point, end: Point) -> None:

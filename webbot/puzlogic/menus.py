@@ -156,7 +156,9 @@ class Menus:
             if deadline.passed():
                 raise WebbotError(f"'{which.title()}' on the completed screen does nothing "
                                   f"(pressed for {PRESS_FOR_S} s)")
-            self.hands.hover(observation, buttons[which])  # (moved on while still ignored)
+            # (moved on while still ignored; the way checked each time, within the pace's
+            # wait: a popup that opens as a level ends took a press of Next once, in CI)
+            self.hands.ready(observation, buttons[which], check_now=True)
             self._wait_till(dropped_at + self.pace.wait_s())
             self.hands.click(observation, buttons[which])
             waited = self.hands.mouse.pressed_at - dropped_at
