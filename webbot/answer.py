@@ -316,28 +316,20 @@ def captures_settled(page: Page, seconds: float = ANSWER_S) -> None:
     """The screenshot under way on `page`, if any, waited for (its answer is its asker's);
     NoAnswer when it does not end within `seconds`."""
     task = _CAPTURING.pop(page, None)
-    if task is None or task.done():
-        return
-    try:
-        run(page, asyncio.wait_for(asyncio.shield(task), seconds))
-    except (TimeoutError, PlaywrightTimeout):
-        raise NoAnswer(f"the page stopped answering: a picture of it got no answer within "
-                       f"{seconds:g} s") from None
-    except (Error, asyncio.CancelledError):
-        pass  # (its asker's to say)
+    if task is not None and not task.done():
+        settled(page, task, "a picture of it", seconds)
 
 
 def settled(target: Any, task: asyncio.Task, what: str, seconds: float = ANSWER_S) -> None:
-    """A call sent without waiting (`background`) waited for until it ends, its outcome left
-    in its task; NoAnswer when it has not ended within `seconds`."""
+    """A call sent without waiting (`background`) waited for until it ends, any other outcome
+    left in its task for its asker; NoAnswer when it, or the wait, ran out of time."""
     try:
         run(target, asyncio.wait_for(asyncio.shield(task), seconds))
-    except TimeoutError:
-        if not task.done():
-            raise NoAnswer(f"the page stopped answering: {what} got no answer within "
-                           f"{seconds:g} s") from None
+    except (TimeoutError, PlaywrightTimeout):
+        raise NoAnswer(f"the page stopped answering: {what} got no answer within "
+                       f"{seconds:g} s") from None
     except (Error, asyncio.CancelledError):
-        pass  # (the task's own outcome: its asker's to say)
+        pass  # (its asker's to say)
 
 
 def awaited(target: Any, task: asyncio.Task) -> Any:

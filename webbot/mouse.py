@@ -167,7 +167,12 @@ class Mouse:
         if gesture is None:
             return
         if not gesture.done():
-            answer.settled(self.page, gesture, "the mouse", seconds)
+            try:
+                answer.settled(self.page, gesture, "the mouse", seconds)
+            except answer.NoAnswer:
+                if gesture.done():  # (its own input ran out of time: said once, here)
+                    self._gesture = None
+                raise
         self.check()
 
     def check(self) -> None:
