@@ -4,6 +4,7 @@ frames and DPR 2 included; where there is none, pictures are pulled, and that is
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
 
@@ -14,7 +15,7 @@ import webbot.screen
 from tests.test_screen import game_two_frames_deep, red_centre
 from webbot.debug import Recorder
 from webbot.mouse import Mouse
-from webbot.screen import MovedSinceSeen, Screen
+from webbot.screen import Grab, MovedSinceSeen, Screen
 from webbot.session import Session
 from webbot.stream import SHOWN_AFTER_INPUT, FrameStream, frames_begun
 from webbot.vision.still import changed_fraction
@@ -27,6 +28,18 @@ SPINNER = """() => {
   document.body.appendChild(dot);
   (function turn(now) { dot.style.opacity = 0.5 + 0.5 * Math.sin(now / 50);
                         requestAnimationFrame(turn); })(0);
+}"""
+
+
+# The same dot drawn again each frame: Chromium sends frames, each the same bytes.
+REDRAWN = """() => {
+  const dot = document.createElement('canvas');
+  dot.width = dot.height = 4;
+  dot.style.cssText = 'position:fixed;left:0;bottom:0';
+  document.body.appendChild(dot);
+  const pen = dot.getContext('2d');
+  (function draw() { pen.fillStyle = '#00f'; pen.fillRect(0, 0, 4, 4);
+                     requestAnimationFrame(draw); })();
 }"""
 
 
@@ -189,6 +202,29 @@ def test_a_frame_is_not_taken_for_the_page_while_the_browser_is_too_busy_to_draw
     after = [colour for shown, colour in looked if shown > turns_at + 0.1]
     assert after and all(colour == 255 for colour in after)
     assert [shown for shown, _ in looked] == sorted(shown for shown, _ in looked)
+
+
+def test_a_frame_sent_again_as_it_was_is_known_for_the_same_pixels(page, pages_url):
+    """A screen holding still comes as the same bytes frame after frame (the game's shop): a
+    frame sent again shares the one before's data and decoded picture, and a reader may take
+    its reading of one for both (BurritoBot.look); a frame that differs anywhere does not."""
+    page.goto(f"{pages_url}geometry.html")
+    page.evaluate(REDRAWN)
+    screen = streamed(page, "#stage")
+
+    def pairs(count: int) -> list[tuple[Grab, Grab]]:
+        looks = [screen.look() for _ in range(count)]
+        for before, after in itertools.pairwise(looks):
+            assert after.same_pixels(before) == (after.source == before.source)
+            if after.same_pixels(before):
+                assert np.array_equal(after.image, before.image)
+        return list(itertools.pairwise(looks))
+
+    again = [(before, after) for before, after in pairs(12) if after.same_pixels(before)]
+    assert any(after.taken_at > before.taken_at for before, after in again), \
+        "no new frame came as the one before"
+    page.evaluate(SPINNER)  # (away from the stage: the frames differ, not what is looked at)
+    assert not all(after.same_pixels(before) for before, after in pairs(6))
 
 
 def test_a_page_that_holds_still_is_looked_at_in_its_last_frame(page, pages_url):

@@ -82,6 +82,15 @@ class Grab:
     arrived_at: float = field(default_factory=time.monotonic)
     # Shown before the last input could show in it (a look that asked for frames early).
     before_input: bool = False
+    # A streamed frame's data, one object for frames Chromium sent as the same bytes
+    # (webbot.stream): two grabs of one source and one box hold the same pixels.
+    source: str | None = field(default=None, repr=False, compare=False)
+
+    def same_pixels(self, other: Grab | None) -> bool:
+        """This grab holds the pixels `other` held: a frame sent again as it was, cut by the
+        same box (a reading of one is a reading of both)."""
+        return other is not None and self.source is not None and \
+            self.source is other.source and self.box == other.box
 
     @property
     def scale(self) -> float:
@@ -494,7 +503,7 @@ class Screen:
         self._seen_at = max(self._seen_at, frame.shown_at)
         return Grab(image, Box.of(box), taken_at=frame.drawn_at, arrived_at=frame.received_at,
                     anchor=lambda: self._box_as_cut(box), streamed=True,
-                    before_input=before_input)
+                    before_input=before_input, source=frame.data)
 
     def _after_input(self, target: ElementHandle | Locator, early: bool
                      ) -> tuple[StreamFrame | None, bool]:

@@ -49,7 +49,9 @@ SHOWN_KEPT = 600
 class StreamFrame:
     """One frame of the window, as Chromium sent it."""
 
-    data: str  # base64 PNG or JPEG
+    # base64 PNG or JPEG; the same object as the frame's before when Chromium sent the same
+    # bytes again (a screen holding still)
+    data: str
     shown_at: float  # when it was put on screen: the browser's wall clock (Date.now()), s
     drawn_at: float  # the same moment on this process's time.monotonic() clock
     received_at: float  # when it reached this process (time.monotonic())
@@ -201,8 +203,15 @@ class FrameStream:
         shown_at = stamp if stamp is not None else time.monotonic() + self._shift
         # Frames may come out of order; in the order of their swap times
         # what they show never goes back, so they are kept in that order.
-        frame = StreamFrame(event["data"], shown_at, shown_at - self._shift, received,
-                            meta["offsetTop"], meta["pageScaleFactor"])
+        # A screen holding still comes as the same bytes frame after frame: such a frame
+        # shares the one before's data and decoded picture (StreamFrame.data: a reader may
+        # take one reading for both).
+        newest = self.newest
+        data = event["data"]
+        same = newest is not None and newest.data == data
+        frame = StreamFrame(newest.data if same else data, shown_at, shown_at - self._shift,
+                            received, meta["offsetTop"], meta["pageScaleFactor"],
+                            list(newest._image) if same else [])
         bisect.insort(self.kept, frame, key=lambda kept: kept.shown_at)
         bisect.insort(self.shown, shown_at)
         if len(self.shown) > SHOWN_KEPT:

@@ -11,6 +11,7 @@ import pytest
 
 from tests.conftest import in_own_thread, run_webbot
 from tests.test_cli import closed_port
+from webbot.burrito_bison import bot as bot_module
 from webbot.burrito_bison import shopping
 from webbot.burrito_bison.bot import BurritoBot, playable
 from webbot.burrito_bison.decide import Kind
@@ -102,6 +103,30 @@ def visit_shop(url: str) -> tuple[BurritoBot, dict, list[str]]:
             return bot, session.page.evaluate(STATE)
 
     return *in_own_thread(run), said
+
+
+def test_a_frame_sent_again_as_it_was_is_decided_on_without_reading_it_again(fixtures_url,
+                                                                              monkeypatch):
+    """The shop holds still, and Chromium sends most of its frames as the same bytes again:
+    each is decided on as the shop, without its ~13 ms of reading again."""
+    read = []
+    monkeypatch.setattr(bot_module, "classify", lambda *args, classify=bot_module.classify,
+                        **options: read.append(1) or classify(*args, **options))
+
+    def run():
+        with game_session(RunOptions(url=f"{fixtures_url}{GAME}?seed=7&scene=shop"),
+                          GAME) as session:
+            bot = BurritoBot(session, TemplatePack(), report=lambda line: None)
+            session.page.wait_for_function("!__burritoTest.state().transitioning")
+            bot.reset()
+            read.clear()  # (the game found, and its first look)
+            return [bot.look(early=True) for _ in range(30)]
+
+    looks = in_own_thread(run)
+    assert [look.sighting.screen for look in looks] == ["shop"] * 30
+    shown = [look.grab.taken_at for look in looks]
+    assert shown == sorted(shown)  # (each look a frame shown no earlier than the last)
+    assert len(read) < 15, f"{len(read)} of 30 looks read their frame"
 
 
 @pytest.mark.long

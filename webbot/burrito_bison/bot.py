@@ -11,6 +11,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from typing import NamedTuple
 
 from playwright.sync_api import Error
 
@@ -70,6 +71,15 @@ class Stats:
         return self.decisions / max(1e-9, time.monotonic() - self.started)
 
 
+class Reading(NamedTuple):
+    """A picture read: the grab at the pack's scale, its screen, whether it was searched over
+    scales (classify's `search`)."""
+
+    grab: Grab
+    sighting: Sighting
+    searched: bool
+
+
 def pack_sized(grab: Grab) -> Grab:
     """The grab at the scale the pack's crops were cut at, whatever the game's size on the
     page and the device pixel ratio. Points found in the returned grab map to page points
@@ -107,6 +117,7 @@ class BurritoBot:
         self._numbers = Stillness(NUMBERS_STILL_S)
         self._looked = 0.0
         self._previous: Sighting | None = None
+        self._read: Reading | None = None  # the last picture read anew
         self.screen_seen = "unknown"  # on the last look
         self._searching = SearchPace(lambda image: classify(pack, image, framed=True))
 
@@ -127,7 +138,7 @@ class BurritoBot:
     def reset(self) -> Observation:
         if self.found_on != self.seat.reopened:  # first, or a new page after a lost one
             if self.found_on is not None:
-                self._previous, self.results_read = None, False
+                self._previous, self._read, self.results_read = None, None, False
                 self.tally.page_lost()
                 self._numbers = Stillness(NUMBERS_STILL_S)
             self.find()
@@ -163,15 +174,26 @@ class BurritoBot:
         # policy waits (and a failure among those sent before is raised here).
         self.hands.check()
         hands_busy = self.hands.busy
-        # A frame of the screencast comes when the game draws it: the wait is the game's.
+        search = self._searching.due(self._looked)
+        read = self._read
+        # A frame of the screencast comes when the game draws it: the wait is the game's. A
+        # frame sent again as it was (a screen holding still: most of the shop's) is read as
+        # it was the last time: its picture at the pack's scale and its screen.
         with phases("waiting on the game" if self.streamed else "taking pictures"):
-            grab = pack_sized(self.screen.look(early))
+            grab = self.screen.look(early)
+            again = read is not None and grab.same_pixels(read.grab) and \
+                (read.sighting.screen != "unknown" or read.searched or not search)
+            grab = replace(grab, image=read.grab.image) if again else pack_sized(grab)
         pictured = time.perf_counter()
         previous = self._previous
-        search = self._searching.due(self._looked)
-        with phases("perception"):
-            sighting = classify(self.pack, grab.image, previous.screen if previous else None,
-                                framed=True, search=search)
+        if again:
+            sighting = read.sighting
+        else:
+            with phases("perception"):
+                sighting = classify(self.pack, grab.image,
+                                    previous.screen if previous else None, framed=True,
+                                    search=search)
+            self._read = Reading(grab, sighting, search)
         classified_at = time.perf_counter()
         ms = (classified_at - started) * 1000
         now = time.monotonic()
