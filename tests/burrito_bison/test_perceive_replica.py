@@ -4,6 +4,8 @@ the pack's reproducibility from the replica."""
 from __future__ import annotations
 
 import sys
+import threading
+import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -143,6 +145,8 @@ def test_a_frame_searched_over_scales_only_when_asked(page, fixtures_url, pack):
     assert classify(pack, other_build, framed=True, search=False).screen == "unknown"
     found = classify(pack, other_build, framed=True, search=True)
     assert (found.screen, found.searched) == ("missions", True)
+    given_up = classify(pack, other_build, framed=True, search=True, given_up=lambda: True)
+    assert given_up.screen == "unknown"  # (a search whose answer is no longer wanted)
     faded = (image * 0.3).astype(np.uint8)  # a frame of a fade to black
     assert classify(pack, faded, framed=True, search=False).screen == "unknown"
 
@@ -153,7 +157,7 @@ def test_a_fade_is_searched_beside_the_loop_and_the_loop_searches_only_art_found
     slid = replace(found, evidence=replace(found.evidence, x=140))
     answers, asked = [found, slid, slid], []
 
-    def search(image):
+    def search(image, given_up):
         asked.append(image)
         return answers[len(asked) - 1]
 
@@ -197,6 +201,30 @@ def test_a_fade_is_searched_beside_the_loop_and_the_loop_searches_only_art_found
     assert not pace.due(3.01) and pace.beside is not None  # beside, without waiting again
     pace.beside.result(timeout=10)
     assert len(asked) == before + 1
+
+
+def test_a_search_beside_the_loop_is_given_up_once_a_known_screen_is_read():
+    """A search started in a fade and still running when the next screen shows takes a core
+    from the browser for nothing: its answer would be dropped."""
+    started, asked_to_stop = threading.Event(), threading.Event()
+
+    def search(image, given_up):
+        started.set()
+        deadline = time.monotonic() + 10
+        while not given_up() and time.monotonic() < deadline:
+            time.sleep(0.001)  # (a search checks between two screens' indicators)
+        if given_up():
+            asked_to_stop.set()
+        return Sighting("unknown")
+
+    pace, frame = SearchPace(search), np.zeros((8, 8, 3), np.uint8)
+    pace.saw(Sighting("unknown"), frame, 0.0)
+    pace.saw(Sighting("unknown"), frame, SEARCH_AFTER_S)
+    assert pace.beside is not None and started.wait(10)
+    pace.saw(Sighting("unknown"), frame, SEARCH_AFTER_S + 0.1)  # still wanted
+    assert not asked_to_stop.is_set() and not pace.beside.done()
+    pace.saw(Sighting("ring"), frame, SEARCH_AFTER_S + 0.2)  # the fade is over
+    assert pace.beside.result(timeout=10).screen == "unknown" and asked_to_stop.is_set()
 
 
 def test_a_canvas_left_undrawn_is_no_known_screen():

@@ -119,7 +119,8 @@ class BurritoBot:
         self._previous: Sighting | None = None
         self._read: Reading | None = None  # the last picture read anew
         self.screen_seen = "unknown"  # on the last look
-        self._searching = SearchPace(lambda image: classify(pack, image, framed=True))
+        self._searching = SearchPace(
+            lambda image, given_up: classify(pack, image, framed=True, given_up=given_up))
 
     @property
     def rounds(self) -> list[Round]:

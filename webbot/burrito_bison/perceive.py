@@ -10,6 +10,7 @@ over the whole picture and a range of scales before the answer is `unknown`.
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import replace
@@ -106,10 +107,13 @@ def _sighting(matcher: Matcher, screen: str, evidence: Match) -> Sighting:
     return Sighting(screen, evidence, targets, matcher.all_found())
 
 
-def _first_seen(matcher: Matcher, screens: tuple[str, ...]) -> Sighting | None:
+def _first_seen(matcher: Matcher, screens: tuple[str, ...],
+                given_up: Callable[[], bool] = lambda: False) -> Sighting | None:
     for screen, indicators in RULES:
         if screen not in screens:
             continue
+        if given_up():
+            return None
         # The best of a screen's indicators: the two health bars share their frame, so the
         # other player's bar scores high too.
         seen = [match for name in indicators
@@ -120,7 +124,8 @@ def _first_seen(matcher: Matcher, screens: tuple[str, ...]) -> Sighting | None:
 
 
 def classify(pack: TemplatePack, image: np.ndarray, hint: str | None = None,
-             framed: bool = False, search: bool = True) -> Sighting:
+             framed: bool = False, search: bool = True,
+             given_up: Callable[[], bool] = lambda: False) -> Sighting:
     """The screen a frame (BGR or grey, canvas-sized or any picture) shows.
 
     `framed`: the image is the game's own box at the pack's scale (`fitted`), so each crop is
@@ -130,7 +135,8 @@ def classify(pack: TemplatePack, image: np.ndarray, hint: str | None = None,
     the same as without the hint. When no indicator scores, every one is looked for over the
     whole image at a range of scales (narrow for a framed game, wide for any picture); not
     `search`, the frame is "unknown" at once (a frame of a fade between two screens: the
-    caller looks again before it pays for the search)."""
+    caller looks again before it pays for the search); once `given_up()` says so, the search
+    stops between two screens' indicators with `unknown` (its answer no longer wanted)."""
     matcher = Matcher(pack, image, framed)
     if hint in SCREEN_NAMES:
         same = _first_seen(matcher, (hint,))
@@ -143,7 +149,7 @@ def classify(pack: TemplatePack, image: np.ndarray, hint: str | None = None,
     if not search:
         return Sighting("unknown", None, {}, matcher.all_found())
     free = matcher.freed(FRAMED_SCALES if framed else FREE_SCALES)
-    found = _first_seen(free, screens)
+    found = _first_seen(free, screens, given_up)
     if found is not None:
         return replace(found, searched=True)
     return Sighting("unknown", None, {}, {**matcher.all_found(), **free.all_found()})
@@ -156,7 +162,10 @@ def classify(pack: TemplatePack, image: np.ndarray, hint: str | None = None,
 # at the places; the loop searches its own frames only once that search has found the game's
 # art in the same place twice (a build laid out otherwise: art coming in is found elsewhere
 # each time, and stands where the pack says soon after); once the loop's own search finds
-# nothing, the search goes back beside the loop.
+# nothing, the search goes back beside the loop. A search beside the loop is given up once the
+# loop reads a known screen (its answer would be dropped): on a busy machine it took a core
+# from the browser well into the next screen (a ring after its fade: a third of its frames
+# never sent).
 SEARCH_AFTER_S = 0.5
 SAME_PLACE_PX = 2.0
 
@@ -167,12 +176,13 @@ class SearchPace:
     beside the loop (`search`, on a thread of its own) when nothing known has shown for
     SEARCH_AFTER_S."""
 
-    def __init__(self, search: Callable[[np.ndarray], Sighting]) -> None:
-        self.search = search
+    def __init__(self, search: Callable[[np.ndarray, Callable[[], bool]], Sighting]) -> None:
+        self.search = search  # (a picture, and whether its answer is still wanted)
         self.unknown_since: float | None = None  # nothing known has shown since
         self.art_searched = False  # the art was found only by the search, twice in one place
         self._found: Match | None = None  # where the last search found the screen's art
         self._beside: Future | None = None  # the search running beside the loop
+        self._give_up = threading.Event()  # its answer is no longer wanted
 
     @property
     def beside(self) -> Future | None:
@@ -187,6 +197,7 @@ class SearchPace:
         searched_here = self.art_searched
         self._take_search()
         if sighting.screen != "unknown":
+            self._give_up.set()
             if sighting.searched:
                 self._found_by_search(sighting)
             else:
@@ -203,8 +214,10 @@ class SearchPace:
             self.unknown_since = now
         if not self.art_searched and self._beside is None and \
                 now - self.unknown_since >= SEARCH_AFTER_S:
-            frame = image.copy()
-            self._beside = on_a_thread(lambda: self.search(frame), "webbot-search")
+            frame, given_up = image.copy(), threading.Event()
+            self._beside = on_a_thread(lambda: self.search(frame, given_up.is_set),
+                                       "webbot-search")
+            self._give_up = given_up
             self.unknown_since = now  # (the next search a while later)
 
     def _take_search(self) -> None:
