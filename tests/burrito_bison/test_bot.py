@@ -34,11 +34,13 @@ class WatchedBot(BurritoBot):
         self.screens: list[str] = []
         self.acts: list[tuple[str, str, str | None]] = []
         self.told: list[str] = []  # the screens seen and the actions done, in turn
+        self.busy: list[bool] = []  # each look: begun while inputs went out
 
     def look(self, early: bool = False):
         seen = super().look(early)
         self.screens.append(seen.sighting.screen)
         self.told.append(seen.sighting.screen)
+        self.busy.append(seen.hands_busy)
         return seen
 
     def act(self, seen, action) -> None:
@@ -90,14 +92,14 @@ def test_a_round_through_the_title_the_comic_a_flash_sale_and_the_cards(fixtures
     assert names[-1] == "round-1-results-read-annotated.png"
 
 
-def visit_shop(url: str) -> tuple[BurritoBot, dict, list[str]]:
+def visit_shop(url: str) -> tuple[WatchedBot, dict, list[str]]:
     """One visit to the shop the replica opens on; the bot, the game's state and what the bot
     said."""
     said: list[str] = []
 
     def run():
         with game_session(RunOptions(url=url), GAME) as session:
-            bot = BurritoBot(session, TemplatePack(), report=said.append)
+            bot = WatchedBot(session, TemplatePack(), report=said.append)
             session.page.wait_for_function("!__burritoTest.state().transitioning")
             bot.visit_shop(bot.reset())
             return bot, session.page.evaluate(STATE)
@@ -149,6 +151,8 @@ def test_a_visit_to_the_shop_buys_and_names_each_upgrade_as_the_game_counts_it(f
     assert bought == [f"shop: bought {p['name']} (level {p['level']}) for {p['price']:,} coins"
                       .lower() for p in state["purchases"]], (bought, state["purchases"])
     assert bot.tally.spent == sum(p["price"] for p in state["purchases"]) == 500 - state["coins"]
+    # The cards' and BUY's clicks went out as the bot looked on.
+    assert any(bot.busy) and bot.screens == ["shop"] * len(bot.screens)
 
 
 @pytest.mark.full  # (CI: a round, and a visit to the shop, above)

@@ -289,7 +289,7 @@ class BurritoBot:
         observation = visit.run(observation, self.tally.budget())
         self.tally.shopped(visit)
         if observation.sighting.screen == "shop" and "next" in observation.sighting.targets:
-            self.hands.click(observation.grab, observation.sighting.targets["next"])
+            self.hands.click_soon(observation.grab, observation.sighting.targets["next"])
 
     # -- stuck -----------------------------------------------------------------------------
     def find(self) -> None:

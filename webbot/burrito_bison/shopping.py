@@ -93,13 +93,13 @@ class Visit:
     def _settled(self, before: np.ndarray | None, changed: Callable[[np.ndarray], bool],
                  wait_s: float) -> Observation:
         """Looks until the panel has changed (as `changed` says) and then held still for one
-        look, or until `wait_s` has passed. Each new frame is looked at; those shown before the
-        click could show are waited on."""
+        look, or until `wait_s` has passed. Each new frame is looked at; those shown while the
+        click went out or before it could show are waited on."""
         deadline = Deadline(wait_s)
         previous = before
         while True:
             observation = self.look(early=True)
-            if observation.grab.before_input:
+            if observation.grab.before_input or observation.hands_busy:
                 continue
             now = panel(observation.image)
             if observation.sighting.screen != "shop":
@@ -110,8 +110,9 @@ class Visit:
 
     def _select(self, observation: Observation, card: Card) -> Observation:
         """Click a card and read its panel once it holds still (the card may have been
-        selected already, so no change is waited for)."""
-        self.hands.click(observation.grab, card.centre)
+        selected already, so no change is waited for). The click goes out as the looks go on,
+        as all the bot's clicks do."""
+        self.hands.click_soon(observation.grab, card.centre)
         observation = self._settled(None, lambda now: True, SETTLE_S)
         if observation.sighting.screen == "shop":
             self.details[card.slot] = self._read_detail(observation)
@@ -142,7 +143,7 @@ class Visit:
             Mark(at[0] - 111, at[1] - 50, 222, 100, text=f"buy {name} {detail.price}",
                  color=(0, 160, 0))])
         before = panel(observation.image)
-        self.hands.click(observation.grab, at)
+        self.hands.click_soon(observation.grab, at)
         after = self._settled(before, lambda now: not alike(now, before), PURCHASE_WAIT_S)
         if after.sighting.screen != "shop":
             return None
