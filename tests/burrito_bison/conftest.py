@@ -5,11 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
+import cv2
+import numpy as np
 import pytest
 from playwright.sync_api import Page
 
 from tests.conftest import REFERENCE
 from webbot.burrito_bison.layout import SHOTS
+from webbot.burrito_bison.matching import FINE_BLUR, ZOOMED, Matcher, TemplatePack, _place
 from webbot.screen import Grab, Screen
 
 REAL = REFERENCE / "burrito-bison"
@@ -49,3 +52,23 @@ def sized_frames(browser, fixtures_url: str, size: tuple[int, int], dpr: float,
             yield shot, page, Screen(page, "canvas").wait_until_still(max_changed=0.05)
     finally:
         context.close()
+
+
+def hidden_at_places(pack: TemplatePack, image: np.ndarray) -> list[str]:
+    """The crops a framed matcher does not find at their places (Matcher.find) though the
+    full-size match there scores 0.5 or more (places ask 0.6 at the least): its half-size
+    look first must hide none. Each with its scores, for a failure's message."""
+    matcher, hidden = Matcher(pack, image, framed=True), []
+    soft = cv2.GaussianBlur(matcher.gray, (0, 0), FINE_BLUR)
+    for name, template in pack.templates.items():
+        region = _place(name, matcher.offset, matcher.gray.shape)
+        if name in ZOOMED or region is None:
+            continue
+        left, top, right, bottom = region
+        full = cv2.matchTemplate(soft[top:bottom, left:right], template.fine[1.0],
+                                 cv2.TM_CCOEFF_NORMED).max()
+        found = matcher.find(name)
+        if full >= 0.5 and found.score != pytest.approx(full, abs=1e-4):
+            hidden.append(f"{name}: {found.score:.3f} against {full:.3f} at full size")
+    return hidden
+

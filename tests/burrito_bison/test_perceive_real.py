@@ -8,7 +8,13 @@ import shutil
 import cv2
 import pytest
 
-from tests.burrito_bison.conftest import REAL, REAL_SCREENS, REAL_TEMPLATES, needs_reference
+from tests.burrito_bison.conftest import (
+    REAL,
+    REAL_SCREENS,
+    REAL_TEMPLATES,
+    hidden_at_places,
+    needs_reference,
+)
 from webbot.burrito_bison.matching import REQUIRED, Matcher, TemplatePack
 from webbot.burrito_bison.perceive import classify, read_image
 from webbot.errors import WebbotError
@@ -31,6 +37,7 @@ def test_real_screens_are_classified_in_page_grabs_and_canvas_crops(real_pack, n
         crop = grab[y + dx:y + height, x:x + width + dx]
         assert classify(real_pack, crop).screen == screen
         assert classify(real_pack, crop, framed=True).screen == screen
+        assert not hidden_at_places(real_pack, crop)
 
 
 def test_real_targets_are_where_the_buttons_are(real_pack):

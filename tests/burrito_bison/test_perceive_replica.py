@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from tests import processes
-from tests.burrito_bison.conftest import sized_frames
+from tests.burrito_bison.conftest import hidden_at_places, sized_frames
 from tests.conftest import sweep
 from webbot.burrito_bison.bot import pack_sized
 from webbot.burrito_bison.layout import SHOTS
@@ -115,6 +115,12 @@ def test_every_screen_and_its_buttons_at_the_real_sizes(browser, fixtures_url, p
         assert (seen.box.width, seen.box.height) == size
         sighting = classify(pack, pack_sized(seen).image, framed=True)
         assert sighting.screen == SHOTS[shot], shot
+        # (the half-size look at a place hides no crop there: as drawn, as a screencast's
+        # JPEG, faded)
+        image = pack_sized(seen).image
+        jpeg = cv2.imdecode(cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 70])[1], 1)
+        for variant in (image, jpeg, (image * 0.4).astype(np.uint8)):
+            assert not hidden_at_places(pack, variant), (shot, hidden_at_places(pack, variant))
         if sighting.screen == "ring":
             player = "pineapple" if shot == "ring-pineapple" else "bison"
             assert sighting.evidence.name == f"{player}-health-bar"

@@ -47,6 +47,11 @@ FINE_STEPS = 2  # fine scales tried either side of a coarse one
 FINE_BLUR = 1.0  # the Gaussian sigma both sides get before the full-size match
 ZOOMED = {"left-goalpost"}
 SLACK = 24  # pixels around a crop's place in the manifest where a game frame may show it
+# A crop whose blurred half-size copy scores under this around its place is not looked for
+# there at full size: where the full size scores 0.5 or more, the half size scores higher
+# (0.62 the least, over the replica's screens at four sizes, the real ones, JPEG and faded:
+# tests/burrito_bison/test_perceive_replica.py), and no place is asked for less than 0.6.
+NOT_AT_PLACE = 0.45
 
 # The free search: scales 10% apart, from a game at half the pack's size (a 0.75x grab of a
 # small embed) to twice it (a DPR-2 grab of a large one), confirmed at full size 2.4% apart.
@@ -244,12 +249,25 @@ class Matcher:
             best = self._free(template)
         elif region is not None and name not in ZOOMED:
             left, top, right, bottom = region
-            score, (dx, dy) = _best(self.soft[top:bottom, left:right], template.fine[1.0])
-            best = self._match(name, score, left + dx, top + dy, template.fine[1.0])
+            if self._not_at(template, region):
+                best = Match(name, -1.0, left, top, 0, 0)
+            else:
+                score, (dx, dy) = _best(self.soft[top:bottom, left:right], template.fine[1.0])
+                best = self._match(name, score, left + dx, top + dy, template.fine[1.0])
         else:
             best = self._search(template, region)
         self.found[key] = best
         return best
+
+    def _not_at(self, template: Template, region: Region) -> bool:
+        """The crop is not in `region`, as a blurred half-size look tells at a sixteenth of the
+        cost of the full-size one: most crops looked for at their places are not there (the
+        other screens' indicators, every one on a frame of a fade)."""
+        left, top, right, bottom = region
+        half = self.half[top // 2:bottom // 2, left // 2:right // 2]
+        crop = template.coarse[0][1]
+        return half.shape[0] >= crop.shape[0] and half.shape[1] >= crop.shape[1] and \
+            _best(half, crop)[0] < NOT_AT_PLACE
 
     def all_found(self) -> dict[str, Match]:
         """Every match made, by template (for debugging), the closer looks' included."""
