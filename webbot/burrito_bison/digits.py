@@ -50,6 +50,13 @@ TALL = 0.6      # a glyph is at least this share of the tallest blob's height (a
 WIDEST = 0.95   # width / height of the widest glyph (the M of a distance is 0.7)
 ZERO_LOOKALIKES = {"6", "8", "9"}
 NOT_ON_PIPS = {"0", "M"}
+# The M after a distance is the glyph whose thin slanted strokes a change of scale moves from
+# pixel to pixel: drawn smaller than the pack's scale (a real size of 1120x540 draws at 0.82 of
+# it) and brought up to it, it scored 0.61-1.0 against the M taught, under FLOOR at times (a
+# 4-digit distance at 1120x540, 12345M at 1146x644). Each taught M is also kept as it is drawn
+# at UNIT_SCALES and brought up, on the pixels and half a pixel over (scripts/thin_packs.py:
+# the same limits chosen, no number read wrong). Digits, as taught, read at every real size.
+UNIT_SCALES = (0.818, 0.9, 0.976)
 DIGITS = "0123456789"
 LABELS = DIGITS + "M"
 TESSERACT_LABELS = "-c tessedit_char_whitelist=" + LABELS
@@ -157,11 +164,30 @@ def _to_ink(glyph: np.ndarray) -> np.ndarray:
     return glyph[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
 
 
+def _drawn_at(ink: np.ndarray, scale: float) -> list[np.ndarray]:
+    """A glyph's ink as a game drawn at `scale` of the pack's shows it once a frame is brought
+    up to the pack's scale: on the pixels, and half a pixel over."""
+    drawn = []
+    for phase in (0.0, 0.5):
+        small = cv2.resize(ink, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        shift = np.float32([[1, 0, phase], [0, 1, phase]])
+        small = cv2.warpAffine(small, shift, (small.shape[1] + 1, small.shape[0] + 1))
+        back = cv2.resize(small, None, fx=1 / scale, fy=1 / scale,
+                          interpolation=cv2.INTER_LINEAR) > 0.5
+        if back.any():
+            drawn.append(_to_ink(back.astype(np.float32)))
+    return drawn
+
+
 class Glyphs:
     """A pack's taught glyphs, matched by correlation of their normalised pictures."""
 
     def __init__(self, glyphs: list[Glyph] | tuple[Glyph, ...] = ()) -> None:
-        self.glyphs = tuple(glyph for glyph in glyphs if normalise(glyph.ink) is not None)
+        drawn_smaller = [Glyph("M", ink, f"{glyph.source} at {scale}") for glyph in glyphs
+                         if glyph.label == "M" for scale in UNIT_SCALES
+                         for ink in _drawn_at(glyph.ink, scale)]
+        self.glyphs = tuple(glyph for glyph in (*glyphs, *drawn_smaller)
+                            if normalise(glyph.ink) is not None)
         self._templates = GlyphTemplates()
         for glyph in self.glyphs:
             self._templates.add(glyph.label, normalise(glyph.ink))
