@@ -142,6 +142,7 @@ class Play:
     drawn: int = 0  # frames the replica drew while the bot played (its own count)
     decisions: int = 0
     stale: int = 0  # decisions on a picture no newer than the one before
+    as_before: int = 0  # decisions on a frame sent again as it was, read as the one before
 
     @property
     def of_drawn(self) -> float:
@@ -172,7 +173,7 @@ def play_rounds(rounds: int, pace_s: float, url: str, camera: str = "pulled",
                 (statistics.median(stats.look_ms), float(np.percentile(stats.look_ms, 95))),
                 statistics.median(stats.age_ms),
                 statistics.median(stats.picture_ms), statistics.median(stats.classify_ms),
-                drawn, stats.decisions, stats.stale)
+                drawn, stats.decisions, stats.stale, stats.as_before)
 
 
 def frames_drawn(session: Session) -> int:
@@ -224,7 +225,8 @@ def floor_rows(plays: dict[str, Play], offered: dict[str, float]) -> str:
         f"{play.per_second / floor.value:.0%} of the floor |",
         f"| Burrito Bison, decisions for each frame the game drew (counted by the replica) "
         f"| >= 95% | {play.of_drawn:.0%} ({play.decisions} decisions, {play.drawn} frames drawn "
-        f"while the bot played; {play.stale} on a picture no newer than the one before) "
+        f"while the bot played; {play.stale} on a picture no newer than the one before; "
+        f"{play.as_before} on a frame sent again as the same bytes, read as the one before) "
         "| 100% (a decision on each frame drawn) | - |",
         f"| Burrito Bison, picture to decision (median) | <= {GOAL_LOOK_MS} ms | "
         f"{play.look[0]:.0f} ms ({searching.look[0] / play.look[0]:.1f}x sooner than "
@@ -331,7 +333,12 @@ def main() -> int:
                   "bot deciding on each new frame can make here. Frames drawn: the replica's "
                   "own count of the frames it drew while the bot played (its test hook, which "
                   "the bot never reads); stale: decisions on a picture no newer than the one "
-                  "decided on before. On the screencast the bot decides "
+                  "decided on before. On the screencast a frame sent again as the same bytes "
+                  "(a screen holding still) is decided on as read the time before: its "
+                  "reading counts ~0 ms in the medians ("
+                  + ", ".join(f"{plays[key].as_before} of {plays[key].decisions} decisions "
+                              f"({key.upper()})" for key in ("png", "jpeg"))
+                  + "). On the screencast the bot decides "
                   + " and ".join(f"{plays[key].per_second / searching.per_second:.1f}x as often "
                                  f"({key.upper()})" for key in ("png", "jpeg"))
                   + " as when it searches every unmarked frame, and a decision follows its "

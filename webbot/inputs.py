@@ -112,7 +112,7 @@ def decode_page_picture(data: bytes, name: str, flags: int = cv2.IMREAD_COLOR) -
 
 @contextmanager
 def _c_noise_kept_off() -> Iterator[None]:
-    """Within the block, what C libraries write straight to the process's stderr goes to a
+    """Within the block, what C libraries write straight to the process's stderr goes to
     the null device, not the user's terminal: libjpeg warns of a damaged JPEG there
     ("Invalid SOS parameters for sequential JPEG"), past OpenCV's own log level, and decodes
     it all the same. The process's descriptor 2 is swapped for the block, so only in the main

@@ -50,7 +50,7 @@ class StreamFrame:
     """One frame of the window, as Chromium sent it."""
 
     # base64 PNG or JPEG; the same object as the frame's before when Chromium sent the same
-    # bytes again (a screen holding still)
+    # bytes again at the same offset (a screen holding still)
     data: str
     shown_at: float  # when it was put on screen: the browser's wall clock (Date.now()), s
     drawn_at: float  # the same moment on this process's time.monotonic() clock
@@ -208,7 +208,8 @@ class FrameStream:
         # take one reading for both).
         newest = self.newest
         data = event["data"]
-        same = newest is not None and newest.data == data
+        same = newest is not None and newest.data == data and \
+            (newest.offset_top, newest.page_scale) == (meta["offsetTop"], meta["pageScaleFactor"])
         frame = StreamFrame(newest.data if same else data, shown_at, shown_at - self._shift,
                             received, meta["offsetTop"], meta["pageScaleFactor"],
                             list(newest._image) if same else [])

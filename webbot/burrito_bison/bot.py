@@ -55,10 +55,13 @@ class Stats:
     reading it, `look_ms` from the picture's arrival to the decision (a pull counts from
     its asking), `age_ms` from the moment the picture shows to the decision (a streamed
     frame's time on screen, which reaches the bot some frames later; a pull's asking).
-    `stale`: decisions made on a picture no newer than the one decided on before."""
+    `stale`: decisions made on a picture no newer than the one decided on before;
+    `as_before`: decisions on a frame sent again as it was, read as the one before (its
+    reading ~0 ms)."""
 
     decisions: int = 0
     stale: int = 0
+    as_before: int = 0
     last_shown: float = -math.inf  # the moment the last picture decided on showed
     look_ms: deque[float] = field(default_factory=lambda: deque(maxlen=2000))
     age_ms: deque[float] = field(default_factory=lambda: deque(maxlen=2000))
@@ -189,6 +192,7 @@ class BurritoBot:
         previous = self._previous
         if again:
             sighting = read.sighting
+            self.stats.as_before += 1
         else:
             with phases("perception"):
                 sighting = classify(self.pack, grab.image,

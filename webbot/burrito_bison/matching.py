@@ -48,9 +48,10 @@ FINE_BLUR = 1.0  # the Gaussian sigma both sides get before the full-size match
 ZOOMED = {"left-goalpost"}
 SLACK = 24  # pixels around a crop's place in the manifest where a game frame may show it
 # A crop whose blurred half-size copy scores under this around its place is not looked for
-# there at full size: where the full size scores 0.5 or more, the half size scores higher
-# (0.62 the least, over the replica's screens at four sizes, the real ones, JPEG and faded:
-# tests/burrito_bison/test_perceive_replica.py), and no place is asked for less than 0.6.
+# there at full size: where the full size scored 0.5 or more, the half size scored higher (0.62
+# the least, on the replica's screens at four sizes, the real ones, JPEG and faded: scratch;
+# tests/burrito_bison/test_perceive_replica.py checks none is hidden), and no place is asked
+# for less than 0.6.
 NOT_AT_PLACE = 0.45
 
 # The free search: scales 10% apart, from a game at half the pack's size (a 0.75x grab of a

@@ -95,11 +95,15 @@ class Visit:
         """Looks until the panel has changed (as `changed` says) and then held still for one
         look, or until `wait_s` has passed. Each new frame is looked at; those shown while the
         click went out or before it could show are waited on."""
-        deadline = Deadline(wait_s)
+        deadline: Deadline | None = None
         previous = before
         while True:
             observation = self.look(early=True)
-            if observation.grab.before_input or observation.hands_busy:
+            if observation.hands_busy:
+                continue
+            if deadline is None:  # (from when the click was all out, not when it was sent)
+                deadline = Deadline(wait_s)
+            if observation.grab.before_input:
                 continue
             now = panel(observation.image)
             if observation.sighting.screen != "shop":
