@@ -26,7 +26,6 @@ from webbot.burrito_bison.readout import (
     white_ink,
 )
 from webbot.burrito_bison.shop import crop, price_ink
-from webbot.screen import Screen
 
 REAL_RESULTS = {"distance": 774, "coins": 489, "total": 5119}
 REAL_SHOP = {"coins": 883, "price": 6100}
@@ -178,17 +177,12 @@ RESULTS_SIZES = ("1173x660", "1146x644", "1280x768", "1120x540")
 @pytest.mark.parametrize("size", sweep(list(RESULTS_SIZES), lambda size: size == "1120x540"))
 def test_a_distance_of_any_length_is_read_at_every_real_size(browser, fixtures_url, size):
     pack = TemplatePack()
+    width, height = map(int, size.split("x"))
+    shots = [f"results&distance={distance}" for distance in DISTANCES]  # (scene=<shot>)
     read = {}
-    context = browser.new_context(viewport={"width": 1400, "height": 900})
-    try:
-        page = context.new_page()
-        for distance in DISTANCES:
-            page.goto(f"{fixtures_url}burrito-bison/index.html?seed=5&scene=results&freeze=1"
-                      f"&size={size}&distance={distance}")
-            page.wait_for_function("window.__burritoTest && window.__burritoTest.ready")
-            grab = pack_sized(Screen(page, "canvas").wait_until_still(max_changed=0.05))
-            sighting = classify(pack, grab.image, framed=True)
-            read[distance] = read_results(grab.image, sighting, pack.digits).distance
-    finally:
-        context.close()
+    for shot, _, seen in sized_frames(browser, fixtures_url, (width, height), 1, shots):
+        grab = pack_sized(seen)
+        sighting = classify(pack, grab.image, framed=True)
+        read[int(shot.rsplit("=", 1)[1])] = read_results(grab.image, sighting,
+                                                          pack.digits).distance
     assert read == {distance: distance for distance in DISTANCES}
