@@ -3,12 +3,15 @@ replica's, whose state the test hook confirms."""
 
 from __future__ import annotations
 
+import cv2
+
 from tests.burrito_bison.conftest import REAL, needs_reference
 from webbot.burrito_bison.bot import pack_sized
+from webbot.burrito_bison.layout import SHOP_COLUMNS, SHOP_ROWS
 from webbot.burrito_bison.matching import TemplatePack
 from webbot.burrito_bison.pack import cut_pack, scene
 from webbot.burrito_bison.perceive import framed_game, read_image
-from webbot.burrito_bison.shop import coins, grid_cards, read_detail
+from webbot.burrito_bison.shop import coins, grid_cards, read_detail, read_name
 from webbot.screen import Screen
 
 GAME = "burrito-bison/index.html"
@@ -51,3 +54,21 @@ def test_the_replica_shop_reads_as_the_game_holds_it(page, fixtures_url):
 
     poor = read_detail(shop_frame(page, fixtures_url, "coins=60"), pack.digits)
     assert (poor.price, poor.buyable) == (100, False)
+
+
+def test_every_upgrade_s_name_reads_the_same_through_jpeg(page, fixtures_url):
+    """A name is read from its red lettering, and JPEG (the screencast's pictures) keeps colour
+    at half the resolution, smearing it between letters: the bot once read the screencast's
+    COIN MAGNET as COM MAGNET. Every card's name reads through JPEG 70 as drawn."""
+    shop_frame(page, fixtures_url, "coins=300")
+    box = page.locator("canvas").bounding_box()
+    drawn, through_jpeg = [], []
+    for slot in range(15):
+        page.mouse.click(box["x"] + SHOP_COLUMNS[slot % 4] * box["width"] / 1173,
+                         box["y"] + SHOP_ROWS[slot // 4] * box["height"] / 660)
+        image = pack_sized(Screen(page, "canvas").wait_until_still(max_changed=0.02)).image
+        drawn.append(read_name(image))
+        through_jpeg.append(read_name(cv2.imdecode(
+            cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 70])[1], cv2.IMREAD_COLOR)))
+    assert len(set(drawn)) == 15 and all(drawn), drawn
+    assert through_jpeg == drawn

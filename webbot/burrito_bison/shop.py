@@ -127,11 +127,21 @@ def level(image: np.ndarray) -> int:
 
 def read_name(image: np.ndarray) -> str:
     """The selected card's name, from the red lettering of its panel (a Tesseract process:
-    ~0.1-0.4 s on a busy machine)."""
-    hsv = cv2.cvtColor(crop(image, SHOP_NAME), cv2.COLOR_BGR2HSV)
+    ~0.1-0.4 s on a busy machine). The letters are where the panel is red and, there, darker
+    than the rest: JPEG keeps colour at half the resolution and smears it into the gaps
+    between letters (the screencast's "COIN" read "COM"), brightness at full."""
+    picture = crop(image, SHOP_NAME)
+    hsv = cv2.cvtColor(picture, cv2.COLOR_BGR2HSV)
     red = ((hsv[..., 0] <= 8) | (hsv[..., 0] >= 170)) & (hsv[..., 1] >= 120) & (hsv[..., 2] >= 90)
+    near = cv2.dilate(red.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+    if not near.any():
+        return ""
+    gray = cv2.cvtColor(picture, cv2.COLOR_BGR2GRAY)
+    darker, _ = cv2.threshold(gray[near].reshape(-1, 1), 0, 255,
+                              cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     # (no letter whitelist: with one Tesseract runs the words together)
-    return " ".join(re.sub(r"[^A-Z ]", "", read_text(page_of(red), "--psm 7").upper()).split())
+    letters = page_of(near & (gray <= darker))
+    return " ".join(re.sub(r"[^A-Z ]", "", read_text(letters, "--psm 7").upper()).split())
 
 
 def read_detail(image: np.ndarray, glyphs: Glyphs | None = None, *, named: bool = True
