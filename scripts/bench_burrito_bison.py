@@ -10,11 +10,11 @@ post the project grew from (every template matched at full size, TM_CCOEFF_NORME
 ring post tried at its 13 scales). Target: <= 15 ms a 1280x768 frame.
 
 Play: the bot grinds rounds on the bundled replica (headless, shop on) on pulled pictures and
-on the page's screencast (PNG, JPEG 90), against the same bot searching over scales every
-frame no indicator marks at its place (classify(search=True), pulled pictures) and the same
-bot looking once a second, the pace of the blog's loop; each look split into getting the
-picture and reading it. The README's rows set decisions a second against their floor
-(scripts/floors.py: the game draws once a page frame, 60 a second).
+on the page's screencast (PNG; JPEG at the bot's quality, and at 90), against the same bot
+searching over scales every frame no indicator marks at its place (classify(search=True),
+pulled pictures) and the same bot looking once a second, the pace of the blog's loop; each
+look split into getting the picture and reading it. The README's rows set decisions a second
+against their floor (scripts/floors.py: the game draws once a page frame, 60 a second).
 
     .venv/bin/python scripts/bench_burrito_bison.py [--repeat 20] [--rounds 3] [--quick]
         [--docs]
@@ -46,7 +46,7 @@ from webbot.play import play
 from webbot.screen import Screen
 from webbot.server import FixtureServer
 from webbot.session import RunOptions, Session, game_session
-from webbot.stream import FrameStream
+from webbot.stream import JPEG_QUALITY, FrameStream
 from webbot.tabs import open_page
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -151,13 +151,13 @@ class Play:
 
 
 def play_rounds(rounds: int, pace_s: float, url: str, camera: str = "pulled",
-                searching: bool = False) -> Play:
-    """`rounds` rounds played. `camera`: pulled, or the screencast's png or jpeg; `searching`:
-    every frame no indicator marks at its place searched over scales at once (instead of
-    looked at again)."""
+                searching: bool = False, quality: int = JPEG_QUALITY) -> Play:
+    """`rounds` rounds played. `camera`: pulled, or the screencast's png or jpeg (at
+    `quality`); `searching`: every frame no indicator marks at its place searched over scales
+    at once (instead of looked at again)."""
     with game_session(RunOptions(url=url), GAME) as session:
         if camera != "pulled":
-            session.stream_format = camera
+            session.stream_format, session.stream_quality = camera, quality
         with contextlib.ExitStack() as undo:
             if searching:
                 undo.enter_context(searching_every_unknown_frame())
@@ -226,7 +226,8 @@ def floor_rows(plays: dict[str, Play], offered: dict[str, float]) -> str:
         f"| Burrito Bison, decisions for each frame the game drew (counted by the replica) "
         f"| >= 95% | {play.of_drawn:.0%} ({play.decisions} decisions, {play.drawn} frames drawn "
         f"while the bot played; {play.stale} on a picture no newer than the one before; "
-        f"{play.as_before} on a frame sent again as the same bytes, read as the one before) "
+        f"{play.as_before} on a frame sent again as the same bytes, read as the one before; "
+        f"{plays['jpeg90'].of_drawn:.0%} with frames at JPEG 90 in the same run) "
         "| 100% (a decision on each frame drawn) | - |",
         f"| Burrito Bison, picture to decision (median) | <= {GOAL_LOOK_MS} ms | "
         f"{play.look[0]:.0f} ms ({searching.look[0] / play.look[0]:.1f}x sooner than "
@@ -300,6 +301,7 @@ def main() -> int:
             plays = {"searching": play_rounds(rounds, 0.0, url, searching=True)}
             plays.update({camera: play_rounds(rounds, 0.0, url, camera)
                           for camera in ("pulled", "png", "jpeg")})
+            plays["jpeg90"] = play_rounds(rounds, 0.0, url, "jpeg", quality=90)
             plays["baseline"] = play_rounds(rounds, 1.0, url)
         offered = {key: frames_offered(url, key) for key in ("png", "jpeg")}
         lines += ["", "| play, headless | rounds | rounds a minute | decisions a second | "
@@ -311,7 +313,8 @@ def main() -> int:
                                           "searched over scales (classify(search=True))"),
                            ("pulled", "bot, pulled pictures"),
                            ("png", "bot, the screencast (PNG)"),
-                           ("jpeg", "bot, the screencast (JPEG 90)"),
+                           ("jpeg", f"bot, the screencast (JPEG {JPEG_QUALITY})"),
+                           ("jpeg90", "bot, the screencast (JPEG 90)"),
                            ("baseline", "baseline (one look a second, the blog's loop)")):
             play = plays[key]
             floor = f"{offered[key]:.0f}" if key in offered else "-"

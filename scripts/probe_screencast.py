@@ -41,6 +41,7 @@ from webbot.browser import BrowserOptions, open_browser
 from webbot.mouse import Mouse
 from webbot.screen import Screen
 from webbot.server import FixtureServer
+from webbot.stream import JPEG_QUALITY
 
 PRESSES_PAGE = """<!DOCTYPE html><body style="margin:0;background:#fff">
 <canvas id="scene" width="400" height="100" style="position:absolute;left:10px;top:10px">
@@ -70,7 +71,7 @@ class Frame:
 class Screencast:
     """The screencast of a page, every frame kept (a probe's, not the bot's)."""
 
-    def __init__(self, page: Page, image_format: str = "png") -> None:
+    def __init__(self, page: Page, image_format: str = "png", quality: int = 0) -> None:
         self.frames: list[Frame] = []
         self.cdp: CDPSession = page.context.new_cdp_session(page)
         before = time.monotonic()
@@ -80,7 +81,8 @@ class Screencast:
         self.shift = wall / 1000 - (before + after) / 2
         self.cdp.on("Page.screencastFrame", self._on_frame)
         self.cdp.send("Page.startScreencast", {"format": image_format, "everyNthFrame": 1,
-                                               "maxWidth": 8192, "maxHeight": 8192})
+                                               "maxWidth": 8192, "maxHeight": 8192,
+                                               **({"quality": quality} if quality else {})})
 
     def _on_frame(self, event: dict) -> None:
         now = time.monotonic()
@@ -108,8 +110,9 @@ def p95(values: list[float]) -> float:
     return float(np.percentile(values, 95))
 
 
-def stream_rows(page: Page, label: str, seconds: float, image_format: str) -> list[str]:
-    cast = Screencast(page, image_format)
+def stream_rows(page: Page, label: str, seconds: float, image_format: str,
+                quality: int = 0) -> list[str]:
+    cast = Screencast(page, image_format, quality)
     page.wait_for_timeout(300)
     start = len(cast.frames)
     page.wait_for_timeout(seconds * 1000)
@@ -121,8 +124,11 @@ def stream_rows(page: Page, label: str, seconds: float, image_format: str) -> li
     for frame in frames[:20]:
         decode(frame)
     decode_ms = (time.perf_counter() - started) * 1000 / min(20, len(frames))
-    return [f"| {label}, screencast ({image_format.upper()}) | {len(frames) / seconds:.0f} "
-            f"| {statistics.median(lags):.0f} ms | {p95(lags):.0f} ms | {decode_ms:.1f} ms |"]
+    kb = statistics.mean(len(base64.b64decode(frame.data)) for frame in frames) / 1024
+    quality = f" {quality}" if quality else ""
+    return [f"| {label}, screencast ({image_format.upper()}{quality}) | "
+            f"{len(frames) / seconds:.0f} | {statistics.median(lags):.0f} ms | {p95(lags):.0f} ms "
+            f"| {decode_ms:.1f} ms | {kb:.0f} KB |"]
 
 
 def pulled_row(page: Page, selector: str, label: str, count: int = 30) -> str:
@@ -135,7 +141,7 @@ def pulled_row(page: Page, selector: str, label: str, count: int = 30) -> str:
         times.append((time.perf_counter() - started) * 1000)
     page.close()
     return (f"| {label}, the bot's pulled look | {1000 / statistics.median(times):.0f} "
-            f"| - | - | (in the look: {statistics.median(times):.0f} ms) |")
+            f"| - | - | (in the look: {statistics.median(times):.0f} ms) | - |")
 
 
 # The page's wall clock at the start of each of the next four frames it makes (animation
@@ -232,8 +238,8 @@ def main() -> int:
     parser.add_argument("--save-torn", metavar="DIR",
                         help="save the windows of frames with fewer squares than one before")
     args = parser.parse_args()
-    lines = ["| pictures of | a second | reach Python after shown (median) | p95 | decode |",
-             "|---|---|---|---|---|"]
+    lines = ["| pictures of | a second | reach Python after shown (median) | p95 | decode "
+             "| a frame (mean) |", "|---|---|---|---|---|---|"]
     with FixtureServer() as server, sync_playwright() as playwright:
         browser = open_browser(playwright, BrowserOptions())
         def title() -> Page:  # a page of its own for each way of taking pictures
@@ -242,9 +248,9 @@ def main() -> int:
             page.wait_for_selector("canvas")
             return page
 
-        for image_format in ("png", "jpeg"):
+        for image_format, quality in (("png", 0), ("jpeg", 90), ("jpeg", JPEG_QUALITY)):
             lines += stream_rows(title(), "Burrito Bison title (1280x800 window)",
-                                 args.seconds, image_format)
+                                 args.seconds, image_format, quality)
         lines.append(pulled_row(title(), "canvas", "Burrito Bison title (1173x660 canvas)"))
         alone = press_figures(browser, args.presses, False, args.save_torn)
         pulled = press_figures(browser, args.presses, True, args.save_torn)

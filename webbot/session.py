@@ -47,7 +47,7 @@ from webbot.recovery import Recovery
 from webbot.screen import Box, Camera, Grab, Screen
 from webbot.server import FixtureServer
 from webbot.shown import shown
-from webbot.stream import FrameStream
+from webbot.stream import JPEG_QUALITY, FrameStream
 from webbot.tabs import Tab, open_tab
 from webbot.vision.marks import Mark, lines
 from webbot.way import Clearance
@@ -71,6 +71,7 @@ class Session:
     stream: FrameStream | None = None  # the page's screencast, once a game asked for it
     streamless: bool = False  # none to be had from this browser (said once)
     stream_format: str = "jpeg"  # the screencast's pictures: png, or jpeg (lossy, cheaper)
+    stream_quality: int = JPEG_QUALITY  # a JPEG frame's
     # The page's mouse, made again with each page and each game found on it (guarded then).
     mouse: Mouse = field(init=False)
     frame_stuck: bool = field(default=False, init=False)  # the game's frame stopped answering
@@ -230,7 +231,7 @@ class Session:
             self.stream = None
         if self.streamless:
             return None
-        stream = FrameStream(self.page, image_format or self.stream_format)
+        stream = FrameStream(self.page, image_format or self.stream_format, self.stream_quality)
         if stream.start():
             self.stream = stream
         else:

@@ -30,6 +30,12 @@ from webbot.page_scripts import page_script
 from webbot.playwright_inside import own
 
 FORMATS = ("png", "jpeg")
+# A JPEG frame's quality. At 75 a frame is about a third smaller than at 90: less for the
+# browser to encode, for Playwright's driver to pass on and for the bot to decode, on cores
+# that Chromium's own drawing mostly fills; Burrito Bison's bot decides on more of the frames
+# the game draws (scripts/bench_burrito_bison.py plays at both). What the bots read is checked
+# through JPEG 70 (tests/burrito_bison).
+JPEG_QUALITY = 75
 MAX_SIDE = 8192  # px
 # Playwright's DevTools calls wait for ever by default, and one made as the page navigates away
 # (its server stopped, the page reloaded onto an error page) may never be answered: this
@@ -75,7 +81,8 @@ class FrameStream:
     """The screencast of a page: the last KEPT_FRAMES frames kept in the order they were
     shown, waited on by the time they were shown."""
 
-    def __init__(self, page: Page, image_format: str = "png", quality: int = 90) -> None:
+    def __init__(self, page: Page, image_format: str = "png",
+                 quality: int = JPEG_QUALITY) -> None:
         if image_format not in FORMATS:
             raise ValueError(f"a screencast sends {' or '.join(FORMATS)}, not {image_format}")
         self.page = page

@@ -5,7 +5,9 @@ screen the teacher never saw, and the replica at every real size."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
+import cv2
 import numpy as np
 import pytest
 
@@ -26,6 +28,7 @@ from webbot.burrito_bison.readout import (
     white_ink,
 )
 from webbot.burrito_bison.shop import crop, price_ink
+from webbot.stream import JPEG_QUALITY
 
 REAL_RESULTS = {"distance": 774, "coins": 489, "total": 5119}
 REAL_SHOP = {"coins": 883, "price": 6100}
@@ -110,15 +113,18 @@ def test_the_bundled_pack_knows_every_digit():
                          ids=["1173x660-2", "1146x644-1", "1280x768-2", "1120x540-1"])
 def test_the_replica_numbers_read_from_glyphs_at_every_real_size(browser, fixtures_url, size,
                                                                  dpr):
-    """Every number of the results and the shop reads as the game's hook holds it, and all
-    but at most two of the five from the taught glyphs alone (no Tesseract: at 1120x540 a
-    small 8 of 489 is faint, or near a 6 too, and Tesseract's vote settles it)."""
+    """Every number of the results and the shop reads as the game's hook holds it (as drawn,
+    and through JPEG at the screencast's quality), and all but at most two of the five from
+    the taught glyphs alone (no Tesseract: at 1120x540 a small 8 of 489 is faint, or near a 6
+    too, and Tesseract's vote settles it)."""
     pack = TemplatePack()
-    inks, truth = {}, {}
+    inks, truth, through_jpeg = {}, {}, {}
     for shot, page, grab in sized_frames(browser, fixtures_url, size, dpr,
                                           ("results", "shop")):
         state = page.evaluate("__burritoTest.state()")
         image = pack_sized(grab).image
+        through_jpeg.update(numbers_on(pack, shot, pack_sized(
+            replace(grab, image=as_jpeg(grab.image, JPEG_QUALITY))).image))
         if shot == "results":
             sighting = classify(pack, image, framed=True)
             for name, picture in results_numbers(image, sighting).items():
@@ -131,8 +137,18 @@ def test_the_replica_numbers_read_from_glyphs_at_every_real_size(browser, fixtur
             # the first upgrade at level 0 costs 100 (the hook has no price)
             truth.update({"shop coins": state["coins"], "price": 100})
     assert {name: number_in(ink, pack.digits) for name, ink in inks.items()} == truth
+    assert through_jpeg == truth
     alone = {name: digits.number_of(pack.digits.read(ink)) for name, ink in inks.items()}
     assert sum(alone[name] == truth[name] for name in truth) >= len(truth) - 2, alone
+
+
+def numbers_on(pack: TemplatePack, shot: str, image: np.ndarray) -> dict[str, int | None]:
+    """The numbers the bot reads on the replica's results or shop, named as the test's."""
+    if shot == "results":
+        read = read_results(image, classify(pack, image, framed=True), pack.digits)
+        return {"distance": read.distance, "coins": read.coins, "total": read.total}
+    return {"shop coins": number_in(white_ink(crop(image, SHOP_COINS)), pack.digits),
+            "price": number_in(price_ink(crop(image, SHOP_PRICE)), pack.digits)}
 
 
 def ring(height: int = 20, width: int = 10) -> np.ndarray:
@@ -176,13 +192,20 @@ RESULTS_SIZES = ("1173x660", "1146x644", "1280x768", "1120x540")
 
 @pytest.mark.parametrize("size", sweep(list(RESULTS_SIZES), lambda size: size == "1120x540"))
 def test_a_distance_of_any_length_is_read_at_every_real_size(browser, fixtures_url, size):
+    """As drawn, and through JPEG at the screencast's quality (the bot's camera)."""
     pack = TemplatePack()
     width, height = map(int, size.split("x"))
     shots = [f"results&distance={distance}" for distance in DISTANCES]  # (scene=<shot>)
-    read = {}
+    read, through_jpeg = {}, {}
     for shot, _, seen in sized_frames(browser, fixtures_url, (width, height), 1, shots):
-        grab = pack_sized(seen)
-        sighting = classify(pack, grab.image, framed=True)
-        read[int(shot.rsplit("=", 1)[1])] = read_results(grab.image, sighting,
-                                                          pack.digits).distance
-    assert read == {distance: distance for distance in DISTANCES}
+        distance = int(shot.rsplit("=", 1)[1])
+        for image, into in ((seen.image, read), (as_jpeg(seen.image, JPEG_QUALITY), through_jpeg)):
+            grab = pack_sized(replace(seen, image=image))
+            sighting = classify(pack, grab.image, framed=True)
+            into[distance] = read_results(grab.image, sighting, pack.digits).distance
+    assert read == through_jpeg == {distance: distance for distance in DISTANCES}
+
+
+def as_jpeg(image: np.ndarray, quality: int) -> np.ndarray:
+    return cv2.imdecode(cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])[1],
+                        cv2.IMREAD_COLOR)
