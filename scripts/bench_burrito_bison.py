@@ -208,6 +208,11 @@ def searching_every_unknown_frame():
         bot_module.classify = original
 
 
+def camera_name(camera: str) -> str:
+    """The screencast's format as the tables name it: JPEG with the bot's quality."""
+    return f"JPEG {JPEG_QUALITY}" if camera == "jpeg" else camera.upper()
+
+
 def floor_rows(plays: dict[str, Play], offered: dict[str, float]) -> str:
     """The README's rows: the bot on its default camera against issue 32's goals and the
     floor (the game's frame rate), and against the same bot searching every unmarked frame
@@ -221,7 +226,7 @@ def floor_rows(plays: dict[str, Play], offered: dict[str, float]) -> str:
         f"| Burrito Bison, decisions a second | >= {GOAL_DECISIONS} | "
         f"{play.per_second:.1f} ({play.per_second / searching.per_second:.1f}x the bot "
         f"searching every unmarked frame, pulled pictures) | {floor.value:.0f} ({floor.how}; "
-        f"the screencast offers {offered[camera]:.0f}, {camera.upper()}) | "
+        f"the screencast offers {offered[camera]:.0f}, {camera_name(camera)}) | "
         f"{play.per_second / floor.value:.0%} of the floor |",
         f"| Burrito Bison, decisions for each frame the game drew (counted by the replica) "
         f"| >= 95% | {play.of_drawn:.0%} ({play.decisions} decisions, {play.drawn} frames drawn "
@@ -313,7 +318,7 @@ def main() -> int:
                                           "searched over scales (classify(search=True))"),
                            ("pulled", "bot, pulled pictures"),
                            ("png", "bot, the screencast (PNG)"),
-                           ("jpeg", f"bot, the screencast (JPEG {JPEG_QUALITY})"),
+                           ("jpeg", f"bot, the screencast ({camera_name('jpeg')})"),
                            ("jpeg90", "bot, the screencast (JPEG 90)"),
                            ("baseline", "baseline (one look a second, the blog's loop)")):
             play = plays[key]
@@ -340,10 +345,10 @@ def main() -> int:
                   "(a screen holding still) is decided on as read the time before: its "
                   "reading counts ~0 ms in the medians ("
                   + ", ".join(f"{plays[key].as_before} of {plays[key].decisions} decisions "
-                              f"({key.upper()})" for key in ("png", "jpeg"))
+                              f"({camera_name(key)})" for key in ("png", "jpeg"))
                   + "). On the screencast the bot decides "
                   + " and ".join(f"{plays[key].per_second / searching.per_second:.1f}x as often "
-                                 f"({key.upper()})" for key in ("png", "jpeg"))
+                                 f"({camera_name(key)})" for key in ("png", "jpeg"))
                   + " as when it searches every unmarked frame, and a decision follows its "
                   "picture "
                   + " and ".join(f"{searching.look[0] / plays[key].look[0]:.1f}x sooner"

@@ -7,7 +7,8 @@ all the time) and a test page whose canvas draws one black square per press, a d
 along its top edge so that the page never holds still. Printed:
 
 - frames a second, how long after it was shown a frame reaches Python (its swap time, from the
-  frame's metadata, against Date.now() read once between two readings of ours), and decoding;
+  frame's metadata, against Date.now() read once between two readings of ours), decoding and
+  a frame's mean size, as PNG and as JPEG at 90 and at the bot's quality;
 - against the bot's pulled picture of the same canvas (webbot.screen.Screen.look: a clipped
   Page.captureScreenshot) on the same page;
 - after each of N presses, every frame that came in the next 250 ms: the latest swap time
@@ -125,8 +126,8 @@ def stream_rows(page: Page, label: str, seconds: float, image_format: str,
         decode(frame)
     decode_ms = (time.perf_counter() - started) * 1000 / min(20, len(frames))
     kb = statistics.mean(len(base64.b64decode(frame.data)) for frame in frames) / 1024
-    quality = f" {quality}" if quality else ""
-    return [f"| {label}, screencast ({image_format.upper()}{quality}) | "
+    named = f"{image_format.upper()} {quality}" if quality else image_format.upper()
+    return [f"| {label}, screencast ({named}) | "
             f"{len(frames) / seconds:.0f} | {statistics.median(lags):.0f} ms | {p95(lags):.0f} ms "
             f"| {decode_ms:.1f} ms | {kb:.0f} KB |"]
 

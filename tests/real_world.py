@@ -33,9 +33,12 @@ PUZLOGIC_LEVELS = {"puzlogic-map-1.png": 1, "puzlogic-map-2.png": 2, "puzlogic-m
 Perturbation = Callable[[np.ndarray], np.ndarray]
 
 
-def _jpeg(image: np.ndarray, quality: int = 70) -> np.ndarray:
-    _, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
-    return cv2.imdecode(data, cv2.IMREAD_COLOR)
+def through_jpeg(image: np.ndarray, quality: int = 70, shift: int = 0) -> np.ndarray:
+    """The picture through JPEG; `shift` px of its edge before it, above and left, so that
+    JPEG's 8 and 16 px blocks fall elsewhere on it (a screencast encodes the whole window)."""
+    padded = cv2.copyMakeBorder(image, shift, 0, shift, 0, cv2.BORDER_REPLICATE)
+    _, data = cv2.imencode(".jpg", padded, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    return cv2.imdecode(data, cv2.IMREAD_COLOR)[shift:, shift:]
 
 
 PERTURBATIONS: dict[str, Perturbation] = {
@@ -44,7 +47,7 @@ PERTURBATIONS: dict[str, Perturbation] = {
                                       interpolation=cv2.INTER_AREA),
     "1.25x": lambda image: cv2.resize(image, None, fx=1.25, fy=1.25,
                                       interpolation=cv2.INTER_LINEAR),
-    "JPEG 70": _jpeg,
+    "JPEG 70": through_jpeg,
 }
 
 

@@ -33,8 +33,8 @@ FORMATS = ("png", "jpeg")
 # A JPEG frame's quality. At 75 a frame is about a third smaller than at 90: less for the
 # browser to encode, for Playwright's driver to pass on and for the bot to decode, on cores
 # that Chromium's own drawing mostly fills; Burrito Bison's bot decides on more of the frames
-# the game draws (scripts/bench_burrito_bison.py plays at both). What the bots read is checked
-# through JPEG 70 (tests/burrito_bison).
+# the game draws (scripts/bench_burrito_bison.py plays at both). What it reads is checked
+# through JPEG 70, wherever JPEG's blocks fall (tests/burrito_bison).
 JPEG_QUALITY = 75
 MAX_SIDE = 8192  # px
 # Playwright's DevTools calls wait for ever by default, and one made as the page navigates away

@@ -14,6 +14,7 @@ from tests.conftest import REFERENCE
 from webbot.burrito_bison.layout import SHOTS
 from webbot.burrito_bison.matching import FINE_BLUR, ZOOMED, Matcher, TemplatePack, _place
 from webbot.screen import Grab, Screen
+from webbot.stream import JPEG_QUALITY
 
 REAL = REFERENCE / "burrito-bison"
 REAL_TEMPLATES = REAL / "templates"
@@ -27,6 +28,10 @@ needs_reference = pytest.mark.skipif(not REAL_TEMPLATES.is_dir(),
                                      reason="../shared/reference/burrito-bison is absent")
 
 GAME = "burrito-bison/index.html"
+# What the bot reads is checked through JPEG at this quality: the screencast's, or harsher.
+JPEG = min(70, JPEG_QUALITY)
+# Where JPEG's blocks fall on a picture moves what it smears (tests.real_world.through_jpeg).
+JPEG_SHIFTS = (0, 5, 11)
 
 
 def shot_query(shot: str) -> str:

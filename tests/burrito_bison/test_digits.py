@@ -7,12 +7,12 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
-import cv2
 import numpy as np
 import pytest
 
-from tests.burrito_bison.conftest import REAL, needs_reference, sized_frames
+from tests.burrito_bison.conftest import JPEG, JPEG_SHIFTS, REAL, needs_reference, sized_frames
 from tests.conftest import run_webbot, sweep
+from tests.real_world import through_jpeg
 from webbot.burrito_bison import digits
 from webbot.burrito_bison.bot import pack_sized
 from webbot.burrito_bison.layout import SHOP_COINS, SHOP_PRICE
@@ -28,7 +28,6 @@ from webbot.burrito_bison.readout import (
     white_ink,
 )
 from webbot.burrito_bison.shop import crop, price_ink
-from webbot.stream import JPEG_QUALITY
 
 REAL_RESULTS = {"distance": 774, "coins": 489, "total": 5119}
 REAL_SHOP = {"coins": 883, "price": 6100}
@@ -114,17 +113,18 @@ def test_the_bundled_pack_knows_every_digit():
 def test_the_replica_numbers_read_from_glyphs_at_every_real_size(browser, fixtures_url, size,
                                                                  dpr):
     """Every number of the results and the shop reads as the game's hook holds it (as drawn,
-    and through JPEG at the screencast's quality), and all but at most two of the five from
+    and through JPEG: the screencast's pictures), and all but at most two of the five from
     the taught glyphs alone (no Tesseract: at 1120x540 a small 8 of 489 is faint, or near a 6
     too, and Tesseract's vote settles it)."""
     pack = TemplatePack()
-    inks, truth, through_jpeg = {}, {}, {}
+    inks, truth, jpeg_read = {}, {}, {}
     for shot, page, grab in sized_frames(browser, fixtures_url, size, dpr,
                                           ("results", "shop")):
         state = page.evaluate("__burritoTest.state()")
         image = pack_sized(grab).image
-        through_jpeg.update(numbers_on(pack, shot, pack_sized(
-            replace(grab, image=as_jpeg(grab.image, JPEG_QUALITY))).image))
+        for shift in JPEG_SHIFTS:
+            jpeg_read[shift] = {**jpeg_read.get(shift, {}), **numbers_on(pack, shot, pack_sized(
+                replace(grab, image=through_jpeg(grab.image, JPEG, shift))).image)}
         if shot == "results":
             sighting = classify(pack, image, framed=True)
             for name, picture in results_numbers(image, sighting).items():
@@ -137,7 +137,7 @@ def test_the_replica_numbers_read_from_glyphs_at_every_real_size(browser, fixtur
             # the first upgrade at level 0 costs 100 (the hook has no price)
             truth.update({"shop coins": state["coins"], "price": 100})
     assert {name: number_in(ink, pack.digits) for name, ink in inks.items()} == truth
-    assert through_jpeg == truth
+    assert jpeg_read == dict.fromkeys(JPEG_SHIFTS, truth)
     alone = {name: digits.number_of(pack.digits.read(ink)) for name, ink in inks.items()}
     assert sum(alone[name] == truth[name] for name in truth) >= len(truth) - 2, alone
 
@@ -192,20 +192,19 @@ RESULTS_SIZES = ("1173x660", "1146x644", "1280x768", "1120x540")
 
 @pytest.mark.parametrize("size", sweep(list(RESULTS_SIZES), lambda size: size == "1120x540"))
 def test_a_distance_of_any_length_is_read_at_every_real_size(browser, fixtures_url, size):
-    """As drawn, and through JPEG at the screencast's quality (the bot's camera)."""
+    """As drawn, and through JPEG (the screencast's pictures)."""
     pack = TemplatePack()
     width, height = map(int, size.split("x"))
     shots = [f"results&distance={distance}" for distance in DISTANCES]  # (scene=<shot>)
-    read, through_jpeg = {}, {}
+    pictures = {"as drawn": lambda image: image} | {
+        f"JPEG {JPEG} shifted {shift} px": lambda image, shift=shift:
+        through_jpeg(image, JPEG, shift) for shift in JPEG_SHIFTS}
+    read = {}
     for shot, _, seen in sized_frames(browser, fixtures_url, (width, height), 1, shots):
         distance = int(shot.rsplit("=", 1)[1])
-        for image, into in ((seen.image, read), (as_jpeg(seen.image, JPEG_QUALITY), through_jpeg)):
-            grab = pack_sized(replace(seen, image=image))
+        for name, picture in pictures.items():
+            grab = pack_sized(replace(seen, image=picture(seen.image)))
             sighting = classify(pack, grab.image, framed=True)
-            into[distance] = read_results(grab.image, sighting, pack.digits).distance
-    assert read == through_jpeg == {distance: distance for distance in DISTANCES}
-
-
-def as_jpeg(image: np.ndarray, quality: int) -> np.ndarray:
-    return cv2.imdecode(cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])[1],
-                        cv2.IMREAD_COLOR)
+            read.setdefault(name, {})[distance] = read_results(grab.image, sighting,
+                                                               pack.digits).distance
+    assert read == dict.fromkeys(pictures, {distance: distance for distance in DISTANCES})

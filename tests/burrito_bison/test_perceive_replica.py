@@ -14,8 +14,9 @@ import numpy as np
 import pytest
 
 from tests import processes
-from tests.burrito_bison.conftest import hidden_at_places, sized_frames
+from tests.burrito_bison.conftest import JPEG, hidden_at_places, sized_frames
 from tests.conftest import sweep
+from tests.real_world import through_jpeg
 from webbot.burrito_bison.bot import pack_sized
 from webbot.burrito_bison.layout import SHOTS
 from webbot.burrito_bison.matching import TemplatePack
@@ -118,7 +119,7 @@ def test_every_screen_and_its_buttons_at_the_real_sizes(browser, fixtures_url, p
         # (the half-size look at a place hides no crop there: as drawn, as a screencast's
         # JPEG, faded)
         image = pack_sized(seen).image
-        jpeg = cv2.imdecode(cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 70])[1], 1)
+        jpeg = through_jpeg(image, JPEG)
         for variant in (image, jpeg, (image * 0.4).astype(np.uint8)):
             assert not hidden_at_places(pack, variant), (shot, hidden_at_places(pack, variant))
         if sighting.screen == "ring":

@@ -3,11 +3,10 @@ replica's, whose state the test hook confirms."""
 
 from __future__ import annotations
 
-import cv2
-
-from tests.burrito_bison.conftest import REAL, needs_reference
+from tests.burrito_bison.conftest import JPEG, JPEG_SHIFTS, REAL, needs_reference
+from tests.real_world import through_jpeg
 from webbot.burrito_bison.bot import pack_sized
-from webbot.burrito_bison.layout import SHOP_COLUMNS, SHOP_ROWS
+from webbot.burrito_bison.layout import SHOP_CARD, SHOP_COLUMNS, SHOP_ROWS
 from webbot.burrito_bison.matching import TemplatePack
 from webbot.burrito_bison.pack import cut_pack, scene
 from webbot.burrito_bison.perceive import framed_game, read_image
@@ -31,6 +30,8 @@ def test_the_real_shop_reads_its_locks_name_level_and_price(tmp_path):
     assert [c.slot for c in cards if c.locked] == [7, 9, 10, 11, 12, 13, 14]
     detail = read_detail(game, pack.digits)
     assert (detail.name, detail.level, detail.price) == ("ELASTIC CABLES", 1, 6100)
+    assert {read_name(through_jpeg(game, JPEG, shift)) for shift in JPEG_SHIFTS} == \
+        {"ELASTIC CABLES"}
     assert not detail.buyable and not detail.maxed  # 883 coins: the button is grey
 
 
@@ -56,19 +57,28 @@ def test_the_replica_shop_reads_as_the_game_holds_it(page, fixtures_url):
     assert (poor.price, poor.buyable) == (100, False)
 
 
-def test_every_upgrade_s_name_reads_the_same_through_jpeg(page, fixtures_url):
+# The replica's upgrades (game.js SHOP), as their cards name them.
+UPGRADES = {"ELASTIC CABLES", "TURNBUCKLE", "FLYING LEAP", "BIG STRETCH", "COIN MAGNET",
+            "PIGGY BANK", "GOLD RUSH", "SUGAR RUSH", "FAST FUEL", "ROCKET SLAM", "DOUBLE SLAM",
+            "AFTERBURNER", "SOFT LANDING", "JELLY LEGS", "GUMMY GROWTH"}
+
+
+def test_every_upgrade_s_name_reads_right_through_jpeg(page, fixtures_url):
     """A name is read from its red lettering, and JPEG (the screencast's pictures) keeps colour
     at half the resolution, smearing it between letters: the bot once read the screencast's
-    COIN MAGNET as COM MAGNET. Every card's name reads through JPEG 70 as drawn."""
+    COIN MAGNET as COM MAGNET. Every card's name reads right, as drawn and through JPEG
+    wherever its blocks fall."""
     shop_frame(page, fixtures_url, "coins=300")
     box = page.locator("canvas").bounding_box()
-    drawn, through_jpeg = [], []
+    width, height = SHOP_CARD
+    read: dict[str, set[str]] = {}
     for slot in range(15):
-        page.mouse.click(box["x"] + SHOP_COLUMNS[slot % 4] * box["width"] / 1173,
-                         box["y"] + SHOP_ROWS[slot // 4] * box["height"] / 660)
+        page.mouse.click(
+            box["x"] + (SHOP_COLUMNS[slot % 4] + width / 2) * box["width"] / 1173,
+            box["y"] + (SHOP_ROWS[slot // 4] + height / 2) * box["height"] / 660)
         image = pack_sized(Screen(page, "canvas").wait_until_still(max_changed=0.02)).image
-        drawn.append(read_name(image))
-        through_jpeg.append(read_name(cv2.imdecode(
-            cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 70])[1], cv2.IMREAD_COLOR)))
-    assert len(set(drawn)) == 15 and all(drawn), drawn
-    assert through_jpeg == drawn
+        read.setdefault("as drawn", set()).add(read_name(image))
+        for shift in JPEG_SHIFTS:
+            read.setdefault(f"JPEG {JPEG} shifted {shift} px", set()).add(
+                read_name(through_jpeg(image, JPEG, shift)))
+    assert read == dict.fromkeys(read, UPGRADES)

@@ -131,6 +131,8 @@ def read_name(image: np.ndarray) -> str:
     than the rest: JPEG keeps colour at half the resolution and smears it into the gaps
     between letters (the screencast's "COIN" read "COM"), brightness at full."""
     picture = crop(image, SHOP_NAME)
+    if picture.size == 0:
+        return ""
     hsv = cv2.cvtColor(picture, cv2.COLOR_BGR2HSV)
     red = ((hsv[..., 0] <= 8) | (hsv[..., 0] >= 170)) & (hsv[..., 1] >= 120) & (hsv[..., 2] >= 90)
     near = cv2.dilate(red.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
