@@ -14,6 +14,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from webbot.vision.pixels import value_and_chroma
+
 DARK_LEVEL = 66       # the grey of outlines and given numbers (#424242)
 DARK_CHROMA = 90      # a dark blue piece is as dark as the outline, but far from grey
 WHITE = (50, 200)     # saturation at most, value at least
@@ -36,8 +38,7 @@ def _hsv(pixels: np.ndarray) -> np.ndarray:
 
 def chroma(canvas: np.ndarray) -> np.ndarray:
     """Per pixel, its largest channel minus its smallest (0 for a grey)."""
-    b, g, r = cv2.split(canvas)
-    return cv2.subtract(cv2.max(cv2.max(b, g), r), cv2.min(cv2.min(b, g), r))
+    return value_and_chroma(canvas)[1]
 
 
 def off_background(canvas: np.ndarray, background: np.ndarray) -> np.ndarray:

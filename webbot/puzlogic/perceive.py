@@ -44,6 +44,7 @@ from webbot.puzlogic.model import (
 from webbot.vision.digits import DigitReader
 from webbot.vision.labels import Key
 from webbot.vision.marks import Mark
+from webbot.vision.pixels import value_and_chroma
 from webbot.vision.region import find_game
 
 COLUMNS, ROWS = 16, 11
@@ -153,8 +154,8 @@ def recognises(image: np.ndarray) -> bool:
 def classify(picture: Picture) -> str:
     """title, select, level, completed or unknown."""
     canvas = picture.canvas
-    overlay = canvas[100:440:4, 20:780:4].astype(np.int16)
-    greyish = (overlay.max(axis=2) < 110) & (overlay.max(axis=2) - overlay.min(axis=2) < 25)
+    value, spread = value_and_chroma(canvas[100:440:4, 20:780:4])
+    greyish = (value < 110) & (spread < 25)
     if greyish.mean() > 0.8 and mask(canvas[35:70, 290:510], "white").sum() > 150:
         return "completed"
     logo = np.array([canvas[48, 200], canvas[48, 280], canvas[120, 440], canvas[48, 680]])

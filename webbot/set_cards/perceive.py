@@ -17,6 +17,7 @@ from webbot.errors import WebbotError
 from webbot.files import InputError, read_bytes
 from webbot.inputs import MAX_IMAGE_BYTES, decode_image
 from webbot.set_cards.model import Card, Reading
+from webbot.vision.pixels import value_and_chroma
 
 STANDARD_HEIGHT = 124  # twice the small card: stripes 4 px apart, a median filter keeps them
 MIN_HEIGHT = 24  # below this stripes blur into a solid fill
@@ -115,14 +116,6 @@ def read_attributes(image: np.ndarray) -> tuple[Card, dict[str, float]]:
     doubts = {"count": count_doubt, "shape": shape_doubt, "color": color_doubt,
               "fill": fill_doubt}
     return Card(len(shapes), shape, color, fill), doubts
-
-
-def value_and_chroma(picture: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Each pixel's max channel and its max - min (8-bit), by OpenCV: numpy's max over a last
-    axis of 3 is many times slower."""
-    blue, green, red = cv2.split(picture)
-    value = cv2.max(cv2.max(blue, green), red)
-    return value, cv2.subtract(value, cv2.min(cv2.min(blue, green), red))
 
 
 def _standard(image: np.ndarray) -> np.ndarray:

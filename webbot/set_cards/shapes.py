@@ -14,9 +14,10 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from webbot.set_cards.perceive import mean_hue, value_and_chroma
+from webbot.set_cards.perceive import mean_hue
 from webbot.set_cards.second_look import fill_level, paper_and_ink
 from webbot.vision.percentile import percentile
+from webbot.vision.pixels import value_and_chroma
 
 # Paper: bright and grey (a tinted photo's white included). Ink: coloured; JPEG smears the
 # chroma of thin strokes (a green stripe drops to ~40), so ink is what is clearly coloured and

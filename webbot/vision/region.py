@@ -8,6 +8,7 @@ import cv2
 import numpy as np
 
 from webbot.errors import WebbotError
+from webbot.vision.pixels import brightest
 
 
 class GameNotFound(WebbotError):
@@ -39,11 +40,11 @@ def find_game(image: np.ndarray, aspect: float, *, min_width: int = 200,
     pixels whose bounding box has the game's proportions and which fills that box; a canvas
     screenshot is one such block from edge to edge.
     """
-    for black in BLACK_LEVELS:
+    height, width = image.shape[:2]
+    for black in BLACK_LEVELS if image.size else ():
         found = _framed_block(image, aspect, min_width, black, tolerance)
         if found is not None:
             return found
-    height, width = image.shape[:2]
     raise GameNotFound(f"no {aspect:.3g}:1 game area framed by black in the "
                        f"{width}x{height} picture")
 
@@ -70,8 +71,7 @@ def _framed_block(image: np.ndarray, aspect: float, min_width: int, black: int,
 
 
 def _non_black(image: np.ndarray, black: int) -> np.ndarray:
-    brightest = np.maximum(np.maximum(image[..., 0], image[..., 1]), image[..., 2])
-    return (brightest > black).astype(np.uint8)
+    return (brightest(image) > black).astype(np.uint8)
 
 
 def _refine(image: np.ndarray, black: int, x: int, y: int, w: int, h: int, step: int) -> Region:
@@ -79,9 +79,14 @@ def _refine(image: np.ndarray, black: int, x: int, y: int, w: int, h: int, step:
     y0, y1 = max(0, y - step), min(image.shape[0], y + h + step)
     x0, x1 = max(0, x - step), min(image.shape[1], x + w + step)
     inner = _non_black(image[y0:y1, x0:x1], black)
-    rows = np.nonzero(inner[:, step:-step or None].mean(axis=1) > 0.5)[0]
-    cols = np.nonzero(inner[step:-step or None, :].mean(axis=0) > 0.5)[0]
+    rows = np.nonzero(_mostly(inner[:, step:-step or None], axis=1))[0]
+    cols = np.nonzero(_mostly(inner[step:-step or None, :], axis=0))[0]
     if not len(rows) or not len(cols):
         return Region(x, y, w, h)
     return Region(int(x0 + cols[0]), int(y0 + rows[0]), int(cols[-1] - cols[0] + 1),
                   int(rows[-1] - rows[0] + 1))
+
+
+def _mostly(mask: np.ndarray, axis: int) -> np.ndarray:
+    """Where more than half of a 0/1 mask's lines along `axis` are 1 (its mean above 0.5)."""
+    return 2 * np.count_nonzero(mask, axis=axis) > mask.shape[axis]
