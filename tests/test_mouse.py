@@ -138,6 +138,33 @@ def test_a_click_sent_soon_lands_and_says_when_it_is_done(page, pages_url):
     assert kinds == [("mousedown", 100, 100), ("mouseup", 100, 100)]
 
 
+def test_a_hover_sent_soon_goes_out_before_the_press_and_is_no_input_to_show(page,
+                                                                             pages_url):
+    """A hand made ready over a piece while the second picture of the level comes: its move
+    goes out while the caller waits on the page; the press after it waits for it; and a
+    picture asked before the move still shows the game as it is (a hover takes nothing), so
+    the mouse's `acted_at` stays."""
+    page.goto(f"{pages_url}events.html")
+    mouse = Mouse(page)
+    before = mouse.acted_at
+    mouse.hover_soon(168, 158)
+    assert mouse.busy and mouse.rests_at(168, 158)
+    while mouse.busy:  # a look's calls let it out
+        page.evaluate("1")
+    mouse.check()
+    assert mouse.acted_at == before
+    assert [e["type"] for e in events_of(page)] == ["mousemove"]
+
+    mouse.hover_soon(168, 158)  # resting there: nothing sent
+    assert not mouse.busy
+    mouse.hover_soon(200, 200, steps=1)
+    mouse.click(200, 200)  # waits for the move; makes none of its own
+    kinds = [(e["type"], e["x"], e["y"]) for e in events_of(page)]
+    assert kinds[1:] == [("mousemove", 150, 160), ("mousedown", 150, 160),
+                         ("mouseup", 150, 160)]
+    assert mouse.acted_at > before
+
+
 def test_inputs_sent_soon_to_a_page_that_stops_answering_end_in_a_clear_error(browser,
                                                                               pages_url):
     from webbot.answer import NoAnswer

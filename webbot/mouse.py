@@ -155,6 +155,17 @@ class Mouse:
         self._send([*self._moves_onto((x, y), step_px, steps), ("down", x, y), ("up", x, y)],
                    (x, y))
 
+    def hover_soon(self, x: float, y: float, step_px: float | None = None,
+                   steps: int | None = None) -> None:
+        """As `hover`, the moves going out as `drag_soon`'s do while the caller goes on. Not
+        an input a look must show (`acted_at` stays): a hand made ready over what a game takes
+        on a press, whose press comes next (a picture asked before the moves still shows the
+        game as it is)."""
+        self.finish()
+        moves = self._moves_onto((x, y), step_px, steps)
+        if moves:
+            self._send(moves, (x, y), acts=False)
+
     @property
     def busy(self) -> bool:
         """Inputs sent by drag_soon or click_soon are not all taken by the page yet."""
@@ -198,10 +209,12 @@ class Mouse:
         return [("move", x, y) for x, y in path(self.position, point,
                                                  step_px or self.step_px, steps=steps)]
 
-    def _send(self, inputs: list[tuple[str, float, float]], ends_at: Point) -> None:
+    def _send(self, inputs: list[tuple[str, float, float]], ends_at: Point,
+              acts: bool = True) -> None:
         async def sent() -> None:
             await answer.mouse_soon(self.page, inputs)
-            self.acted_at = time.monotonic()
+            if acts:
+                self.acted_at = time.monotonic()
 
         self.position = ends_at
         self._others_seen = self.others()

@@ -1,3 +1,5 @@
+import math
+
 import pytest
 
 from webbot.puzlogic.act import Tempo
@@ -36,6 +38,8 @@ def test_a_hand_made_ready_checks_the_way_there_moves_onto_it_and_presses_nothin
     Hands(mouse).ready(_Unscaled(), (168, 158))  # canvas point (118, 118)
     assert checked == [(168, 158)]  # (the way's own check runs at most every half second)
     assert mouse.rests_at(168, 158)
+    mouse.finish()  # (the move goes out while the bot reads its second picture)
+    assert mouse.acted_at == -math.inf  # (a picture asked before it still stands)
     events = page.evaluate("window.events")
     assert [e["type"] for e in events] == ["mousemove"]
     assert (events[-1]["x"], events[-1]["y"]) == (118, 118)

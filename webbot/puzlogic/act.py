@@ -66,11 +66,12 @@ class Hands:
         """The mouse onto `point` for a press to come, not pressed: the way there checked as
         before a press (Mouse.guard, at most every half second: the press then finds it
         checked; `check_now`, whenever it was last checked) and the mouse moved (unless it
-        rests there already)."""
+        rests there already) while the caller goes on (the press waits for it; a picture
+        asked before it still stands: Mouse.hover_soon)."""
         x, y = observation.page_point(point)
         if self.mouse.guard:
             self.mouse.guard(x, y, **({"every_s": 0} if check_now else {}))
-        self.mouse.hover(x, y, steps=self.tempo.reach_steps)
+        self.mouse.hover_soon(x, y, steps=self.tempo.reach_steps)
 
     def drag(self, observation: Observation, start: Point, end: Point) -> None:
         """A quick hand (a piece follows the pointer)."""

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
 from webbot.debug import Recorder
@@ -130,22 +129,17 @@ class Eyes:
         """`first` and the next look at the level, read (each None, and why, when it shows no
         board to read): the picture asked right after `first` when it was (Screen.grab's
         `then`), which Chromium takes while `first` is read (reading it on a thread instead
-        slowed both: the interpreter's lock). The second is read on a thread while what
-        `meanwhile` returned waits on the browser, which leaves the lock free (`meanwhile`
-        itself, a solver, say, runs before: it would hold the lock)."""
+        slowed both: the interpreter's lock). What `meanwhile` returned runs before the second
+        is waited for: the hand's moves go out while it comes (Hands.ready)."""
         if first.view is not None or first.screen != "level":
             return [self._readable(first)]
         read, _ = self._readable(first)
-        second = self.wait_for_screen("level", read=False)
         if read is None:  # no board on it
-            return [self._readable(second)]
+            return [self._readable(self.wait_for_screen("level", read=False))]
         move = meanwhile(read) if meanwhile is not None and read.view is not None else None
-        if move is None:
-            return [(read, ""), self._readable(second)]
-        with ThreadPoolExecutor(1, thread_name_prefix="second-reading") as pool:
-            reading = pool.submit(self._readable, second)
+        if move is not None:
             move()
-            return [(read, ""), reading.result()]
+        return [(read, ""), self._readable(self.wait_for_screen("level", read=False))]
 
     def _readable(self, observation: Observation) -> tuple[Observation | None, str]:
         """`observation` read; None (and why) when it shows no board to read: a look at a
