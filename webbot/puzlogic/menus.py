@@ -29,6 +29,12 @@ SELECT_LOOK_S = 0.2
 # look that still shows the overlay, for this long at most.
 PRESS_FOR_S = 5
 FRAME_S = 1 / 60  # a page frame: how much later to press after a press the game ignored
+# How close the pace's halving comes to the game's moment: a press's own timing wanders by a
+# few milliseconds (a pause's end, the input's way to the page). A game whose timing varies
+# more (it ignored a press as late as one it took: it answers on its frames, say) is given a
+# frame and a half from then on, each press nearer than that no surer.
+FINE_S = 0.004
+COARSE_S = 1.5 * FRAME_S
 
 
 class Menus:
@@ -183,30 +189,34 @@ class PressPace:
     """When the game takes a press of Level Completed's button, as the presses so far say:
     `taken_s` the shortest wait from the level's last drop after which one was taken, and
     `ignored_s` the longest wait, shorter than that, at which one was ignored (the first press
-    of a run is made from the first picture that shows the button, as the overlay fades in)."""
+    of a run is made from the first picture that shows the button, as the overlay fades in);
+    `close_s` how near the two are worth bringing (FINE_S, or COARSE_S for a game whose
+    timing varies)."""
 
     taken_s: float = math.inf
     ignored_s: float = -math.inf
+    close_s: float = FINE_S
 
     def wait_s(self) -> float:
         """How long after the last drop to press: halfway between the two while they are
-        more than a frame apart (a press ignored there costs a look, once; one taken is that
-        much sooner on every level after), else the shortest wait taken (the game answers
-        on its frames: closer than that is no surer)."""
+        more than `close_s` apart (a press ignored there costs a look, once; one taken is that
+        much sooner on every level after), else the shortest wait taken."""
         if math.isfinite(self.taken_s + self.ignored_s) and \
-                self.taken_s - self.ignored_s > 1.5 * FRAME_S:
+                self.taken_s - self.ignored_s > self.close_s:
             return (self.taken_s + self.ignored_s) / 2
         return self.taken_s
 
     def pressed(self, waited_s: float, taken: bool) -> None:
         """What a press `waited_s` after the level's last drop says: taken, the game needs no
         longer; ignored though it waited as long as one taken before, the game needs a frame
-        more (its timing varies, or it ignored the press for another reason)."""
+        more, and its timing varies (it answers on its frames, say): halving stops a frame
+        and a half away from then on."""
         if taken:
             self.taken_s = min(self.taken_s, waited_s)
             if self.ignored_s >= self.taken_s:  # (the game's timing varies)
-                self.ignored_s = -math.inf
+                self.ignored_s, self.close_s = -math.inf, COARSE_S
         elif waited_s >= self.taken_s:
             self.ignored_s, self.taken_s = waited_s, waited_s + FRAME_S
+            self.close_s = COARSE_S
         else:
             self.ignored_s = max(self.ignored_s, waited_s)
