@@ -28,14 +28,9 @@ SELECT_LOOK_S = 0.2
 # replica), so a button is pressed from the first picture that shows it, and again after each
 # look that still shows the overlay, for this long at most.
 PRESS_FOR_S = 5
-FRAME_S = 1 / 60  # a page frame: how much later to press after a press the game ignored
 # How close the pace's halving comes to the game's moment: a press's own timing wanders by a
-# few milliseconds (a pause's end, the input's way to the page). A game whose timing varies
-# more (it ignored a press as late as one it took: it answers on its frames, say) is given a
-# frame and a half from then on, each press nearer than that no surer.
+# few milliseconds (a pause's end, the input's way to the page).
 FINE_S = 0.004
-COARSE_S = 1.5 * FRAME_S
-
 
 class Menus:
     def __init__(self, eyes: Eyes, hands: Hands, records: Records, phases: Phases,
@@ -188,35 +183,33 @@ class Menus:
 class PressPace:
     """When the game takes a press of Level Completed's button, as the presses so far say:
     `taken_s` the shortest wait from the level's last drop after which one was taken, and
-    `ignored_s` the longest wait, shorter than that, at which one was ignored (the first press
-    of a run is made from the first picture that shows the button, as the overlay fades in);
-    `close_s` how near the two are worth bringing (FINE_S, or COARSE_S for a game whose
-    timing varies)."""
+    `ignored_s` the longest at which one was ignored (the first press of a run is made from
+    the first picture that shows the button, as the overlay fades in). While every press
+    ignored waited less than every press taken, the game's moment lies between them; once one
+    did not, the game's timing varies (it answers on its frames, say: a press a little before
+    its moment is taken on some levels, not on others), and `varies`."""
 
     taken_s: float = math.inf
     ignored_s: float = -math.inf
-    close_s: float = FINE_S
+    varies: bool = False
 
     def wait_s(self) -> float:
         """How long after the last drop to press: halfway between the two while they are
-        more than `close_s` apart (a press ignored there costs a look, once; one taken is that
-        much sooner on every level after), else the shortest wait taken."""
+        more than FINE_S apart (a press ignored there costs a look, once; one taken is that
+        much sooner on every level after), else the shortest wait taken; for a game whose
+        timing varies, just past the longest wait it ignored (each press it ignores moves the
+        next one past it: the latest its moment came so far)."""
+        if self.varies:
+            return self.ignored_s + FINE_S
         if math.isfinite(self.taken_s + self.ignored_s) and \
-                self.taken_s - self.ignored_s > self.close_s:
+                self.taken_s - self.ignored_s > FINE_S:
             return (self.taken_s + self.ignored_s) / 2
         return self.taken_s
 
     def pressed(self, waited_s: float, taken: bool) -> None:
-        """What a press `waited_s` after the level's last drop says: taken, the game needs no
-        longer; ignored though it waited as long as one taken before, the game needs a frame
-        more, and its timing varies (it answers on its frames, say): halving stops a frame
-        and a half away from then on."""
+        """What a press `waited_s` after the level's last drop says."""
         if taken:
             self.taken_s = min(self.taken_s, waited_s)
-            if self.ignored_s >= self.taken_s:  # (the game's timing varies)
-                self.ignored_s, self.close_s = -math.inf, COARSE_S
-        elif waited_s >= self.taken_s:
-            self.ignored_s, self.taken_s = waited_s, waited_s + FRAME_S
-            self.close_s = COARSE_S
         else:
             self.ignored_s = max(self.ignored_s, waited_s)
+        self.varies = self.varies or self.ignored_s >= self.taken_s
