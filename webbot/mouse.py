@@ -48,7 +48,8 @@ class Mouse:
         self.pause_ms = pause_ms
         self.position: Point | None = None
         # When the last input was taken by the page (time.monotonic()): a picture meant to
-        # show what an input did must be drawn after it (webbot.screen).
+        # show what an input did must be drawn after it (webbot.screen). Not moved by a hover
+        # sent soon (hover_soon), which is no input a picture must show.
         self.acted_at = -math.inf
         self.pressed_at = -math.inf  # when the last click's press was sent (time.monotonic())
         self.guard = guard
@@ -57,7 +58,7 @@ class Mouse:
         # was last moved.
         self.others = others
         self._others_seen = others()
-        self._gesture: asyncio.Task | None = None  # inputs under way (drag_soon, click_soon)
+        self._gesture: asyncio.Task | None = None  # inputs under way (the *_soon calls)
 
     def move_to(self, x: float, y: float, step_px: float | None = None,
                 steps: int | None = None) -> None:
@@ -168,7 +169,8 @@ class Mouse:
 
     @property
     def busy(self) -> bool:
-        """Inputs sent by drag_soon or click_soon are not all taken by the page yet."""
+        """Inputs sent by drag_soon, click_soon or hover_soon are not all taken by the page
+        yet."""
         return self._gesture is not None and not self._gesture.done()
 
     def finish(self, seconds: float = answer.ANSWER_S) -> None:

@@ -128,10 +128,10 @@ class PuzlogicBot:
 
     def _hand_ready(self, first: Observation) -> Callable[[], None] | None:
         """The mouse made ready on the tray piece the first reading's one solution drags first
-        (Hands.ready), while the second reading is made: the drag then starts there, a frame
-        and the way's check sooner. A second reading that differs only moves the mouse
-        elsewhere (the game takes a piece on a press, not on a hover). None when the policy
-        would not drag first."""
+        (Hands.ready), its move going out while the second picture comes: the drag then
+        starts there, a frame and the way's check sooner. A second reading that differs only
+        moves the mouse elsewhere (the game takes a piece on a press, not on a hover). None
+        when the policy would not drag first."""
         view = first.view
         if self.solve is None or view is None or view.placed or view.red:
             return None  # (a board left half done or wrong is restarted first)

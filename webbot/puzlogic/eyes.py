@@ -93,8 +93,8 @@ class Eyes:
         """A level screen read twice alike and without doubts, with its puzzle. `first`: a
         look at the level already taken, the first reading (one not read yet is read while
         Chromium takes the second picture, when it was asked with `first`). `meanwhile` is
-        given that first reading, and what it returns runs while the second picture is read
-        (the hand made ready for what the reading says; nothing the game takes)."""
+        given that first reading, and what it returns runs before the second picture is waited
+        for (the hand made ready for what the reading says; nothing the game takes)."""
         previous: Puzzle | None = None
         doubts: list[str] = []
         with self.phases("reading"):

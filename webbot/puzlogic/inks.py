@@ -14,7 +14,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from webbot.vision.pixels import value_and_chroma
+from webbot.vision.pixels import brightest, value_and_chroma
 
 DARK_LEVEL = 66       # the grey of outlines and given numbers (#424242)
 DARK_CHROMA = 90      # a dark blue piece is as dark as the outline, but far from grey
@@ -44,8 +44,7 @@ def chroma(canvas: np.ndarray) -> np.ndarray:
 def off_background(canvas: np.ndarray, background: np.ndarray) -> np.ndarray:
     """Per pixel, how far its farthest channel is from the background's."""
     flat = tuple(float(v) for v in np.clip(np.round(background), 0, 255)) + (0.0,)
-    b, g, r = cv2.split(cv2.absdiff(canvas, flat))
-    return cv2.max(cv2.max(b, g), r)
+    return brightest(cv2.absdiff(canvas, flat))
 
 
 def _gray(bgr: np.ndarray) -> float:
