@@ -9,9 +9,7 @@ import statistics
 
 import pytest
 
-from webbot.puzlogic.menus import FINE_S, PressPace
-
-FRAME_S = 1 / 60
+from webbot.puzlogic.menus import FINE_S, FRAME_S, PressPace
 
 
 def paced(*presses: tuple[float, bool]) -> PressPace:
@@ -62,6 +60,12 @@ def test_a_game_whose_timing_varies_is_pressed_just_past_the_latest_wait_it_igno
     assert pace.wait_s() == pytest.approx(latest + 2 * FINE_S)
     pace.pressed(latest - 0.02, taken=True)  # (taken early on a lucky frame: no surer)
     assert pace.wait_s() == pytest.approx(latest + 2 * FINE_S)
+
+
+def test_a_press_ignored_long_after_one_taken_was_lost_and_says_nothing_of_the_pace():
+    pace = paced((0.532, False), (0.560, True), (0.90, False))  # (a popup took it, say)
+    assert not pace.varies
+    assert pace.wait_s() == pytest.approx(0.546)
 
 
 def played(moment: random.Random, seed: int, levels: int = 40) -> tuple[list[float], int]:

@@ -31,6 +31,8 @@ PRESS_FOR_S = 5
 # How close the pace's halving comes to the game's moment: a press's own timing wanders by a
 # few milliseconds (a pause's end, the input's way to the page).
 FINE_S = 0.004
+FRAME_S = 1 / 60
+
 
 class Menus:
     def __init__(self, eyes: Eyes, hands: Hands, records: Records, phases: Phases,
@@ -207,9 +209,11 @@ class PressPace:
         return self.taken_s
 
     def pressed(self, waited_s: float, taken: bool) -> None:
-        """What a press `waited_s` after the level's last drop says."""
+        """What a press `waited_s` after the level's last drop says. One ignored more than a
+        frame after a wait the game took says nothing of its pace: that press was lost (a
+        popup come over the button, say)."""
         if taken:
             self.taken_s = min(self.taken_s, waited_s)
-        else:
+        elif waited_s <= self.taken_s + FRAME_S:
             self.ignored_s = max(self.ignored_s, waited_s)
         self.varies = self.varies or self.ignored_s >= self.taken_s
