@@ -252,16 +252,18 @@ def test_a_picture_asked_ahead_still_stands_after_a_hover_sent_soon(page, monkey
     screen = Screen(page, "#c", acted_at=lambda: mouse.acted_at)
     screen.grab()
     shots = counted_shots(screen, monkeypatch)
-    taken_again = 0
-    for k in range(5):
+    stood = 0
+    for k in range(10):
         first = screen.grab(then=True)
-        mouse.hover_soon(20 + 10 * k, 30)
+        mouse.hover_soon(20 + 10 * (k % 5), 30 + 10 * (k // 5))
+        mouse.finish()  # (taken by the page before the picture is looked at, as in play)
         second = screen.grab()
-        taken_again += len(shots)
+        stood += not shots  # (the picture asked with the first, not a capture of its own)
         del shots[:]
         assert frame_number(second) > frame_number(first)
-    mouse.finish()
-    assert taken_again <= 2  # (a frame Chromium gives twice is taken again: a slow machine)
+    # Refused after each hover, none would stand; a frame Chromium gives twice is taken
+    # again now and then (a slow machine), as in the test above.
+    assert stood >= 3, stood
 
 
 def test_a_picture_asked_ahead_with_the_pixels_of_the_one_before_is_taken_again(
