@@ -163,12 +163,15 @@ class Forked(subprocess.Popen):
 
 
 def _line(connection: socket.socket) -> str:
+    """One line of the connection, and not a byte of the next: the server may have sent the
+    child's exit code right after its pid (a child that ends at once, a usage error), and a
+    larger read took both as the pid (CI once: "2951\n2")."""
     data = b""
     while not data.endswith(b"\n"):
-        chunk = connection.recv(4096)
-        if not chunk:
+        byte = connection.recv(1)
+        if not byte:
             break
-        data += chunk
+        data += byte
     return data.decode().strip()
 
 
